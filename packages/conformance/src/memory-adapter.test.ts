@@ -1,0 +1,13 @@
+import { MemoryAdapter } from '@session-checkpoint/core';
+import { describe, it } from 'vitest';
+import { runConformanceSuite } from './index.js';
+
+// The reference adapter runs the whole contract, as every adapter in this repository does.
+runConformanceSuite({ describe, it }, async () => {
+  const adapter = new MemoryAdapter();
+  return {
+    adapter,
+    tamper: (id, patch) => adapter.tamperForTesting(id, patch),
+    destroy: () => adapter.close(),
+  };
+});

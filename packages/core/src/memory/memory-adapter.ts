@@ -1,0 +1,153 @@
+import { CheckpointConflictError, CheckpointError } from '../errors.js';
+import type { AdapterCapabilities, CheckpointAdapter, InsertOptions, InsertResult, ListRowsQuery, PruneQuery, ScanRowsQuery } from '../port/adapter.js';
+import { CheckpointAdapterBase } from '../port/adapter-base.js';
+import { compareNewestFirst, selectPrunable } from '../port/ordering.js';
+import type { CheckpointRow, NewCheckpointRow } from '../types.js';
+
+/** Shared state of one in-memory store and the adapters bound to its transactions. */
+interface MemoryState {
+  rows: Map<number, CheckpointRow>;
+  /** Highest id ever used: ids are never reused, as with SQLite AUTOINCREMENT. */
+  sequence: number;
+  /** Tail of the queue that serialises operations; see `#exclusive`. */
+  queue: Promise<unknown>;
+  closed: boolean;
+}
+
+/**
+ * The reference adapter: rows in a `Map`, for tests and per-process use. Nothing survives the
+ * process. Every operation, and every transaction as a whole, runs alone (a promise queue), so
+ * concurrent callers in one process never see half a transaction; a failed transaction restores
+ * the state it started from.
+ *
+ * @example
+ * ```ts
+ * const store = new CheckpointStore(new MemoryAdapter());
+ * ```
+ */
+export class MemoryAdapter extends CheckpointAdapterBase {
+  /** In-process only, gone on close. */
+  readonly capabilities: AdapterCapabilities = { multiProcess: false, persistent: false };
+  #state: MemoryState = { rows: new Map(), sequence: 0, queue: Promise.resolve(), closed: false };
+  /** True for the adapter handed to a transaction callback: it already holds the queue. */
+  #bound = false;
+
+  /** An adapter over the same state, for the callback of a transaction that holds the queue. */
+  static #boundTo(state: MemoryState): MemoryAdapter {
+    const adapter = new MemoryAdapter();
+    adapter.#state = state;
+    adapter.#bound = true;
+    return adapter;
+  }
+
+  /**
+   * Test hook: overwrites stored columns of a row as-is, bypassing every check, to simulate
+   * tampering. Not part of the port.
+   */
+  async tamperForTesting(id: number, patch: Record<string, unknown>): Promise<void> {
+    await this.#exclusive(() => {
+      const row = this.#state.rows.get(id);
+      if (!row) throw new CheckpointError(`no row ${id} to tamper with`);
+      this.#state.rows.set(id, { ...row, ...patch } as CheckpointRow);
+    });
+  }
+
+  async insert(row: NewCheckpointRow, options: InsertOptions = {}): Promise<InsertResult> {
+    return this.#exclusive(() => {
+      const state = this.#state;
+      if (row.id !== undefined && state.rows.has(row.id)) {
+        throw new CheckpointConflictError(`Checkpoint id ${row.id} already exists`, { ids: [row.id] });
+      }
+      if (row.sourceRef !== null) {
+        for (const existing of state.rows.values()) {
+          if (existing.namespace === row.namespace && existing.sourceRef === row.sourceRef) {
+            throw new CheckpointConflictError(`source_ref already exists in namespace '${row.namespace}'`, { ids: [existing.id] });
+          }
+        }
+      }
+      const id = row.id ?? state.sequence + 1;
+      state.sequence = Math.max(state.sequence, id);
+      state.rows.set(id, { ...row, id });
+      const pruned =
+        options.keepLatest === undefined
+          ? []
+          : selectPrunable([...state.rows.values()], { namespace: row.namespace, sessionId: row.sessionId, keepLatest: options.keepLatest });
+      for (const prunedId of pruned) state.rows.delete(prunedId);
+      return { id, pruned };
+    });
+  }
+
+  async getRow(id: number, namespace: string): Promise<CheckpointRow | undefined> {
+    return this.#exclusive(() => {
+      const row = this.#state.rows.get(id);
+      return row && row.namespace === namespace ? row : undefined;
+    });
+  }
+
+  async getRowAnyNamespace(id: number): Promise<CheckpointRow | undefined> {
+    return this.#exclusive(() => this.#state.rows.get(id));
+  }
+
+  override async findBySourceRef(namespace: string, sourceRef: string): Promise<CheckpointRow | undefined> {
+    return this.#exclusive(() => [...this.#state.rows.values()].find((r) => r.namespace === namespace && r.sourceRef === sourceRef));
+  }
+
+  async listRows(query: ListRowsQuery): Promise<CheckpointRow[]> {
+    return this.#exclusive(() =>
+      [...this.#state.rows.values()]
+        .filter((r) => r.namespace === query.namespace && (query.sessionId === undefined || r.sessionId === query.sessionId))
+        .sort(compareNewestFirst)
+        .slice(query.offset, query.offset + query.limit),
+    );
+  }
+
+  async scanRows(query: ScanRowsQuery): Promise<CheckpointRow[]> {
+    return this.#exclusive(() =>
+      [...this.#state.rows.values()]
+        .filter((r) => r.id > query.afterId && (query.namespace === undefined || r.namespace === query.namespace))
+        .sort((a, b) => a.id - b.id)
+        .slice(0, query.limit),
+    );
+  }
+
+  async deleteRow(id: number, namespace: string): Promise<boolean> {
+    return this.#exclusive(() => {
+      const row = this.#state.rows.get(id);
+      if (!row || row.namespace !== namespace) return false;
+      this.#state.rows.delete(id);
+      return true;
+    });
+  }
+
+  override async findPrunable(query: PruneQuery): Promise<number[]> {
+    return this.#exclusive(() => selectPrunable([...this.#state.rows.values()], query));
+  }
+
+  async transaction<T>(fn: (tx: CheckpointAdapter) => Promise<T>): Promise<T> {
+    if (this.#bound) return fn(this);
+    return this.#exclusive(async () => {
+      const snapshot = new Map(this.#state.rows);
+      const sequence = this.#state.sequence;
+      try {
+        return await fn(MemoryAdapter.#boundTo(this.#state));
+      } catch (error) {
+        this.#state.rows = snapshot;
+        this.#state.sequence = sequence;
+        throw error;
+      }
+    });
+  }
+
+  async close(): Promise<void> {
+    this.#state.closed = true;
+  }
+
+  /** Runs `fn` when every earlier operation is done; a bound adapter already holds the queue. */
+  #exclusive<T>(fn: () => T | Promise<T>): Promise<T> {
+    if (this.#state.closed) return Promise.reject(new CheckpointError('the store is closed'));
+    if (this.#bound) return Promise.resolve().then(fn);
+    const run = this.#state.queue.then(fn);
+    this.#state.queue = run.catch(() => undefined);
+    return run;
+  }
+}

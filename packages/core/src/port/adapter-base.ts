@@ -1,0 +1,98 @@
+import type { CheckpointRow, NewCheckpointRow } from '../types.js';
+import type {
+  AdapterCapabilities,
+  CheckpointAdapter,
+  InsertOptions,
+  InsertResult,
+  ListRowsQuery,
+  PruneQuery,
+  ScanRowsQuery,
+  SessionSummaryRow,
+} from './adapter.js';
+import { compareNewestFirst, selectPrunable } from './ordering.js';
+
+/**
+ * Base class for adapters: implement the abstract members and inherit working defaults for the
+ * rest, built on `scanRows`/`listRows`/`deleteRow`. The defaults are correct but read whole
+ * namespaces; override them with native queries where the backend can do better. Members added
+ * to the port later get a default here, so adapters that extend this class keep compiling.
+ *
+ * @example
+ * ```ts
+ * class MyAdapter extends CheckpointAdapterBase {
+ *   readonly capabilities = { multiProcess: false, persistent: true };
+ *   // insert, getRow, getRowAnyNamespace, listRows, scanRows, deleteRow, transaction, close
+ * }
+ * ```
+ */
+export abstract class CheckpointAdapterBase implements CheckpointAdapter {
+  abstract readonly capabilities: AdapterCapabilities;
+  abstract insert(row: NewCheckpointRow, options?: InsertOptions): Promise<InsertResult>;
+  abstract getRow(id: number, namespace: string): Promise<CheckpointRow | undefined>;
+  abstract getRowAnyNamespace(id: number): Promise<CheckpointRow | undefined>;
+  abstract listRows(query: ListRowsQuery): Promise<CheckpointRow[]>;
+  abstract scanRows(query: ScanRowsQuery): Promise<CheckpointRow[]>;
+  abstract deleteRow(id: number, namespace: string): Promise<boolean>;
+  abstract transaction<T>(fn: (tx: CheckpointAdapter) => Promise<T>): Promise<T>;
+  abstract close(): Promise<void>;
+
+  /** Every row of a namespace, by id ascending. Used by the defaults below. */
+  protected async allRows(namespace: string): Promise<CheckpointRow[]> {
+    const out: CheckpointRow[] = [];
+    let afterId = 0;
+    for (;;) {
+      const page = await this.scanRows({ namespace, afterId, limit: 1000 });
+      out.push(...page);
+      const last = page[page.length - 1];
+      if (page.length < 1000 || !last) return out;
+      afterId = last.id;
+    }
+  }
+
+  /** Default: scans the namespace. */
+  async findBySourceRef(namespace: string, sourceRef: string): Promise<CheckpointRow | undefined> {
+    return (await this.allRows(namespace)).find((row) => row.sourceRef === sourceRef);
+  }
+
+  /** Default: the first row of a one-row page. */
+  async latestRow(namespace: string, sessionId: string): Promise<CheckpointRow | undefined> {
+    const [row] = await this.listRows({ namespace, sessionId, limit: 1, offset: 0 });
+    return row;
+  }
+
+  /** Default: groups a scan of the namespace. */
+  async sessions(namespace: string): Promise<SessionSummaryRow[]> {
+    const latest = new Map<string, { row: CheckpointRow; count: number }>();
+    for (const row of await this.allRows(namespace)) {
+      const seen = latest.get(row.sessionId);
+      if (!seen) latest.set(row.sessionId, { row, count: 1 });
+      else {
+        seen.count++;
+        if (compareNewestFirst(row, seen.row) < 0) seen.row = row;
+      }
+    }
+    return [...latest.values()]
+      .sort((a, b) => compareNewestFirst(a.row, b.row))
+      .map(({ row, count }) => ({ sessionId: row.sessionId, count, latestCreatedAt: row.createdAt, latestId: row.id }));
+  }
+
+  /** Default: `deleteRow` per id, in one transaction. */
+  async deleteRows(ids: readonly number[], namespace: string): Promise<number[]> {
+    return this.transaction(async (tx) => {
+      const deleted: number[] = [];
+      for (const id of ids) if (await tx.deleteRow(id, namespace)) deleted.push(id);
+      return deleted.sort((a, b) => a - b);
+    });
+  }
+
+  /** Default: scans the namespace, then `deleteRows`. */
+  async deleteSession(namespace: string, sessionId: string): Promise<number[]> {
+    const ids = (await this.allRows(namespace)).filter((row) => row.sessionId === sessionId).map((row) => row.id);
+    return ids.length === 0 ? [] : this.deleteRows(ids, namespace);
+  }
+
+  /** Default: {@link selectPrunable} over a scan of the namespace. */
+  async findPrunable(query: PruneQuery): Promise<number[]> {
+    return selectPrunable(await this.allRows(query.namespace), query);
+  }
+}

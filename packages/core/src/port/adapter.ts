@@ -1,0 +1,141 @@
+import type { CheckpointRow, NewCheckpointRow } from '../types.js';
+
+/**
+ * What an adapter can promise beyond the contract. The conformance suite reads these instead of
+ * skipping tests by adapter name.
+ */
+export interface AdapterCapabilities {
+  /** Several OS processes may use the same store at once (a SQLite file, PostgreSQL). */
+  readonly multiProcess: boolean;
+  /** Data survives `close()` and a new adapter over the same location. */
+  readonly persistent: boolean;
+}
+
+/** Options of {@link CheckpointAdapter.insert}. */
+export interface InsertOptions {
+  /**
+   * Retention: after the insert, in the same transaction, delete every row of the same
+   * (namespace, sessionId) except the newest `keepLatest` (ordered createdAt desc, id desc).
+   * Default is `undefined`: keep everything.
+   */
+  keepLatest?: number;
+}
+
+/** Result of {@link CheckpointAdapter.insert}. */
+export interface InsertResult {
+  /** The id of the new row (the given one for explicit ids). */
+  id: number;
+  /** Ids removed by retention, ascending. Empty without `keepLatest`. */
+  pruned: number[];
+}
+
+/** A page of one namespace, newest first: `ORDER BY createdAt DESC, id DESC LIMIT limit OFFSET offset`. */
+export interface ListRowsQuery {
+  namespace: string;
+  /** Only this session. Default is every session. */
+  sessionId?: string;
+  limit: number;
+  offset: number;
+}
+
+/** A page of raw rows by id ascending, used by verify and export. Rows are returned whatever their content. */
+export interface ScanRowsQuery {
+  /** Only this namespace. Default is the whole store. */
+  namespace?: string;
+  /** Return rows with `id > afterId`. */
+  afterId: number;
+  limit: number;
+}
+
+/** One session of a namespace, as {@link CheckpointAdapter.sessions} reports it. */
+export interface SessionSummaryRow {
+  sessionId: string;
+  /** Rows in the session. */
+  count: number;
+  /** `createdAt` of the newest row (by createdAt desc, id desc). */
+  latestCreatedAt: string;
+  /** Id of that newest row. */
+  latestId: number;
+}
+
+/**
+ * Which rows {@link CheckpointAdapter.findPrunable} selects. A row is selected when it matches
+ * every criterion given; with none given nothing is selected.
+ */
+export interface PruneQuery {
+  namespace: string;
+  /** Only this session. Default is every session of the namespace. */
+  sessionId?: string;
+  /** Select rows that are not among the newest `keepLatest` of their session. */
+  keepLatest?: number;
+  /** Select rows whose stored `createdAt` text is lower than this normalised timestamp. */
+  olderThan?: string;
+}
+
+/**
+ * The storage port: the whole surface a backend implements. Adapters store and fetch rows; they
+ * never canonicalise, hash or verify: the {@link CheckpointStore} facade does that, in one place.
+ *
+ * Extend {@link CheckpointAdapterBase} rather than implementing this directly: members added later
+ * get defaults there, so third-party adapters keep compiling.
+ *
+ * Contract highlights (the conformance suite checks all of them):
+ * - ids are positive, ascending, and never reused, even after the highest is deleted; an explicit id
+ *   keeps later assigned ids above it;
+ * - `(namespace, sourceRef)` is unique, `null` sourceRefs never collide; a clash throws
+ *   {@link CheckpointConflictError};
+ * - every query is scoped by namespace where it takes one: an id of another namespace is absent;
+ * - `transaction(fn)` is all-or-nothing.
+ */
+export interface CheckpointAdapter {
+  /** What this adapter promises beyond the contract. */
+  readonly capabilities: AdapterCapabilities;
+
+  /**
+   * Inserts one row (with its explicit `id` when given) and applies retention when asked, atomically.
+   * @throws CheckpointConflictError when the id or `(namespace, sourceRef)` is taken.
+   */
+  insert(row: NewCheckpointRow, options?: InsertOptions): Promise<InsertResult>;
+
+  /** The row with this id in this namespace, or `undefined`. */
+  getRow(id: number, namespace: string): Promise<CheckpointRow | undefined>;
+
+  /** The row with this id in any namespace, or `undefined` (import checks ids store-wide). */
+  getRowAnyNamespace(id: number): Promise<CheckpointRow | undefined>;
+
+  /** The row holding `sourceRef` in `namespace`, or `undefined`. */
+  findBySourceRef(namespace: string, sourceRef: string): Promise<CheckpointRow | undefined>;
+
+  /** A page of rows, newest first. */
+  listRows(query: ListRowsQuery): Promise<CheckpointRow[]>;
+
+  /** The newest row of a session (createdAt desc, id desc), or `undefined`. */
+  latestRow(namespace: string, sessionId: string): Promise<CheckpointRow | undefined>;
+
+  /** Raw rows by id ascending, for full scans. */
+  scanRows(query: ScanRowsQuery): Promise<CheckpointRow[]>;
+
+  /** Every session of a namespace with its size and newest row, ordered by newest row first. */
+  sessions(namespace: string): Promise<SessionSummaryRow[]>;
+
+  /** Deletes the row with this id in this namespace; `true` when a row went. */
+  deleteRow(id: number, namespace: string): Promise<boolean>;
+
+  /** Deletes these ids within the namespace; returns the ids that went, ascending. */
+  deleteRows(ids: readonly number[], namespace: string): Promise<number[]>;
+
+  /** Deletes a whole session; returns the ids that went, ascending. */
+  deleteSession(namespace: string, sessionId: string): Promise<number[]>;
+
+  /** Ids selected by a prune query, ascending. */
+  findPrunable(query: PruneQuery): Promise<number[]>;
+
+  /**
+   * Runs `fn` in one transaction over an adapter bound to it; commits when `fn` resolves, rolls
+   * everything back when it throws. Nested calls on the bound adapter join the outer transaction.
+   */
+  transaction<T>(fn: (tx: CheckpointAdapter) => Promise<T>): Promise<T>;
+
+  /** Releases connections. Further calls fail. Idempotent. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,427 @@
+import { CheckpointConflictError, CheckpointNotFoundError, CheckpointValidationError, isCheckpointConflictError, type IntegrityFailure } from '../errors.js';
+import { resolveLimits, type CheckpointLimits } from '../limits.js';
+import type { CheckpointAdapter, InsertOptions } from '../port/adapter.js';
+import type { Checkpoint, CheckpointRow } from '../types.js';
+import { MAX_SESSION_ID_LENGTH, validateId, validatePage, validateText, validateToken } from '../validation/fields.js';
+import { normalizeTimestamp } from '../validation/timestamp.js';
+import { prepareCheckpoint, type CreateCheckpointInput, type PreparedCheckpoint } from './prepare.js';
+import type { DeleteResult, PruneResult, SessionSummary, VerifyReport } from './results.js';
+import { integrityError, rowFailure, toCheckpoint, verifyRow, verifyRows } from './verify-row.js';
+
+/** Options of {@link CheckpointStore}. */
+export interface CheckpointStoreOptions {
+  /** Caps, merged over `DEFAULT_LIMITS`. */
+  limits?: Partial<CheckpointLimits>;
+  /** Clock for default created_at values. Default is `() => new Date()`. */
+  now?: () => Date;
+}
+
+/** Namespace option shared by most calls. */
+export interface NamespaceOption {
+  /** Default is `"default"`. */
+  namespace?: string;
+}
+
+/** Options of {@link CheckpointStore.list}. */
+export interface ListOptions extends NamespaceOption {
+  /** Only this session. Default is all sessions. */
+  sessionId?: string;
+  /** Page size, 1..maxListLimit. Default is `20`. */
+  limit?: number;
+  /** Rows to skip. Default is `0`. */
+  offset?: number;
+}
+
+/** Options of {@link CheckpointStore.create}. */
+export interface CreateOptions {
+  /** Retention: keep only the newest N checkpoints of the session, in the same transaction. Default is unlimited. */
+  keepLatest?: number;
+}
+
+/** Options of {@link CheckpointStore.delete}. */
+export interface DeleteOptions extends NamespaceOption {
+  /** Actually delete. Default is `false` (dry run: report what would go). */
+  apply?: boolean;
+  /** Allow deleting a row that fails verification (it is reported, never returned). Default is `false`. */
+  force?: boolean;
+}
+
+/** Options of {@link CheckpointStore.prune}. A row is selected when it matches every criterion given. */
+export interface PruneOptions extends NamespaceOption {
+  /** Only this session. Default is every session. */
+  sessionId?: string;
+  /** Keep the newest N checkpoints of each session; older ones are selected. */
+  keepLatest?: number;
+  /** Select checkpoints created before this instant (RFC 3339 or Date). */
+  olderThan?: string | Date;
+  /** Actually delete. Default is `false` (dry run). */
+  apply?: boolean;
+}
+
+/** Options of {@link CheckpointStore.verify}. */
+export interface VerifyOptions {
+  /** Only this namespace. Default is the whole store. */
+  namespace?: string;
+  /** Rows read per batch. Default is `500`. */
+  batchSize?: number;
+}
+
+/** Options of {@link CheckpointStore.scan}. */
+export interface ScanOptions {
+  /** Only this namespace. Default is the whole store. */
+  namespace?: string;
+  /** Rows read per batch. Default is `500`. */
+  batchSize?: number;
+}
+
+/**
+ * The checkpoint store: validates, canonicalises, hashes, writes through any
+ * {@link CheckpointAdapter}, and verifies every row it returns. A row that fails verification is
+ * never returned: the call throws `CheckpointIntegrityError` naming it.
+ *
+ * @example
+ * ```ts
+ * const store = new CheckpointStore(new MemoryAdapter());
+ * const cp = await store.create({ namespace: 'app', sessionId: 's-1', payload: { step: 1 } });
+ * const again = await store.get(cp.id, { namespace: 'app' });
+ * ```
+ */
+export class CheckpointStore {
+  /** The adapter this store writes through. */
+  readonly adapter: CheckpointAdapter;
+  /** The caps in force. */
+  readonly limits: Readonly<CheckpointLimits>;
+  readonly #now: (() => Date) | undefined;
+  /** Reads are never refused for size or depth: a row written under larger caps stays readable. */
+  readonly #readLimits = { maxPayloadBytes: Number.MAX_SAFE_INTEGER, maxDepth: Number.MAX_SAFE_INTEGER };
+
+  constructor(adapter: CheckpointAdapter, options: CheckpointStoreOptions = {}) {
+    this.adapter = adapter;
+    this.limits = resolveLimits(options.limits);
+    this.#now = options.now;
+  }
+
+  /**
+   * Validates and canonicalises without writing: the plan of a `create`.
+   *
+   * @example
+   * ```ts
+   * store.prepare({ sessionId: 's', payloadJson: '{"b":1,"a":1.0}' }).payloadJson; // '{"a":1.0,"b":1}'
+   * ```
+   */
+  prepare(input: CreateCheckpointInput): PreparedCheckpoint {
+    return prepareCheckpoint(input, this.limits, this.#now);
+  }
+
+  /**
+   * Creates a checkpoint: one insert in one transaction (plus retention when `keepLatest` is given).
+   *
+   * @throws CheckpointValidationError for bad input; CheckpointConflictError when the source_ref is taken.
+   * @example
+   * ```ts
+   * await store.create({ sessionId: 's-1', payload: { messages: [] }, sourceRef: 'run:42' });
+   * ```
+   */
+  async create(input: CreateCheckpointInput, options: CreateOptions = {}): Promise<Checkpoint> {
+    const prepared = this.prepare(input);
+    return this.insertPrepared(prepared, options);
+  }
+
+  /**
+   * Inserts an already prepared checkpoint, with an explicit `id` when given (import keeps ids).
+   * The record returned is built from what was hashed, not read back.
+   */
+  async insertPrepared(prepared: PreparedCheckpoint & { id?: number }, options: CreateOptions = {}): Promise<Checkpoint> {
+    const insertOptions: InsertOptions = {};
+    if (options.keepLatest !== undefined) insertOptions.keepLatest = validateId(options.keepLatest, 'keepLatest');
+    const row = {
+      namespace: prepared.namespace,
+      sessionId: prepared.sessionId,
+      kind: prepared.kind,
+      name: prepared.name,
+      payloadJson: prepared.payloadJson,
+      payloadSha256: prepared.payloadSha256,
+      createdAt: prepared.createdAt,
+      sourceRef: prepared.sourceRef,
+    };
+    let id: number;
+    try {
+      ({ id } = await this.adapter.insert(prepared.id === undefined ? row : { ...row, id: prepared.id }, insertOptions));
+    } catch (error) {
+      if (isCheckpointConflictError(error) && prepared.id === undefined) {
+        throw new CheckpointConflictError(`source_ref already exists in namespace '${prepared.namespace}'`, { cause: error });
+      }
+      throw error;
+    }
+    return toCheckpoint({ ...row, id });
+  }
+
+  /**
+   * The verified checkpoint with this id in this namespace.
+   *
+   * @throws CheckpointNotFoundError when absent from the namespace (even if another namespace has it).
+   * @example
+   * ```ts
+   * const cp = await store.get(7, { namespace: 'app' });
+   * ```
+   */
+  async get(id: number, options: NamespaceOption = {}): Promise<Checkpoint> {
+    validateId(id);
+    const namespace = validateToken(options.namespace ?? 'default', 'namespace');
+    const row = await this.adapter.getRow(id, namespace);
+    if (!row) throw new CheckpointNotFoundError(`Checkpoint ${id} not found in namespace '${namespace}'`);
+    return verifyRow(row, this.#readLimits);
+  }
+
+  /**
+   * The verified checkpoint with this id in any namespace, or `undefined`. Meant for import and
+   * administration, which must see ids store-wide; applications should use {@link get}.
+   */
+  async findById(id: number): Promise<Checkpoint | undefined> {
+    validateId(id, 'id');
+    const row = await this.adapter.getRowAnyNamespace(id);
+    return row ? verifyRow(row, this.#readLimits) : undefined;
+  }
+
+  /** The verified checkpoint holding `sourceRef` in `namespace`, or `undefined`. */
+  async findBySourceRef(namespace: string, sourceRef: string): Promise<Checkpoint | undefined> {
+    validateToken(namespace, 'namespace');
+    const row = await this.adapter.findBySourceRef(namespace, sourceRef);
+    return row ? verifyRow(row, this.#readLimits) : undefined;
+  }
+
+  /**
+   * A page of a namespace, newest first (created_at desc, id desc). One bad row fails the whole
+   * page, and the error names every bad row of the page.
+   *
+   * @example
+   * ```ts
+   * const page = await store.list({ namespace: 'app', sessionId: 's-1', limit: 50 });
+   * ```
+   */
+  async list(options: ListOptions = {}): Promise<Checkpoint[]> {
+    const namespace = validateToken(options.namespace ?? 'default', 'namespace');
+    const { limit, offset } = validatePage(options.limit ?? 20, options.offset ?? 0, this.limits.maxListLimit);
+    const query = { namespace, limit, offset, ...(options.sessionId === undefined ? {} : { sessionId: this.#session(options.sessionId) }) };
+    return verifyRows(await this.adapter.listRows(query), this.#readLimits);
+  }
+
+  /**
+   * The newest checkpoint of a session, or `undefined` when it has none.
+   *
+   * @example
+   * ```ts
+   * const last = await store.latest('s-1', { namespace: 'app' });
+   * ```
+   */
+  async latest(sessionId: string, options: NamespaceOption = {}): Promise<Checkpoint | undefined> {
+    const namespace = validateToken(options.namespace ?? 'default', 'namespace');
+    const row = await this.adapter.latestRow(namespace, this.#session(sessionId));
+    return row ? verifyRow(row, this.#readLimits) : undefined;
+  }
+
+  /**
+   * A session's checkpoints, newest first. Same as `list` with a `sessionId`.
+   *
+   * @example
+   * ```ts
+   * const last10 = await store.history('s-1', { namespace: 'app', limit: 10 });
+   * ```
+   */
+  async history(sessionId: string, options: Omit<ListOptions, 'sessionId'> = {}): Promise<Checkpoint[]> {
+    return this.list({ ...options, sessionId });
+  }
+
+  /**
+   * Every session of a namespace with its size and newest checkpoint, most recently active first.
+   *
+   * @example
+   * ```ts
+   * for (const s of await store.sessions({ namespace: 'app' })) console.log(s.sessionId, s.count);
+   * ```
+   */
+  async sessions(options: NamespaceOption = {}): Promise<SessionSummary[]> {
+    const namespace = validateToken(options.namespace ?? 'default', 'namespace');
+    const rows = await this.adapter.sessions(namespace);
+    return rows.map((r) => ({ sessionId: r.sessionId, count: r.count, latestId: r.latestId, latestCreatedAt: r.latestCreatedAt }));
+  }
+
+  /**
+   * Deletes one checkpoint. A dry run unless `apply: true`; the result carries the verified
+   * pre-image. A row that fails verification can only be deleted with `force: true`.
+   *
+   * @example
+   * ```ts
+   * await store.delete(7, { namespace: 'app' });               // dry run
+   * await store.delete(7, { namespace: 'app', apply: true });  // deletes
+   * ```
+   */
+  async delete(id: number, options: DeleteOptions = {}): Promise<DeleteResult> {
+    validateId(id);
+    const namespace = validateToken(options.namespace ?? 'default', 'namespace');
+    const apply = options.apply === true;
+    return this.adapter.transaction(async (tx) => {
+      const row = await tx.getRow(id, namespace);
+      if (!row) throw new CheckpointNotFoundError(`Checkpoint ${id} not found in namespace '${namespace}'`);
+      const reason = rowFailure(row, this.#readLimits);
+      if (reason !== undefined && options.force !== true) throw integrityError([{ id, reason }]);
+      const result: DeleteResult = {
+        dryRun: !apply,
+        checkpoint: reason === undefined ? toCheckpoint(row) : null,
+        deleted: [],
+        ...(reason === undefined ? {} : { integrityFailure: reason }),
+      };
+      if (!apply) return result;
+      if (!(await tx.deleteRow(id, namespace))) {
+        throw new CheckpointNotFoundError(`Checkpoint ${id} disappeared before deletion`);
+      }
+      result.deleted = [id];
+      return result;
+    });
+  }
+
+  /**
+   * Retention by count and/or age, dry run unless `apply: true`. Selected rows are deleted without
+   * being verified (a damaged old row must not block retention); they are never returned.
+   *
+   * @example
+   * ```ts
+   * await store.prune({ namespace: 'app', keepLatest: 50, apply: true });
+   * await store.prune({ namespace: 'app', olderThan: '2026-01-01T00:00:00Z' }); // dry run
+   * ```
+   */
+  async prune(options: PruneOptions): Promise<PruneResult> {
+    const namespace = validateToken(options.namespace ?? 'default', 'namespace');
+    if (options.keepLatest === undefined && options.olderThan === undefined) {
+      throw new CheckpointValidationError('prune needs keepLatest and/or olderThan');
+    }
+    const query = {
+      namespace,
+      ...(options.sessionId === undefined ? {} : { sessionId: this.#session(options.sessionId) }),
+      ...(options.keepLatest === undefined ? {} : { keepLatest: this.#nonNegative(options.keepLatest, 'keepLatest') }),
+      ...(options.olderThan === undefined
+        ? {}
+        : { olderThan: normalizeTimestamp(options.olderThan instanceof Date ? options.olderThan.toISOString() : options.olderThan, 'olderThan') }),
+    };
+    const apply = options.apply === true;
+    return this.adapter.transaction(async (tx) => {
+      const selected = await tx.findPrunable(query);
+      const deleted = apply && selected.length > 0 ? await tx.deleteRows(selected, namespace) : [];
+      return { dryRun: !apply, selected, deleted };
+    });
+  }
+
+  /**
+   * Deletes every checkpoint of a session, dry run unless `apply: true`. Rows are not verified
+   * first (a damaged row must not keep a session alive); they are never returned.
+   *
+   * @example
+   * ```ts
+   * await store.deleteSession('s-1', { namespace: 'app', apply: true }); // { deleted: [4, 9], ... }
+   * ```
+   */
+  async deleteSession(sessionId: string, options: NamespaceOption & { apply?: boolean } = {}): Promise<PruneResult> {
+    const namespace = validateToken(options.namespace ?? 'default', 'namespace');
+    const session = this.#session(sessionId);
+    if (options.apply !== true) {
+      const selected = await this.adapter.findPrunable({ namespace, sessionId: session, keepLatest: 0 });
+      return { dryRun: true, selected, deleted: [] };
+    }
+    const deleted = await this.adapter.deleteSession(namespace, session);
+    return { dryRun: false, selected: deleted, deleted };
+  }
+
+  /**
+   * Scans a namespace or the whole store and reports every row that fails verification. Never
+   * throws for bad rows: that is its job.
+   *
+   * @example
+   * ```ts
+   * const report = await store.verify();
+   * if (report.failures.length) console.error(report.failures);
+   * ```
+   */
+  async verify(options: VerifyOptions = {}): Promise<VerifyReport> {
+    const namespace = options.namespace === undefined ? undefined : validateToken(options.namespace, 'namespace');
+    let checked = 0;
+    const failures: IntegrityFailure[] = [];
+    for await (const batch of this.#rawBatches(namespace, options.batchSize)) {
+      for (const row of batch) {
+        checked++;
+        const reason = rowFailure(row, this.#readLimits);
+        if (reason !== undefined) failures.push({ id: Number(row.id), reason });
+      }
+    }
+    return { namespace: namespace ?? null, checked, ok: checked - failures.length, failures };
+  }
+
+  /**
+   * Every verified checkpoint of a namespace or the store, by id ascending, read in batches.
+   * Bad rows do not stop the scan; after the last good row it throws one
+   * `CheckpointIntegrityError` naming all of them, so a caller that writes a file (export) can
+   * discard it.
+   */
+  async *scan(options: ScanOptions = {}): AsyncGenerator<Checkpoint> {
+    const namespace = options.namespace === undefined ? undefined : validateToken(options.namespace, 'namespace');
+    const failures: IntegrityFailure[] = [];
+    for await (const batch of this.#rawBatches(namespace, options.batchSize)) {
+      for (const row of batch) {
+        const reason = rowFailure(row, this.#readLimits);
+        if (reason === undefined) yield toCheckpoint(row);
+        else failures.push({ id: Number(row.id), reason });
+      }
+    }
+    if (failures.length > 0) throw integrityError(failures);
+  }
+
+  /**
+   * Runs `fn` in one transaction with a store bound to it; all or nothing.
+   *
+   * @example
+   * ```ts
+   * await store.transaction(async (tx) => {
+   *   await tx.create({ sessionId: 's', payload: { a: 1 } });
+   *   await tx.create({ sessionId: 's', payload: { a: 2 } });
+   * });
+   * ```
+   */
+  async transaction<T>(fn: (store: CheckpointStore) => Promise<T>): Promise<T> {
+    return this.adapter.transaction((tx) => fn(this.#bound(tx)));
+  }
+
+  /** Closes the adapter. Idempotent. */
+  async close(): Promise<void> {
+    await this.adapter.close();
+  }
+
+  #bound(adapter: CheckpointAdapter): CheckpointStore {
+    const bound = new CheckpointStore(adapter, { limits: this.limits, ...(this.#now ? { now: this.#now } : {}) });
+    return bound;
+  }
+
+  #session(sessionId: unknown): string {
+    return validateText(sessionId, 'session_id', MAX_SESSION_ID_LENGTH);
+  }
+
+  #nonNegative(value: unknown, field: string): number {
+    if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
+      throw new CheckpointValidationError(`${field} must be a non-negative integer`);
+    }
+    return value;
+  }
+
+  async *#rawBatches(namespace: string | undefined, batchSize = 500): AsyncGenerator<CheckpointRow[]> {
+    const limit = validateId(batchSize, 'batchSize');
+    let afterId = 0;
+    for (;;) {
+      const rows = await this.adapter.scanRows({ afterId, limit, ...(namespace === undefined ? {} : { namespace }) });
+      if (rows.length === 0) return;
+      yield rows;
+      const last = Number(rows[rows.length - 1]?.id);
+      // A damaged id column could stall the cursor; stop rather than loop forever.
+      if (!(last > afterId)) return;
+      afterId = last;
+      if (rows.length < limit) return;
+    }
+  }
+}

@@ -1,0 +1,120 @@
+import { CheckpointValidationError } from '../errors.js';
+
+/*
+ * Field rules of the Python reference (PYTHON_REFERENCE.md section 3), with its exact messages so
+ * that the CLI prints what the reference prints. Lengths count code points, as Python's len() does.
+ */
+
+const TOKEN = /^[A-Za-z0-9](?:[A-Za-z0-9._:-]{0,127})?$/;
+/** Python shows the pattern with repr(), hence the doubled backslash before Z. */
+const TOKEN_MESSAGE = "must match '[A-Za-z0-9](?:[A-Za-z0-9._:-]{0,127})?\\\\Z' and be at most 128 characters";
+
+/** Max code points of a session id. */
+export const MAX_SESSION_ID_LENGTH = 512;
+/** Max code points of a name or a source_ref. */
+export const MAX_NAME_LENGTH = 256;
+
+/**
+ * Validates a namespace or kind token: ASCII, 1 to 128 characters, first alphanumeric, the rest
+ * alphanumeric or `. _ : -`.
+ *
+ * @example
+ * ```ts
+ * validateToken('app-a', 'namespace'); // 'app-a'
+ * ```
+ */
+export function validateToken(value: unknown, field: 'namespace' | 'kind'): string {
+  if (typeof value !== 'string' || !TOKEN.test(value)) {
+    throw new CheckpointValidationError(`${field} ${TOKEN_MESSAGE}`);
+  }
+  return value;
+}
+
+/** True for a well-formed namespace or kind token. */
+export function isToken(value: unknown): value is string {
+  return typeof value === 'string' && TOKEN.test(value);
+}
+
+/** Counts code points and finds C0 controls or lone surrogates in one pass. */
+function scanText(value: string): { length: number; control: boolean; loneSurrogate: boolean } {
+  let length = 0;
+  let control = false;
+  let loneSurrogate = false;
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    length++;
+    if (c < 0x20) control = true;
+    else if (c >= 0xd800 && c <= 0xdbff) {
+      const next = value.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) i++;
+      else loneSurrogate = true;
+    } else if (c >= 0xdc00 && c <= 0xdfff) loneSurrogate = true;
+  }
+  return { length, control, loneSurrogate };
+}
+
+/**
+ * Validates free text (session_id, name, source_ref): a non-empty string of at most `max` code
+ * points, without C0 control characters. Lone surrogates are rejected too: they cannot be stored
+ * as UTF-8 (Python crashes on them; we say so instead).
+ *
+ * @example
+ * ```ts
+ * validateText('sess-001', 'session_id', 512); // 'sess-001'
+ * ```
+ */
+export function validateText(value: unknown, field: string, max: number): string {
+  if (typeof value !== 'string' || value.length === 0) {
+    throw new CheckpointValidationError(`${field} must be a non-empty string of at most ${max} characters`);
+  }
+  const scan = scanText(value);
+  if (scan.length > max) {
+    throw new CheckpointValidationError(`${field} must be a non-empty string of at most ${max} characters`);
+  }
+  if (scan.control) throw new CheckpointValidationError(`${field} must not contain control characters`);
+  if (scan.loneSurrogate) throw new CheckpointValidationError(`${field} must not contain lone surrogates`);
+  return value;
+}
+
+/**
+ * Validates a positive integer id (a safe integer: ids travel through JavaScript numbers).
+ *
+ * @param field Name used in the message. Default is `checkpoint_id`, as the reference says for get/delete.
+ * @example
+ * ```ts
+ * validateId(3); // 3
+ * ```
+ */
+export function validateId(value: unknown, field = 'checkpoint_id'): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value <= 0) {
+    throw new CheckpointValidationError(`${field} must be a positive integer`);
+  }
+  if (!Number.isSafeInteger(value)) {
+    throw new CheckpointValidationError(`${field} must not exceed ${Number.MAX_SAFE_INTEGER}`);
+  }
+  return value;
+}
+
+/**
+ * Validates a page: limit in 1..maxLimit, offset >= 0. Order of checks as in the reference.
+ *
+ * @example
+ * ```ts
+ * validatePage(20, 0, 1000); // ok
+ * ```
+ */
+export function validatePage(limit: unknown, offset: unknown, maxLimit: number): { limit: number; offset: number } {
+  if (typeof limit !== 'number' || !Number.isSafeInteger(limit) || limit <= 0) {
+    throw new CheckpointValidationError('limit must be a positive integer');
+  }
+  if (typeof offset !== 'number' || !Number.isSafeInteger(offset) || offset < 0) {
+    throw new CheckpointValidationError('offset must be a non-negative integer');
+  }
+  if (limit > maxLimit) throw new CheckpointValidationError(`limit must not exceed ${maxLimit}`);
+  return { limit, offset };
+}
+
+/** The name given when none (or `""`) is: `checkpoint_` plus created_at without `-` and `:`. */
+export function defaultName(createdAt: string): string {
+  return `checkpoint_${createdAt.replace(/[-:]/g, '')}`;
+}

@@ -1,0 +1,39 @@
+/**
+ * Which layer may import which, by Nx project tag (`nx.tags` in each package.json). Dependencies
+ * point downward only: core <- conformance/adapter/bundle <- cli <- plugins and tools.
+ * `test` lists what test files may import on top (fixtures, adapters to test against).
+ */
+export const LAYER_RULES = {
+  'layer:core': { runtime: [], test: [] },
+  'layer:conformance': { runtime: ['layer:core'], test: [] },
+  'layer:adapter': { runtime: ['layer:core'], test: ['layer:conformance'] },
+  'layer:bundle': { runtime: ['layer:core'], test: ['layer:adapter', 'layer:conformance'] },
+  'layer:cli': { runtime: ['layer:core', 'layer:adapter', 'layer:bundle'], test: ['layer:conformance'] },
+  'layer:plugin': { runtime: ['layer:cli', 'layer:core', 'layer:adapter', 'layer:bundle'], test: [] },
+  'layer:tool': { runtime: ['*'], test: ['*'] },
+};
+
+/**
+ * Packages a layer must not import directly, whatever the file: the CLI reaches storage only
+ * through the adapter packages, and core has no runtime dependencies at all (checked separately).
+ */
+export const FORBIDDEN_PACKAGES = {
+  'layer:cli': ['kysely', 'better-sqlite3', 'pg'],
+  'layer:bundle': ['kysely', 'better-sqlite3', 'pg'],
+};
+
+/**
+ * Names an adapter must not import from core: adapters store and fetch rows; canonicalising,
+ * hashing and verifying happen in the store facade only.
+ */
+export const ADAPTER_FORBIDDEN_NAMES = [
+  'canonicalize',
+  'canonicalizeJson',
+  'canonicalPayloadFromJson',
+  'canonicalPayloadFromValue',
+  'checkStoredPayload',
+  'sha256Hex',
+  'verifyRow',
+  'verifyRows',
+  'rowFailure',
+];
