@@ -6,5 +6,8 @@ export default defineConfig({
     pool: 'forks',
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    // The JSON report feeds the pass/fail totals that .ci/run prints at the end.
+    reporters: ['default', 'json'],
+    outputFile: { json: 'out-tsc/vitest-results.json' },
   },
 });

@@ -26,7 +26,8 @@ export async function withSubject(factory: ConformanceFactory, fn: (ctx: CaseCon
     subject,
     adapter: subject.adapter,
     store,
-    make: (input = {}) => store.create({ namespace: 'app', sessionId: 's-1', payload: { n: 1 }, createdAt: at(0), ...input }),
+    make: (input = {}) =>
+      store.create({ namespace: 'app', sessionId: 's-1', createdAt: at(0), ...(input.payloadJson === undefined ? { payload: { n: 1 } } : {}), ...input }),
   };
   try {
     await fn(ctx);

@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import { isCheckpointError, isCheckpointValidationError } from '../errors.js';
+import { MemoryAdapter } from '../memory/memory-adapter.js';
+import { CheckpointStore } from './checkpoint-store.js';
+
+const fixedNow = () => new Date(Date.UTC(2026, 7, 8, 7, 30, 0, 500));
+const newStore = (limits = {}) => new CheckpointStore(new MemoryAdapter(), { now: fixedNow, limits });
+
+async function failure(promise: Promise<unknown> | (() => unknown)): Promise<string> {
+  try {
+    await (typeof promise === 'function' ? promise() : promise);
+  } catch (error) {
+    expect(isCheckpointError(error)).toBe(true);
+    return (error as Error).message;
+  }
+  throw new Error('accepted');
+}
+
+describe('CheckpointStore.prepare', () => {
+  it('canonicalises, hashes and fills defaults without writing', async () => {
+    const store = newStore();
+    const plan = store.prepare({ sessionId: 's', payloadJson: '{"b": 1, "a": 1.0}' });
+    expect(plan).toEqual({
+      namespace: 'default',
+      sessionId: 's',
+      kind: 'manual',
+      name: 'checkpoint_20260808T073000Z',
+      payloadJson: '{"a":1.0,"b":1}',
+      payloadSha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+      payloadBytes: 15,
+      createdAt: '2026-08-08T07:30:00Z',
+      sourceRef: null,
+    });
+    expect(await store.list()).toEqual([]);
+  });
+
+  it('gives the default name for an empty name, as the reference', () => {
+    expect(newStore().prepare({ sessionId: 's', payload: {}, name: '' }).name).toBe('checkpoint_20260808T073000Z');
+  });
+
+  it('reports the first failure in the reference order: created_at, payload, namespace, session, kind, name, source_ref', async () => {
+    const store = newStore();
+    const all = { namespace: 'bad ns', sessionId: '', kind: '-k', name: 'x'.repeat(300), sourceRef: '' };
+    expect(await failure(() => store.prepare({ ...all, payloadJson: '[1]', createdAt: 'never' }))).toBe('created_at must be a valid ISO-8601 timestamp');
+    expect(await failure(() => store.prepare({ ...all, payloadJson: '[1]' }))).toBe('payload must be a JSON object');
+    expect(await failure(() => store.prepare({ ...all, payload: {} }))).toMatch(/^namespace must match/);
+    expect(await failure(() => store.prepare({ ...all, namespace: 'ok', payload: {} }))).toBe('session_id must be a non-empty string of at most 512 characters');
+    expect(await failure(() => store.prepare({ ...all, namespace: 'ok', sessionId: 's', payload: {} }))).toMatch(/^kind must match/);
+    expect(await failure(() => store.prepare({ ...all, namespace: 'ok', sessionId: 's', kind: 'k', payload: {} }))).toBe('name must be a non-empty string of at most 256 characters');
+    expect(await failure(() => store.prepare({ ...all, namespace: 'ok', sessionId: 's', kind: 'k', name: 'n', payload: {} }))).toBe('source_ref must be a non-empty string of at most 256 characters');
+  });
+
+  it('needs exactly one of payload and payloadJson', async () => {
+    const store = newStore();
+    expect(await failure(() => store.prepare({ sessionId: 's' }))).toBe('give exactly one of payload or payloadJson');
+    expect(await failure(() => store.prepare({ sessionId: 's', payload: {}, payloadJson: '{}' }))).toBe('give exactly one of payload or payloadJson');
+  });
+
+  it('applies per-store limits', async () => {
+    const store = newStore({ maxPayloadBytes: 10 });
+    expect(store.prepare({ sessionId: 's', payloadJson: '{"a":"12"}' }).payloadBytes).toBe(10);
+    expect(await failure(() => store.prepare({ sessionId: 's', payloadJson: '{"a":"123"}' }))).toBe('payload exceeds the 10-byte carrier limit');
+    expect(await failure(() => newStore({ maxPayloadBytes: 0 }))).toBe('maxPayloadBytes must be a positive integer');
+  });
+
+  it('accepts a Date for createdAt', () => {
+    expect(newStore().prepare({ sessionId: 's', payload: {}, createdAt: new Date(Date.UTC(2026, 0, 1, 0, 0, 0, 999)) }).createdAt).toBe('2026-01-01T00:00:00Z');
+  });
+});
+
+describe('CheckpointStore reads', () => {
+  it('returns records with the exact text and a lazily parsed payload', async () => {
+    const store = newStore();
+    const cp = await store.create({ sessionId: 's', payloadJson: '{"big":12345678901234567890,"f":1.0,"__proto__":{"x":1}}' });
+    const got = await store.get(cp.id);
+    expect(got.payloadJson).toBe('{"__proto__":{"x":1},"big":12345678901234567890,"f":1.0}');
+    expect(Object.getPrototypeOf(got.payload)).toBe(Object.prototype);
+    expect(Object.keys(got.payload)).toEqual(['__proto__', 'big', 'f']);
+  });
+
+  it('validates list arguments in the reference order and caps the page', async () => {
+    const store = newStore();
+    expect(await failure(store.list({ limit: 1001, offset: -1 }))).toBe('offset must be a non-negative integer');
+    expect(await failure(store.list({ limit: 1001 }))).toBe('limit must not exceed 1000');
+    expect(await failure(newStore({ maxListLimit: 5 }).list({ limit: 6 }))).toBe('limit must not exceed 5');
+    expect(await failure(store.list({ namespace: 'a/b' }))).toMatch(/^namespace must match/);
+  });
+
+  it('validates the id before the namespace, as the reference', async () => {
+    expect(await failure(newStore().get(0, { namespace: 'bad ns' }))).toBe('checkpoint_id must be a positive integer');
+  });
+
+  it('needs a criterion to prune', async () => {
+    expect(await failure(newStore().prune({ namespace: 'app' }))).toBe('prune needs keepLatest and/or olderThan');
+  });
+
+  it('refuses a bad keepLatest on create', async () => {
+    const error = await newStore()
+      .create({ sessionId: 's', payload: {} }, { keepLatest: 0 })
+      .catch((e: unknown) => e);
+    expect(isCheckpointValidationError(error)).toBe(true);
+  });
+});
