@@ -1,0 +1,63 @@
+#!/usr/bin/env node
+/**
+ * Runs every benchmark scenario several times, prints the tables and rewrites docs/benchmarks.md.
+ *
+ *   npm run bench                      # the full report (5 runs, growth to 1M rows)
+ *   npm run bench -- --runs 3 --quick  # a smoke run; does not write the report
+ *
+ * Flags: --runs N (default 5), --quick (small counts, growth to 1k, no report), --only a,b
+ * (scenario functions by name), --no-write. PostgreSQL scenarios run when SC_PG_URL is set.
+ */
+import { writeFileSync } from 'node:fs';
+import { createContext, type Sample } from './context.js';
+import { renderReport, ratio, type RatioResult, type RunSample } from './report.js';
+import { bundleTransfer } from './scenarios/bundle-transfer.js';
+import { canonicalHash } from './scenarios/canonical-hash.js';
+import { cliCalls } from './scenarios/cli-calls.js';
+import { growth } from './scenarios/growth.js';
+import { memory } from './scenarios/memory.js';
+import { postgres } from './scenarios/postgres.js';
+import { sqliteReads } from './scenarios/sqlite-reads.js';
+import { sqliteWrites } from './scenarios/sqlite-writes.js';
+import { RATIOS } from './targets.js';
+
+const args = process.argv.slice(2);
+const flag = (name: string) => args.includes(name);
+const value = (name: string) => {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : undefined;
+};
+
+const quick = flag('--quick');
+const runs = Number(value('--runs') ?? (quick ? 1 : 5));
+const only = value('--only')?.split(',');
+const write = !flag('--no-write') && !quick;
+const ctx = createContext({ scale: quick ? 0.05 : 1, pgUrl: process.env.SC_PG_URL, growthMax: quick ? 1000 : 1_000_000 });
+
+/** Scenarios measured once per run. */
+const PER_RUN: Record<string, (c: typeof ctx) => Promise<Sample[]>> = { sqliteWrites, sqliteReads, memory, canonicalHash, bundleTransfer, cliCalls, postgres };
+
+const started = Date.now();
+const samples: RunSample[] = [];
+for (let run = 0; run < runs; run++) {
+  for (const [name, scenario] of Object.entries(PER_RUN)) {
+    if (only && !only.includes(name)) continue;
+    process.stderr.write(`run ${run + 1}/${runs}: ${name}\n`);
+    for (const s of await scenario(ctx)) samples.push({ ...s, run });
+    ctx.cleanup();
+  }
+}
+if (!only || only.includes('growth')) {
+  // Building a million rows is costly: build once, measure each size `runs` times.
+  process.stderr.write('growth\n');
+  samples.push(...(await growth(ctx, runs)));
+  ctx.cleanup();
+}
+
+const ratios = RATIOS.map((spec) => ratio(samples, spec)).filter((r): r is RatioResult => r !== undefined);
+const report = renderReport(samples, ratios, { runs, command: 'npm run bench', seconds: (Date.now() - started) / 1000 });
+process.stdout.write(report);
+if (write) {
+  writeFileSync(new URL('../../../docs/benchmarks.md', import.meta.url), report);
+  process.stderr.write('wrote docs/benchmarks.md\n');
+}

@@ -1,0 +1,78 @@
+import { createRequire } from 'node:module';
+import { cpus, totalmem } from 'node:os';
+import type { Sample } from './context.js';
+import { median, summarize } from './harness.js';
+import type { RatioSpec } from './targets.js';
+
+const require = createRequire(import.meta.url);
+
+/** A sample with the run it came from, so ratios pair numbers measured back to back. */
+export type RunSample = Sample & { run: number };
+
+export interface RatioResult {
+  spec: RatioSpec;
+  median: number;
+  min: number;
+  max: number;
+  met: boolean | undefined;
+}
+
+/** Per-run ratios of two implementations, summarised; undefined when either side is missing. */
+export function ratio(samples: readonly RunSample[], spec: RatioSpec): RatioResult | undefined {
+  const side = (impl: string) => new Map(samples.filter((s) => s.scenario === spec.scenario && s.impl === impl).map((s) => [s.run, s.value]));
+  const num = side(spec.numerator);
+  const den = side(spec.denominator);
+  const values = [...num.keys()].filter((run) => den.has(run)).map((run) => num.get(run)! / den.get(run)!);
+  if (values.length === 0) return undefined;
+  const m = median(values);
+  return {
+    spec,
+    median: m,
+    min: Math.min(...values),
+    max: Math.max(...values),
+    met: spec.target === undefined ? undefined : spec.direction === 'at least' ? m >= spec.target : m <= spec.target,
+  };
+}
+
+function version(name: string): string {
+  try {
+    return (require(`${name}/package.json`) as { version: string }).version;
+  } catch {
+    return '?';
+  }
+}
+
+const fmt = (value: number) => (value >= 100 ? Math.round(value).toLocaleString('en-US') : value >= 10 ? value.toFixed(1) : value.toFixed(2));
+
+/** The markdown report: machine, versions, every measurement and every ratio. */
+export function renderReport(samples: readonly RunSample[], ratios: readonly RatioResult[], meta: { runs: number; command: string; seconds: number }): string {
+  const lines: string[] = [];
+  const cpu = cpus()[0]?.model ?? 'unknown CPU';
+  lines.push('# Benchmarks', '');
+  lines.push(`Produced by \`${meta.command}\` (${meta.runs} runs, ${Math.round(meta.seconds)} s) on ${new Date().toISOString().slice(0, 10)}.`);
+  lines.push('Each number is the median over runs, with min-max; ratios are computed per run between implementations measured back to back, then the median is taken. Absolute figures on this shared 2-core VM move between runs; the ratios are what to read.', '');
+  lines.push('## Machine and versions', '');
+  lines.push(`- ${cpus().length} x ${cpu}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${process.platform}`);
+  lines.push(
+    `- better-sqlite3 ${version('better-sqlite3')}, kysely ${version('kysely')}, pg ${version('pg')}, @langchain/langgraph-checkpoint-sqlite ${version('@langchain/langgraph-checkpoint-sqlite')}, @langchain/langgraph-checkpoint ${version('@langchain/langgraph-checkpoint')}`,
+    '',
+  );
+  lines.push('## Targets and ratios', '');
+  lines.push('| ratio | median | min-max | target | met |', '|---|---|---|---|---|');
+  for (const r of ratios) {
+    const target = r.spec.target === undefined ? '' : `${r.spec.direction} ${r.spec.target}`;
+    const met = r.met === undefined ? '' : r.met ? 'yes' : '**no**';
+    lines.push(`| ${r.spec.label} | ${r.median.toFixed(2)} | ${r.min.toFixed(2)}-${r.max.toFixed(2)} | ${target} | ${met} |`);
+  }
+  lines.push('', '## Measurements', '');
+  lines.push('| scenario | implementation | median | min-max | unit |', '|---|---|---|---|---|');
+  const keys = [...new Set(samples.map((s) => `${s.scenario}\u0000${s.impl}`))];
+  for (const key of keys) {
+    const [scenario, impl] = key.split('\u0000') as [string, string];
+    const group = samples.filter((s) => s.scenario === scenario && s.impl === impl);
+    const sum = summarize(group.map((s) => s.value));
+    lines.push(`| ${scenario} | ${impl} | ${fmt(sum.median)} | ${fmt(sum.min)}-${fmt(sum.max)} | ${group[0]!.unit} |`);
+  }
+  lines.push('');
+  return lines.join('\n');
+}

@@ -1,0 +1,48 @@
+/** A ratio the report computes from two implementations of one scenario, with the issue's target. */
+export interface RatioSpec {
+  label: string;
+  scenario: string;
+  numerator: string;
+  denominator: string;
+  /** For latencies (µs, ms) lower is better: the ratio is denominator/numerator-free, read as "at most". */
+  direction: 'at least' | 'at most';
+  target?: number;
+}
+
+const durabilities = ['full', 'normal'] as const;
+
+/** Every ratio in the report; those with a `target` are the issue's bars. */
+export const RATIOS: RatioSpec[] = [
+  ...durabilities.flatMap((d) =>
+    (['1KiB', '900KiB'] as const).flatMap((size): RatioSpec[] => [
+      { label: `create ${size} (${d}) vs raw floor`, scenario: `create ${size} (${d})`, numerator: 'session-checkpoint', denominator: 'raw floor', direction: 'at least', target: 0.8 },
+      { label: `create ${size} (${d}) vs SqliteSaver.put`, scenario: `create ${size} (${d})`, numerator: 'session-checkpoint', denominator: 'SqliteSaver.put', direction: 'at least', target: 1.0 },
+    ]),
+  ),
+  { label: 'get by id vs SqliteSaver.getTuple', scenario: 'get by id 1KiB', numerator: 'session-checkpoint', denominator: 'SqliteSaver.getTuple', direction: 'at least', target: 1.5 },
+  { label: 'get by id vs raw floor', scenario: 'get by id 1KiB', numerator: 'session-checkpoint', denominator: 'raw floor', direction: 'at least' },
+  { label: 'latest vs SqliteSaver.getTuple', scenario: 'latest of a session', numerator: 'session-checkpoint', denominator: 'SqliteSaver.getTuple', direction: 'at least' },
+  { label: 'latest vs raw floor', scenario: 'latest of a session', numerator: 'session-checkpoint', denominator: 'raw floor', direction: 'at least' },
+  { label: 'list 100 vs SqliteSaver.list', scenario: 'list 100', numerator: 'session-checkpoint', denominator: 'SqliteSaver.list', direction: 'at least' },
+  { label: 'list 100 vs raw floor', scenario: 'list 100', numerator: 'session-checkpoint', denominator: 'raw floor', direction: 'at least' },
+  { label: 'list 1000 vs SqliteSaver.list', scenario: 'list 1000', numerator: 'session-checkpoint', denominator: 'SqliteSaver.list', direction: 'at least' },
+  { label: 'list 1000 vs raw floor', scenario: 'list 1000', numerator: 'session-checkpoint', denominator: 'raw floor', direction: 'at least' },
+  { label: 'history 20 vs SqliteSaver.list(20)', scenario: 'history 20', numerator: 'session-checkpoint', denominator: 'SqliteSaver.list', direction: 'at least' },
+  { label: 'memory put vs MemorySaver.put', scenario: 'memory put 1KiB', numerator: 'session-checkpoint', denominator: 'MemorySaver.put', direction: 'at least' },
+  { label: 'memory latest vs MemorySaver.getTuple', scenario: 'memory get latest', numerator: 'session-checkpoint', denominator: 'MemorySaver.getTuple', direction: 'at least' },
+  { label: 'canonicalize+hash (value) vs JSON.stringify+sha256', scenario: 'canonicalize+hash 1MB', numerator: 'canonicalize (value)', denominator: 'JSON.stringify+sha256', direction: 'at least', target: 0.5 },
+  { label: 'canonicalizeJson+hash (text) vs JSON.stringify+sha256', scenario: 'canonicalize+hash 1MB', numerator: 'canonicalizeJson (text)', denominator: 'JSON.stringify+sha256', direction: 'at least' },
+  { label: 'read check vs sha256+JSON.parse', scenario: 'canonicalize+hash 1MB', numerator: 'read check (verify)', denominator: 'sha256+JSON.parse', direction: 'at least' },
+  ...[1, 8].flatMap((c): RatioSpec[] => [
+    { label: `PostgreSQL create, ${c} client(s), vs raw pg`, scenario: `PostgreSQL create 1KiB, ${c} client(s)`, numerator: 'session-checkpoint', denominator: 'raw floor (pg)', direction: 'at least' },
+    { label: `PostgreSQL get, ${c} client(s), vs raw pg`, scenario: `PostgreSQL get 1KiB, ${c} client(s)`, numerator: 'session-checkpoint', denominator: 'raw floor (pg)', direction: 'at least' },
+  ]),
+  ...['get by id', 'latest of a session', 'list first page (20)'].map((what): RatioSpec => ({
+    label: `growth: ${what}, 1M rows vs 1k rows (latency)`,
+    scenario: `growth: ${what}`,
+    numerator: '1M',
+    denominator: '1k',
+    direction: 'at most',
+    target: 2.0,
+  })),
+];
