@@ -149,7 +149,7 @@ export class CheckpointStore {
       ({ id } = await this.adapter.insert(prepared.id === undefined ? row : { ...row, id: prepared.id }, insertOptions));
     } catch (error) {
       if (isCheckpointConflictError(error) && prepared.id === undefined) {
-        throw new CheckpointConflictError(`source_ref already exists in namespace '${prepared.namespace}'`, { cause: error });
+        throw new CheckpointConflictError(`source_ref already exists in namespace '${prepared.namespace}'`, { cause: error, ids: error.ids });
       }
       throw error;
     }

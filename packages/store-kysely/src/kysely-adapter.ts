@@ -1,0 +1,343 @@
+import {
+  CheckpointAdapterBase,
+  CheckpointConflictError,
+  CheckpointError,
+  type AdapterCapabilities,
+  type CheckpointAdapter,
+  type CheckpointRow,
+  type InsertOptions,
+  type InsertResult,
+  type ListRowsQuery,
+  type NewCheckpointRow,
+  type PruneQuery,
+  type ScanRowsQuery,
+  type SessionSummaryRow,
+} from '@session-checkpoint/core';
+import type { Kysely } from 'kysely';
+import { KyselyConnection, type AdapterConnection } from './adapter-connection.js';
+import { postgresStatements, type PostgresStatements } from './postgres/postgres-statements.js';
+import { compileQueries, deleteIdsQuery, prunableQuery, type CheckpointQueries, type IdRow } from './queries.js';
+import type { QueryRunner } from './query-runner.js';
+import type { CheckpointDatabase } from './schema.js';
+import { detectFlavor, type SqlFlavor } from './sql-flavor.js';
+
+/** Options of {@link KyselyAdapter}. */
+export interface KyselyAdapterOptions {
+  /** SQL dialect. Default is detected from the Kysely instance's dialect. */
+  flavor?: SqlFlavor;
+  /**
+   * PostgreSQL schema holding the tables; every query is qualified with it. Default is
+   * `"public"`. Ignored on SQLite.
+   */
+  schema?: string;
+  /** What the adapter promises. Default is `{ multiProcess: true, persistent: true }`. */
+  capabilities?: AdapterCapabilities;
+  /**
+   * Destroy the Kysely instance on `close()`. Default is `false`: whoever created it owns it.
+   * Ignored when `connection` is given.
+   */
+  ownsDatabase?: boolean;
+  /** Advanced: the path to the database. Default is Kysely's executor ({@link KyselyConnection}). */
+  connection?: AdapterConnection;
+}
+
+/** State shared by an adapter and the adapters bound to its transactions. */
+interface Shared {
+  readonly connection: AdapterConnection;
+  readonly queries: CheckpointQueries;
+  /** Compiles per-call queries (prune, delete by ids). */
+  readonly db: Kysely<CheckpointDatabase>;
+  readonly postgres: PostgresStatements | undefined;
+  closed: boolean;
+}
+
+/** What an adapter bound to an open transaction is made of (the constructor's private form). */
+class BoundParts {
+  constructor(
+    readonly shared: Shared,
+    readonly runner: QueryRunner,
+    readonly capabilities: AdapterCapabilities,
+  ) {}
+}
+
+/** Rows deleted per statement: keeps every statement far below SQLite's parameter limit. */
+const DELETE_CHUNK = 500;
+
+/**
+ * The storage adapter over any Kysely instance on SQLite or PostgreSQL, with the v1 schema in
+ * place (see {@link migrateToLatest}). It stores and returns rows untouched: no canonicalising,
+ * hashing or verifying, which the `CheckpointStore` facade does. Hot queries are compiled once.
+ *
+ * Prefer the front doors {@link openSqliteStore} and {@link openPostgresStore}, which also
+ * validate and create the schema; use this class to share a Kysely instance you already have.
+ *
+ * @example
+ * ```ts
+ * const db = new Kysely<CheckpointDatabase>({ dialect: new PostgresDialect({ pool }) });
+ * await migrateToLatest(db);
+ * const store = new CheckpointStore(new KyselyAdapter(db));
+ * ```
+ */
+export class KyselyAdapter extends CheckpointAdapterBase {
+  /** What this adapter promises beyond the contract. */
+  readonly capabilities: AdapterCapabilities;
+  readonly #shared: Shared;
+  /** Runs this adapter's statements: the root runner, or a transaction's. */
+  readonly #runner: QueryRunner;
+  /** True for the adapter handed to a transaction callback. */
+  readonly #bound: boolean;
+
+  /**
+   * @param db A Kysely instance over a database that holds the v1 schema (run
+   *   {@link migrateToLatest} first). Not destroyed on close unless `ownsDatabase` is set.
+   */
+  constructor(db: Kysely<CheckpointDatabase>, options?: KyselyAdapterOptions);
+  constructor(db: Kysely<CheckpointDatabase> | BoundParts, options: KyselyAdapterOptions = {}) {
+    super();
+    if (db instanceof BoundParts) {
+      this.capabilities = db.capabilities;
+      this.#shared = db.shared;
+      this.#runner = db.runner;
+      this.#bound = true;
+      return;
+    }
+    const flavor = options.flavor ?? detectFlavor(db);
+    const schema = options.schema ?? 'public';
+    const scoped = flavor === 'postgres' ? db.withSchema(schema) : db;
+    const connection =
+      options.connection ?? new KyselyConnection(db, flavor, { ownsDatabase: options.ownsDatabase ?? false });
+    this.capabilities = options.capabilities ?? { multiProcess: true, persistent: true };
+    this.#shared = {
+      connection,
+      queries: compileQueries(scoped),
+      db: scoped,
+      postgres: flavor === 'postgres' ? postgresStatements(db, schema) : undefined,
+      closed: false,
+    };
+    this.#runner = connection.runner;
+    this.#bound = false;
+  }
+
+  /**
+   * Inserts one row (`INSERT ... ON CONFLICT DO NOTHING RETURNING id`): one statement, or one
+   * transaction with the retention delete when `keepLatest` is given.
+   */
+  async insert(row: NewCheckpointRow, options: InsertOptions = {}): Promise<InsertResult> {
+    const keep = options.keepLatest;
+    // PostgreSQL: an explicit id takes a table lock and moves the id sequence, which needs a transaction.
+    const needsTransaction = keep !== undefined || (row.id !== undefined && this.#shared.postgres !== undefined);
+    return needsTransaction
+      ? this.#write((runner) => this.#insertIn(runner, row, keep))
+      : this.#single((runner) => this.#insertIn(runner, row, undefined));
+  }
+
+  /** The row with this id in this namespace, untouched, or `undefined`. */
+  async getRow(id: number, namespace: string): Promise<CheckpointRow | undefined> {
+    return this.#single(async (runner) => first(await runner.rows(this.#shared.queries.getRow.withValues({ id, namespace }))));
+  }
+
+  /** The row with this id in any namespace, untouched, or `undefined`. */
+  async getRowAnyNamespace(id: number): Promise<CheckpointRow | undefined> {
+    return this.#single(async (runner) => first(await runner.rows(this.#shared.queries.getRowAnyNamespace.withValues({ id }))));
+  }
+
+  /** The row holding `sourceRef` in `namespace` (served by the unique index), or `undefined`. */
+  override async findBySourceRef(namespace: string, sourceRef: string): Promise<CheckpointRow | undefined> {
+    return this.#single(async (runner) =>
+      first(await runner.rows(this.#shared.queries.findBySourceRef.withValues({ namespace, sourceRef }))),
+    );
+  }
+
+  /** A page, newest first (`created_at DESC, id DESC`), optionally of one session. */
+  async listRows(query: ListRowsQuery): Promise<CheckpointRow[]> {
+    const { namespace, sessionId, limit, offset } = query;
+    const q = this.#shared.queries;
+    return this.#single(async (runner) =>
+      numericIds(
+        await runner.rows(
+          sessionId === undefined
+            ? q.listNamespace.withValues({ namespace, limit, offset })
+            : q.listSession.withValues({ namespace, sessionId, limit, offset }),
+        ),
+      ),
+    );
+  }
+
+  /** The newest row of a session, or `undefined`. */
+  override async latestRow(namespace: string, sessionId: string): Promise<CheckpointRow | undefined> {
+    return this.#single(async (runner) =>
+      first(await runner.rows(this.#shared.queries.latest.withValues({ namespace, sessionId }))),
+    );
+  }
+
+  /** Raw rows by id ascending after `afterId`, for verify and export. */
+  async scanRows(query: ScanRowsQuery): Promise<CheckpointRow[]> {
+    const { namespace, afterId, limit } = query;
+    const q = this.#shared.queries;
+    return this.#single(async (runner) =>
+      numericIds(
+        await runner.rows(
+          namespace === undefined
+            ? q.scanStore.withValues({ afterId, limit })
+            : q.scanNamespace.withValues({ namespace, afterId, limit }),
+        ),
+      ),
+    );
+  }
+
+  /** Each session of a namespace with its count and newest row, newest first: one windowed query. */
+  override async sessions(namespace: string): Promise<SessionSummaryRow[]> {
+    return this.#single(async (runner) => {
+      const rows = await runner.rows(this.#shared.queries.sessions.withValues({ namespace }));
+      for (const row of rows) {
+        row.latestId = Number(row.latestId);
+        row.count = Number(row.count);
+      }
+      return rows;
+    });
+  }
+
+  /** Deletes the row with this id in this namespace; `true` when a row went. */
+  async deleteRow(id: number, namespace: string): Promise<boolean> {
+    return this.#single(async (runner) => (await runner.rows(this.#shared.queries.deleteRow.withValues({ id, namespace }))).length > 0);
+  }
+
+  /** Deletes these ids within the namespace (atomically, in chunks of 500); returns the ids that went, ascending. */
+  override async deleteRows(ids: readonly number[], namespace: string): Promise<number[]> {
+    if (ids.length === 0) return [];
+    const run = async (runner: QueryRunner): Promise<number[]> => {
+      const deleted: number[] = [];
+      for (let start = 0; start < ids.length; start += DELETE_CHUNK) {
+        const chunk = ids.slice(start, start + DELETE_CHUNK);
+        deleted.push(...idsOf(await runner.rows(deleteIdsQuery(this.#shared.db, chunk, namespace))));
+      }
+      return deleted.sort((a, b) => a - b);
+    };
+    return ids.length <= DELETE_CHUNK ? this.#single(run) : this.#write(run);
+  }
+
+  /** Deletes a whole session in one statement; returns the ids that went, ascending. */
+  override async deleteSession(namespace: string, sessionId: string): Promise<number[]> {
+    return this.#single(async (runner) =>
+      idsOf(await runner.rows(this.#shared.queries.deleteSession.withValues({ namespace, sessionId }))).sort((a, b) => a - b),
+    );
+  }
+
+  /** Ids a prune query selects, ascending, ranked by one windowed query. */
+  override async findPrunable(query: PruneQuery): Promise<number[]> {
+    if (query.keepLatest === undefined && query.olderThan === undefined) return [];
+    return this.#single(async (runner) => idsOf(await runner.rows(prunableQuery(this.#shared.db, query))));
+  }
+
+  /**
+   * Runs `fn` in one transaction (SQLite: `BEGIN IMMEDIATE`); all or nothing. Calls on the adapter
+   * handed to `fn`, including nested `transaction` calls, join it. Calls on the root adapter from
+   * inside `fn` wait for it to finish on SQLite (one connection), so use the handed adapter.
+   *
+   * @example
+   * ```ts
+   * await adapter.transaction(async (tx) => {
+   *   await tx.insert(a);
+   *   await tx.insert(b);
+   * });
+   * ```
+   */
+  async transaction<T>(fn: (tx: CheckpointAdapter) => Promise<T>): Promise<T> {
+    this.#ensureOpen();
+    if (this.#bound) return fn(this);
+    return this.#shared.connection.transaction((runner) =>
+      fn(new KyselyAdapter(new BoundParts(this.#shared, runner, this.capabilities) as never)),
+    );
+  }
+
+  /** Releases the database when this adapter owns it (the front doors' adapters do). Idempotent; later calls fail. */
+  async close(): Promise<void> {
+    if (this.#shared.closed) return;
+    this.#shared.closed = true;
+    await this.#shared.connection.close();
+  }
+
+  /** Inserts one row and applies retention, on a runner that is already in a transaction when needed. */
+  async #insertIn(runner: QueryRunner, row: NewCheckpointRow, keep: number | undefined): Promise<InsertResult> {
+    const { queries, postgres } = this.#shared;
+    const values = {
+      namespace: row.namespace,
+      sessionId: row.sessionId,
+      kind: row.kind,
+      name: row.name,
+      payloadJson: row.payloadJson,
+      payloadSha256: row.payloadSha256,
+      createdAt: row.createdAt,
+      sourceRef: row.sourceRef,
+    };
+    // On SQLite, BEGIN IMMEDIATE already serialises writers; PostgreSQL needs explicit locks.
+    if (postgres && keep !== undefined) await runner.rows(postgres.lockSession(row.namespace, row.sessionId));
+    if (postgres && row.id !== undefined) await runner.rows(postgres.lockIds());
+    const inserted = first(
+      await runner.rows(row.id === undefined ? queries.insert.withValues(values) : queries.insertWithId.withValues({ ...values, id: row.id })),
+    );
+    if (!inserted) throw await this.#conflict(runner, row);
+    const id = Number(inserted.id);
+    // SQLite AUTOINCREMENT keeps later ids above an explicit one by itself; a PostgreSQL identity does not.
+    if (postgres && row.id !== undefined) await runner.rows(postgres.keepSequenceAbove(id));
+    const pruned =
+      keep === undefined
+        ? []
+        : idsOf(await runner.rows(queries.retain.withValues({ namespace: row.namespace, sessionId: row.sessionId, keep }))).sort(
+            (a, b) => a - b,
+          );
+    return { id, pruned };
+  }
+
+  /** The error for an insert that ON CONFLICT DO NOTHING turned away, naming the row in the way. */
+  async #conflict(runner: QueryRunner, row: NewCheckpointRow): Promise<CheckpointConflictError> {
+    const q = this.#shared.queries;
+    if (row.id !== undefined && first(await runner.rows(q.getRowAnyNamespace.withValues({ id: row.id })))) {
+      return new CheckpointConflictError(`Checkpoint id ${row.id} already exists`, { ids: [row.id] });
+    }
+    const holder =
+      row.sourceRef === null
+        ? undefined
+        : first(await runner.rows(q.findBySourceRef.withValues({ namespace: row.namespace, sourceRef: row.sourceRef })));
+    return new CheckpointConflictError(`source_ref already exists in namespace '${row.namespace}'`, {
+      ids: holder ? [holder.id] : [],
+    });
+  }
+
+  /** Runs one statement (or a read-only sequence) at root level, or on the open transaction. */
+  #single<T>(fn: (runner: QueryRunner) => Promise<T>): Promise<T> {
+    this.#ensureOpen();
+    if (this.#bound) return fn(this.#runner);
+    const { connection } = this.#shared;
+    return connection.exclusive ? connection.exclusive(() => fn(connection.runner)) : fn(connection.runner);
+  }
+
+  /** Runs several writes atomically: in a new write transaction, or in the open one. */
+  #write<T>(fn: (runner: QueryRunner) => Promise<T>): Promise<T> {
+    this.#ensureOpen();
+    return this.#bound ? fn(this.#runner) : this.#shared.connection.transaction(fn);
+  }
+
+  #ensureOpen(): void {
+    if (this.#shared.closed) throw new CheckpointError('the store is closed');
+  }
+}
+
+function first<R extends { id: unknown }>(rows: R[]): R | undefined {
+  const row = rows[0];
+  if (row && typeof row.id !== 'number') numericIds(rows);
+  return row;
+}
+
+/**
+ * PostgreSQL returns `bigint` as a string; ids are safe integers, so they become numbers. This is
+ * the only change made to a stored value, and it never touches the columns the facade verifies.
+ */
+function numericIds<R extends { id: unknown }>(rows: R[]): R[] {
+  for (const row of rows) if (typeof row.id === 'string' || typeof row.id === 'bigint') row.id = Number(row.id) as R['id'];
+  return rows;
+}
+
+function idsOf(rows: IdRow[]): number[] {
+  return rows.map((row) => Number(row.id));
+}

@@ -1,0 +1,39 @@
+import type { Kysely } from 'kysely';
+import type { MigrationReport } from './migration-report.js';
+import { ensurePostgresSchema } from './postgres/ensure-postgres-schema.js';
+import { detectFlavor, type SqlFlavor } from './sql-flavor.js';
+import { ensureSqliteSchema } from './sqlite/ensure-sqlite-schema.js';
+
+/** Options of {@link migrateToLatest}. */
+export interface MigrateOptions {
+  /** SQL dialect. Default is detected from the Kysely instance. */
+  flavor?: SqlFlavor;
+  /** PostgreSQL schema of the tables, created when missing. Default is `"public"`. Ignored on SQLite. */
+  schema?: string;
+  /** Create the store when there is none. Default is `true`; `false` throws `StoreNotFoundError` instead. */
+  create?: boolean;
+  /** How messages name the SQLite database. Default is `"SQLite database"`. */
+  location?: string;
+}
+
+/**
+ * Validates the store behind a Kysely instance and brings it to the latest schema version,
+ * creating it when missing, under a lock (SQLite `BEGIN IMMEDIATE`, PostgreSQL advisory lock) in
+ * one transaction. Safe to call from many processes at once. The front doors call it for you.
+ *
+ * @throws StoreSchemaError when the database holds something else (foreign tables, other columns,
+ *   an unsupported version).
+ * @example
+ * ```ts
+ * const db = new Kysely<CheckpointDatabase>({ dialect: new PostgresDialect({ pool }) });
+ * await migrateToLatest(db, { schema: 'checkpoints' });
+ * const adapter = new KyselyAdapter(db, { schema: 'checkpoints' });
+ * ```
+ */
+export async function migrateToLatest(db: Kysely<any>, options: MigrateOptions = {}): Promise<MigrationReport> {
+  const flavor = options.flavor ?? detectFlavor(db);
+  const create = options.create ?? true;
+  return flavor === 'sqlite'
+    ? ensureSqliteSchema(db, options.location ?? 'SQLite database', create)
+    : ensurePostgresSchema(db, options.schema ?? 'public', create);
+}

@@ -1,0 +1,41 @@
+import { sql, type CompiledQuery, type Kysely } from 'kysely';
+import { QueryTemplate } from '../query-template.js';
+
+/** PostgreSQL-only statements of the adapter: the locks and the id sequence. */
+export interface PostgresStatements {
+  /**
+   * Serialises retention per session: two concurrent puts to one session would otherwise each
+   * delete against a snapshot missing the other's row and leave `keepLatest + 1` rows.
+   */
+  lockSession(namespace: string, sessionId: string): CompiledQuery;
+  /**
+   * Taken before an explicit-id insert: `SHARE ROW EXCLUSIVE` waits for every transaction holding
+   * a generated id (inserts hold `ROW EXCLUSIVE` until commit) and keeps new ones out, so the
+   * sequence can be moved above the explicit id without racing a concurrent `nextval`.
+   */
+  lockIds(): CompiledQuery;
+  /** Moves the identity sequence so later generated ids are above `id`; never moves it back. */
+  keepSequenceAbove(id: number): CompiledQuery;
+}
+
+/** Builds the statements for the tables in `schema`. */
+export function postgresStatements(db: Kysely<any>, schema: string): PostgresStatements {
+  const lock = QueryTemplate.compile<{ key: string }, unknown>((p) => ({
+    compile: () => sql`select pg_advisory_xact_lock(hashtextextended(${p.key}, 0))`.compile(db),
+  }));
+  const lockIds = sql`lock table ${sql.id(schema, 'checkpoints')} in share row exclusive mode`.compile(db);
+  const table = `${quoteIdent(schema)}.checkpoints`;
+  return {
+    lockSession: (namespace, sessionId) =>
+      lock.withValues({ key: JSON.stringify(['session-checkpoint:retention', schema, namespace, sessionId]) }),
+    lockIds: () => lockIds,
+    keepSequenceAbove: (id) =>
+      sql`select setval(s.seq, greatest(${id}::bigint, coalesce(pg_sequence_last_value(s.seq), 0)))
+          from (select pg_get_serial_sequence(${table}, 'id')::regclass as seq) as s`.compile(db),
+  };
+}
+
+/** A PostgreSQL identifier quoted for use inside a text value (never spliced into SQL). */
+export function quoteIdent(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`;
+}

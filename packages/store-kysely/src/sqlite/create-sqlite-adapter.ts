@@ -1,0 +1,64 @@
+import { CheckpointValidationError, StoreSchemaError } from '@session-checkpoint/core';
+import { Kysely, SqliteDialect } from 'kysely';
+import { KyselyAdapter } from '../kysely-adapter.js';
+import type { CheckpointDatabase } from '../schema.js';
+import { ensureSqliteSchema } from './ensure-sqlite-schema.js';
+import { hardenStoreFiles } from './harden-permissions.js';
+import { SqliteConnection } from './sqlite-connection.js';
+import type { SqliteDatabaseLike } from './sqlite-database.js';
+import { DEFAULT_BUSY_TIMEOUT_MS, type SqliteAdapterOptions } from './sqlite-options.js';
+
+/** Options of {@link createSqliteAdapter}. */
+export interface CreateSqliteAdapterOptions extends SqliteAdapterOptions {
+  /** Close the database when the adapter closes. Default is `false`: the caller opened it. */
+  ownsDatabase?: boolean;
+  /** Path shown in messages and hardened to 0600. Default is `database.name`. */
+  location?: string;
+}
+
+/**
+ * A store adapter over a better-sqlite3 database you opened yourself. Validates the file with
+ * plain reads (an incompatible file is not touched), creates or migrates the schema under
+ * `BEGIN IMMEDIATE`, then switches a file database to WAL, sets `synchronous` and the busy
+ * timeout, and restricts the files to their owner.
+ *
+ * Prefer {@link openSqliteAdapter}, which also creates the file owner-only.
+ *
+ * @example
+ * ```ts
+ * import Database from 'better-sqlite3';
+ * const adapter = await createSqliteAdapter(new Database(':memory:'), { ownsDatabase: true });
+ * ```
+ */
+export async function createSqliteAdapter(database: SqliteDatabaseLike, options: CreateSqliteAdapterOptions = {}): Promise<KyselyAdapter> {
+  const location = options.location ?? database.name;
+  const busyTimeout = options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
+  if (!Number.isSafeInteger(busyTimeout) || busyTimeout < 0) {
+    throw new CheckpointValidationError('busyTimeoutMs must be a non-negative integer');
+  }
+  const durability = options.durability ?? 'full';
+  if (durability !== 'full' && durability !== 'normal') throw new CheckpointValidationError('durability must be "full" or "normal"');
+
+  const db = new Kysely<CheckpointDatabase>({ dialect: new SqliteDialect({ database }) });
+  const ownsDatabase = options.ownsDatabase ?? false;
+  try {
+    // Connection settings only: none of these writes to the file.
+    database.exec(`PRAGMA busy_timeout = ${busyTimeout}`);
+    await ensureSqliteSchema(db, location, options.create ?? true);
+    if (!database.memory) {
+      // Only now, after validation: switching to WAL rewrites the file header.
+      const mode = database.prepare('PRAGMA journal_mode = WAL').get([]) as { journal_mode?: string } | undefined;
+      if (mode?.journal_mode !== 'wal') throw new StoreSchemaError(`Could not switch ${location} to WAL mode (got ${String(mode?.journal_mode)})`);
+      hardenStoreFiles(location);
+    }
+    database.exec(`PRAGMA synchronous = ${durability === 'full' ? 'FULL' : 'NORMAL'}`);
+  } catch (error) {
+    if (ownsDatabase) await db.destroy();
+    throw error;
+  }
+  return new KyselyAdapter(db, {
+    flavor: 'sqlite',
+    capabilities: database.memory ? { multiProcess: false, persistent: false } : { multiProcess: true, persistent: true },
+    connection: new SqliteConnection(database, db, { ownsDatabase }),
+  });
+}

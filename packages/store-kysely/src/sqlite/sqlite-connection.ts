@@ -1,0 +1,60 @@
+import type { Kysely } from 'kysely';
+import type { AdapterConnection } from '../adapter-connection.js';
+import { ExclusiveQueue } from '../exclusive-queue.js';
+import type { QueryRunner } from '../query-runner.js';
+import type { SqliteDatabaseLike } from './sqlite-database.js';
+import { SqliteStatementRunner } from './sqlite-statement-runner.js';
+
+/** Options of {@link SqliteConnection}. */
+export interface SqliteConnectionOptions {
+  /** Close the database (through `db.destroy()`) on close. Default is `true`. */
+  ownsDatabase?: boolean;
+}
+
+/**
+ * The SQLite fast path: prepared better-sqlite3 statements on the one connection, with every
+ * root-level operation queued so nothing runs inside another caller's open transaction.
+ * Write transactions start with `BEGIN IMMEDIATE`: the write lock is taken up front, where
+ * `busy_timeout` applies, instead of failing with `SQLITE_BUSY` when a deferred transaction
+ * would later upgrade to a writer.
+ */
+export class SqliteConnection implements AdapterConnection {
+  readonly runner: SqliteStatementRunner;
+  readonly #database: SqliteDatabaseLike;
+  readonly #db: Kysely<any>;
+  readonly #queue = new ExclusiveQueue();
+  readonly #ownsDatabase: boolean;
+
+  /** `db` is the Kysely instance over the same `database`; it is destroyed on close when owned. */
+  constructor(database: SqliteDatabaseLike, db: Kysely<any>, options: SqliteConnectionOptions = {}) {
+    this.#database = database;
+    this.#db = db;
+    this.#ownsDatabase = options.ownsDatabase ?? true;
+    this.runner = new SqliteStatementRunner(database);
+  }
+
+  transaction<T>(fn: (runner: QueryRunner) => Promise<T>): Promise<T> {
+    return this.#queue.run(async () => {
+      this.#database.exec('BEGIN IMMEDIATE');
+      try {
+        const result = await fn(this.runner);
+        this.#database.exec('COMMIT');
+        return result;
+      } catch (error) {
+        // A failed COMMIT (busy) leaves the transaction open; some errors already rolled it back.
+        if (this.#database.inTransaction) this.#database.exec('ROLLBACK');
+        throw error;
+      }
+    });
+  }
+
+  exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    return this.#queue.run(fn);
+  }
+
+  async close(): Promise<void> {
+    // Let queued work finish before the handle goes.
+    await this.#queue.run(() => undefined);
+    if (this.#ownsDatabase) await this.#db.destroy();
+  }
+}

@@ -1,0 +1,68 @@
+import { StoreSchemaError } from '@session-checkpoint/core';
+import { sql, type Kysely } from 'kysely';
+import { pythonListRepr } from '../python-repr.js';
+import { SCHEMA_VERSION, SESSION_INDEX, STORE_COLUMNS, STORE_TABLES } from '../schema.js';
+
+/** What a compatible SQLite file holds. */
+export type SqliteStoreState =
+  /** No tables yet: a new (or empty) file, to be created. */
+  | { readonly kind: 'empty' }
+  /** A v1 store; `hasSessionIndex` is false for stores the Python tool created. */
+  | { readonly kind: 'store'; readonly version: number; readonly hasSessionIndex: boolean };
+
+/** SQLite result codes meaning "this file is not a database we can read". */
+const NOT_A_DATABASE = new Set(['SQLITE_NOTADB', 'SQLITE_CORRUPT']);
+
+/**
+ * Checks a SQLite file with plain reads, exactly as the Python reference does on open, and
+ * reports what it holds. Reads never change the file, so an incompatible file is left byte- and
+ * mode-identical. Checks, first failure wins:
+ * 1. the tables (other than `sqlite_*`) are none, or exactly `checkpoint_meta` and `checkpoints`;
+ * 2. both tables have exactly the v1 column names (types and constraints are not checked);
+ * 3. `checkpoint_meta['schema_version']` is `'1'` and `PRAGMA user_version` is `1`.
+ *
+ * @param location Path shown in messages.
+ * @throws StoreSchemaError with the reference's message when a check fails, or when the file is
+ *   not a SQLite database at all.
+ */
+export async function inspectSqliteFile(db: Kysely<any>, location: string): Promise<SqliteStoreState> {
+  try {
+    return await inspect(db, location);
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (typeof code === 'string' && NOT_A_DATABASE.has(code)) {
+      throw new StoreSchemaError(`Refusing incompatible SQLite file ${location}: file is not a database`, { cause: error });
+    }
+    throw error;
+  }
+}
+
+async function inspect(db: Kysely<any>, location: string): Promise<SqliteStoreState> {
+  // `LIKE 'sqlite_%'` as the reference writes it (`_` is a wildcard there too), for identical verdicts.
+  const tables = (
+    await sql<{ name: string }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name`.execute(db)
+  ).rows.map((r) => String(r.name));
+  if (tables.length === 0) return { kind: 'empty' };
+  if (tables.length !== STORE_TABLES.length || STORE_TABLES.some((t, i) => tables[i] !== t)) {
+    throw new StoreSchemaError(`Refusing incompatible SQLite file ${location}; tables=${pythonListRepr(tables)}`);
+  }
+  for (const table of STORE_TABLES) {
+    const actual = (await sql<{ name: string }>`select name from pragma_table_info(${table})`.execute(db)).rows
+      .map((r) => String(r.name))
+      .sort();
+    const expected = [...STORE_COLUMNS[table]].sort();
+    if (actual.length !== expected.length || expected.some((c, i) => actual[i] !== c)) {
+      throw new StoreSchemaError(
+        `Incompatible ${table} columns in ${location}: expected=${pythonListRepr(expected)}, actual=${pythonListRepr(actual)}`,
+      );
+    }
+  }
+  const meta = (await sql<{ value: unknown }>`select value from checkpoint_meta where key = 'schema_version'`.execute(db)).rows[0]?.value;
+  const userVersion = Number((await sql<{ user_version: unknown }>`pragma user_version`.execute(db)).rows[0]?.user_version);
+  if (meta !== String(SCHEMA_VERSION) || userVersion !== SCHEMA_VERSION) {
+    const shown = meta === undefined || meta === null ? 'None' : String(meta);
+    throw new StoreSchemaError(`Unsupported checkpoint store schema in ${location}: meta=${shown}, user_version=${userVersion}`);
+  }
+  const index = await sql`select 1 as present from sqlite_master where type = 'index' and name = ${SESSION_INDEX}`.execute(db);
+  return { kind: 'store', version: SCHEMA_VERSION, hasSessionIndex: index.rows.length > 0 };
+}

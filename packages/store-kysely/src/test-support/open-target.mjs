@@ -1,0 +1,15 @@
+// Opens the store a child process works on: `sqlite:<path>` or `pg:<schema>` (server from SC_PG_URL).
+// Child scripts import the built package, as an application would.
+import { openPostgresStore, openSqliteStore } from '@session-checkpoint/store-kysely';
+
+export async function openTarget(spec) {
+  if (spec.startsWith('sqlite:')) return openSqliteStore(spec.slice('sqlite:'.length));
+  if (spec.startsWith('pg:')) return openPostgresStore(process.env.SC_PG_URL, { schema: spec.slice('pg:'.length), poolSize: 2 });
+  throw new Error(`unknown target ${spec}`);
+}
+
+/** Reports a failure as one JSON line on stderr and exits 1, so the parent can show it. */
+export function fail(error) {
+  process.stderr.write(`${JSON.stringify({ name: error?.name, code: error?.code, message: error?.message })}\n`);
+  process.exit(1);
+}
