@@ -1,0 +1,63 @@
+/**
+ * The bundle format `ellmos.session-checkpoint-export.v1`, shared with the Python reference
+ * (PYTHON_REFERENCE.md section 8). Field names are the reference's snake_case: they are the wire format.
+ */
+import type { RawJson } from '@session-checkpoint/core';
+
+/** The `schema` value of every bundle. */
+export const EXPORT_SCHEMA = 'ellmos.session-checkpoint-export.v1';
+
+/** The `store_schema_version` value of every bundle (the v1 store schema). */
+export const STORE_SCHEMA_VERSION = 1;
+
+/** Item fields in the reference's `as_dict()` order, which is the order bundles are written in. */
+export const CHECKPOINT_FIELDS = [
+  'id',
+  'namespace',
+  'session_id',
+  'kind',
+  'name',
+  'payload',
+  'payload_sha256',
+  'created_at',
+  'source_ref',
+] as const;
+
+/** One item field name. */
+export type CheckpointField = (typeof CHECKPOINT_FIELDS)[number];
+
+/**
+ * One exported checkpoint. `payload` is the stored canonical text wrapped in {@link RawJson}, so
+ * writing it never goes through a JavaScript number.
+ */
+export interface ExportedCheckpoint {
+  id: number;
+  namespace: string;
+  session_id: string;
+  kind: string;
+  name: string;
+  payload: RawJson;
+  payload_sha256: string;
+  created_at: string;
+  source_ref: string | null;
+}
+
+/**
+ * An export bundle in memory, keys in the order they are written.
+ *
+ * @example
+ * ```ts
+ * const bundle = await exportBundle(store, { namespace: 'app' });
+ * bundle.checkpoints.map((c) => c.id); // ascending ids
+ * ```
+ */
+export interface ExportBundle {
+  schema: typeof EXPORT_SCHEMA;
+  store_schema_version: typeof STORE_SCHEMA_VERSION;
+  /** When the export ran: UTC, whole seconds, `YYYY-MM-DDTHH:MM:SSZ`. */
+  exported_at: string;
+  /** The exported namespace, or `null` for a whole-store export. */
+  namespace: string | null;
+  /** Verified checkpoints by id ascending. */
+  checkpoints: ExportedCheckpoint[];
+}

@@ -1,0 +1,77 @@
+/**
+ * Export to a file: streamed item by item into an atomically replaced, owner-only file. Memory
+ * stays bounded by one formatted checkpoint plus a write buffer, whatever the store size.
+ */
+import type { CheckpointStore } from '@session-checkpoint/core';
+import { EXPORT_SCHEMA } from '../bundle-format.js';
+import type { ProgressListener } from '../progress.js';
+import { writeFileAtomic } from './atomic-file.js';
+import { bundleHeader, toExportedCheckpoint } from './export-bundle.js';
+import { bundleTextHead, bundleTextItem, bundleTextTail } from './serialize-bundle.js';
+import { assertNotStorePath, resolveRealPath } from './store-path-guard.js';
+
+/** Options of {@link writeBundleFile}. */
+export interface WriteBundleFileOptions {
+  /** Only this namespace. Default is the whole store. */
+  namespace?: string;
+  /** Path of the store file; the export refuses to overwrite it. Default is no check (e.g. PostgreSQL). */
+  storePath?: string;
+  /** Clock for `exported_at`. Default is `() => new Date()`. */
+  now?: () => Date;
+  /** Called after each checkpoint with phase `export`. Default is none. */
+  onProgress?: ProgressListener;
+}
+
+/** What {@link writeBundleFile} reports (the CLI's `export` result). */
+export interface WriteBundleFileResult {
+  schema: typeof EXPORT_SCHEMA;
+  /** Absolute path written, symlinks resolved. */
+  output: string;
+  /** Checkpoints written. */
+  checkpoints: number;
+}
+
+/** Rows per read: small enough that a batch of 1 MiB payloads stays modest, large enough to amortise queries. */
+const SCAN_BATCH = 100;
+
+/** Chunks are gathered up to this size before a write call. */
+const WRITE_BUFFER_CHARS = 1 << 20;
+
+/**
+ * Exports a namespace, or the whole store, to `outputPath` in the reference's file layout. The
+ * file is replaced atomically (never left half-written, mode 0600), missing parent directories
+ * are created, and if any row fails verification nothing is written.
+ *
+ * @throws CheckpointValidationError `Export output must not overwrite the checkpoint store`.
+ * @throws CheckpointIntegrityError naming every bad row (the output file is left untouched).
+ * @example
+ * ```ts
+ * const result = await writeBundleFile(store, 'backup/app.json', { namespace: 'app', storePath: 'app.sqlite' });
+ * // { schema: 'ellmos.session-checkpoint-export.v1', output: '/abs/backup/app.json', checkpoints: 12 }
+ * ```
+ */
+export async function writeBundleFile(
+  store: CheckpointStore,
+  outputPath: string,
+  options: WriteBundleFileOptions = {},
+): Promise<WriteBundleFileResult> {
+  const header = bundleHeader(options);
+  const output = await resolveRealPath(outputPath);
+  if (options.storePath !== undefined) await assertNotStorePath(output, options.storePath);
+  let count = 0;
+  await writeFileAtomic(output, async (write) => {
+    let buffer = bundleTextHead(header);
+    const scan = store.scan({ batchSize: SCAN_BATCH, ...(header.namespace === null ? {} : { namespace: header.namespace }) });
+    for await (const checkpoint of scan) {
+      buffer += bundleTextItem(toExportedCheckpoint(checkpoint), count === 0);
+      count++;
+      if (buffer.length >= WRITE_BUFFER_CHARS) {
+        await write(buffer);
+        buffer = '';
+      }
+      options.onProgress?.({ phase: 'export', done: count, total: null });
+    }
+    await write(buffer + bundleTextTail(count === 0));
+  });
+  return { schema: EXPORT_SCHEMA, output, checkpoints: count };
+}

@@ -1,0 +1,22 @@
+// Child process for the SIGKILL test: imports a bundle file into a SQLite store with apply,
+// reporting each insert on stdout so the parent can kill it mid-transaction. With a third
+// argument N it stalls after insert N (inside the transaction) so that the kill cannot miss it
+// on a loaded machine. Runs the built packages (dist), as an application would.
+import { openSqliteStore } from '@session-checkpoint/store-kysely';
+import { importBundle, readBundleFile } from '@session-checkpoint/bundle';
+
+const [storePath, bundlePath, stallAt] = process.argv.slice(2);
+const store = await openSqliteStore(storePath);
+const text = await readBundleFile(bundlePath, store.limits);
+process.stdout.write('ready\n');
+const result = await importBundle(store, text, {
+  apply: true,
+  onProgress: (e) => {
+    if (e.phase !== 'insert') return;
+    // Pipe writes are synchronous on Linux: the parent has the line before the stall begins.
+    process.stdout.write(`insert ${e.done}\n`);
+    if (String(e.done) === stallAt) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 30_000);
+  },
+});
+await store.close();
+process.stdout.write(`done ${result.inserted.length}\n`);
