@@ -15,7 +15,6 @@
  */
 export * from './bundle-format.js';
 export type * from './progress.js';
-export { pythonRepr } from './python-repr.js';
 export * from './export/export-bundle.js';
 export { serializeBundle } from './export/serialize-bundle.js';
 export * from './export/write-bundle-file.js';

@@ -21,3 +21,4 @@ export * from './store/checkpoint-store.js';
 export * from './memory/memory-adapter.js';
 export * from './thread/checkpointer.js';
 export * from './lossless/index.js';
+export * from './python-repr.js';

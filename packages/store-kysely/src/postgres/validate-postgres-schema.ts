@@ -1,6 +1,5 @@
-import { StoreSchemaError } from '@session-checkpoint/core';
+import { StoreSchemaError, pythonListRepr } from '@session-checkpoint/core';
 import { sql, type Kysely } from 'kysely';
-import { pythonListRepr } from '../python-repr.js';
 import { SCHEMA_VERSION, STORE_COLUMNS, STORE_TABLES } from '../schema.js';
 
 /** What a PostgreSQL schema holds. */

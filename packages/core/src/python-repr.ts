@@ -38,3 +38,15 @@ export function pythonRepr(text: string): string {
   }
   return out + quote;
 }
+
+/**
+ * Python's `repr()` of a list of str, as the reference embeds in messages.
+ *
+ * @example
+ * ```ts
+ * pythonListRepr(['checkpoint_meta', 'checkpoints']); // "['checkpoint_meta', 'checkpoints']"
+ * ```
+ */
+export function pythonListRepr(values: readonly string[]): string {
+  return `[${values.map(pythonRepr).join(', ')}]`;
+}
