@@ -6,6 +6,6 @@
 export type * from './json-node.js';
 export { isIntegerLexeme } from './json-node.js';
 export { parseJsonTree, DEFAULT_TREE_MAX_DEPTH, type ParseJsonTreeOptions } from './parse-json-tree.js';
-export { jsonDecodeError } from './decode-error.js';
+
 export { RawJson, isRawJson } from './raw-json.js';
 export { formatPythonJson } from './format-python-json.js';

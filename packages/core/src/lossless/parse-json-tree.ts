@@ -5,7 +5,7 @@
  * depth costs a bounded array, not the call stack.
  */
 import { CheckpointValidationError } from '../errors.js';
-import { jsonDecodeError } from './decode-error.js';
+import { decodeError } from '../canonical/decode-errors.js';
 import type { JsonArrayNode, JsonNode, JsonObjectNode } from './json-node.js';
 
 /** Options of {@link parseJsonTree}. */
@@ -256,7 +256,7 @@ class TreeParser {
   }
 
   #error(msg: string, index: number): CheckpointValidationError {
-    return jsonDecodeError(msg, this.#text, index);
+    return decodeError(msg, this.#text, index);
   }
 }
 
