@@ -2,7 +2,8 @@ import { builtinModules } from 'node:module';
 import { ADAPTER_FORBIDDEN_NAMES, FORBIDDEN_PACKAGES, LAYER_RULES } from './layers.js';
 import { findRoot, projectOf, readProjects } from './workspace.js';
 
-const TEST_FILE = /(\.test\.ts|\/test-support\/|\/bench\/|vitest\.config\.ts)$|\/test-support\//;
+/** Tests, their helpers and measurement scripts may use what the package's devDependencies hold. */
+const TEST_FILE = /\.test\.(ts|js)$|\/(test-support|bench)\/|vitest\.config\.(ts|js)$/;
 const BUILTINS = new Set(builtinModules);
 
 /** `@scope/name/sub` -> `@scope/name`; `name/sub` -> `name`. */
