@@ -101,3 +101,16 @@ describe('CheckpointStore reads', () => {
     expect(isCheckpointValidationError(error)).toBe(true);
   });
 });
+
+describe('CheckpointStore caps on reads', () => {
+  it('reads rows written under larger caps: size and depth caps apply to writes only', async () => {
+    const adapter = new MemoryAdapter();
+    const roomy = new CheckpointStore(adapter);
+    const deep = `{"a":${'['.repeat(40)}${']'.repeat(40)},"s":"${'x'.repeat(200)}"}`;
+    const cp = await roomy.create({ sessionId: 's', payloadJson: deep });
+    const strict = new CheckpointStore(adapter, { limits: { maxPayloadBytes: 64, maxDepth: 8 } });
+    expect((await strict.get(cp.id)).payloadJson).toBe(cp.payloadJson);
+    expect((await strict.verify()).failures).toEqual([]);
+    expect(await failure(() => strict.prepare({ sessionId: 's', payloadJson: deep }))).toMatch(/exceeds/);
+  });
+});
