@@ -1,0 +1,17 @@
+import type { Hook } from '@oclif/core';
+import { UsageError } from '../errors/usage-error.js';
+
+/**
+ * Unknown commands are usage errors (exit 2) naming the valid choices, like argparse's
+ * `invalid choice`, instead of oclif's default text on stderr.
+ */
+const hook: Hook<'command_not_found'> = async function (options) {
+  const choices = options.config.commands
+    .filter((command) => !command.hidden && !command.id.includes(':'))
+    .map((command) => `'${command.id}'`)
+    .sort();
+  const typed = options.id.replaceAll(':', ' ');
+  throw new UsageError(`argument command: invalid choice: '${typed}' (choose from ${[...new Set(choices)].join(', ')})`);
+};
+
+export default hook;

@@ -1,0 +1,38 @@
+import { run } from '@oclif/core';
+import { toErrorOutput } from './errors/to-error-json.js';
+import { UsageError } from './errors/usage-error.js';
+import { writeJson } from './output/write-json.js';
+
+/**
+ * Runs the CLI and returns the exit code. Whatever happens (a parse error, an unknown command,
+ * a plugin command that throws, an error raised outside any command) exactly one JSON document
+ * is printed on stdout, except for `--help` and `--version`, which print text as usual.
+ *
+ * @param argv Arguments after the program name.
+ * @param root `import.meta.url` (or a path) of the CLI package's bin script, for oclif.
+ * @example
+ * ```ts
+ * process.exitCode = await main(process.argv.slice(2), import.meta.url);
+ * ```
+ */
+export async function main(argv: string[], root: string): Promise<number> {
+  const report = (error: unknown): number => {
+    const { json, exitCode } = toErrorOutput(error);
+    if (json) writeJson(json);
+    return exitCode;
+  };
+  // Late failures (a driver's 'error' event after the command finished) still get the contract.
+  const late = (error: unknown): void => {
+    process.exitCode = report(error);
+  };
+  process.on('uncaughtException', late);
+  process.on('unhandledRejection', late);
+  try {
+    // oclif would print the root help and exit 0; the reference treats this as a usage error.
+    if (argv.length === 0) throw new UsageError('the following arguments are required: command');
+    await run(argv, root);
+    return typeof process.exitCode === 'number' ? process.exitCode : 0;
+  } catch (error) {
+    return report(error);
+  }
+}

@@ -1,0 +1,121 @@
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The real binary: every CLI test spawns it, so what is tested is what users run. */
+export const CLI_BIN = fileURLToPath(new URL('../../bin/run.js', import.meta.url));
+
+/** Repository root (for fixtures). */
+export const REPO_ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
+
+/** Outcome of one CLI call. */
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  /** Wall time in milliseconds. */
+  ms: number;
+}
+
+/** Options of {@link runCli}. */
+export interface RunCliOptions {
+  cwd: string;
+  /** Extra environment; `undefined` values remove a variable. */
+  env?: Record<string, string | undefined>;
+  /** Bytes for standard input. Default is an empty, closed stdin. */
+  input?: string | Buffer;
+  /** Kill the process after this long. Default is 60 s. */
+  timeoutMs?: number;
+}
+
+/** A private XDG home so user-installed plugins or caches never leak into tests. */
+const XDG_HOME = mkdtempSync(join(tmpdir(), 'sc-cli-xdg-'));
+
+/**
+ * The environment of a spawned CLI: no store variables, production mode (as users run it), and
+ * private XDG directories.
+ */
+export function cliEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const key of ['SESSION_CHECKPOINT_STORE', 'SESSION_CHECKPOINT_DATABASE_URL', 'NODE_ENV', 'DEBUG', 'NODE_OPTIONS', 'VITEST', 'VITEST_POOL_ID', 'VITEST_WORKER_ID']) delete env[key];
+  env.XDG_DATA_HOME = join(XDG_HOME, 'data');
+  env.XDG_CONFIG_HOME = join(XDG_HOME, 'config');
+  env.XDG_CACHE_HOME = join(XDG_HOME, 'cache');
+  env.LC_ALL = 'C.UTF-8';
+  for (const [key, value] of Object.entries(extra)) {
+    if (value === undefined) delete env[key];
+    else env[key] = value;
+  }
+  return env;
+}
+
+/**
+ * Spawns `node bin/run.js ...args` and collects its output.
+ *
+ * @example
+ * ```ts
+ * const r = await runCli(['list', '--store', 's.sqlite'], { cwd });
+ * ```
+ */
+export function runCli(args: readonly string[], options: RunCliOptions): Promise<CliResult> {
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI_BIN, ...args], { cwd: options.cwd, env: cliEnv(options.env), stdio: ['pipe', 'pipe', 'pipe'] });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 60_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8'), ms: performance.now() - started });
+    });
+    child.stdin.on('error', () => undefined);
+    child.stdin.end(options.input ?? '');
+  });
+}
+
+const created: string[] = [XDG_HOME];
+
+/** A fresh temporary directory, with symlinks resolved (paths in output are resolved too). */
+export function tempDir(prefix: string): string {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+  created.push(dir);
+  return dir;
+}
+
+/**
+ * Removes the directories made by {@link tempDir} (the corpus writes files of tens of MiB).
+ * Set `SC_KEEP_TMP=1` to keep them for debugging.
+ */
+export function removeTempDirs(): void {
+  if (process.env.SC_KEEP_TMP) return;
+  for (const dir of created.splice(0)) rmSync(dir, { recursive: true, force: true });
+}
+
+/** SHA-256 of a file's bytes, or `null` when it does not exist. */
+export function fileHash(path: string): string | null {
+  try {
+    return createHash('sha256').update(readFileSync(path)).digest('hex');
+  } catch {
+    return null;
+  }
+}
+
+/** Runs `fn` over items with at most `width` in flight. */
+export async function inBatches<T, R>(items: readonly T[], width: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const workers = Array.from({ length: Math.min(width, items.length) }, async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await fn(items[index] as T);
+    }
+  });
+  await Promise.all(workers);
+  return results;
+}
