@@ -45,11 +45,25 @@ export async function openSqliteAdapter(path: string, options: SqliteAdapterOpti
  * Resolves the path and makes sure a regular file is there (creating it owner-only when allowed).
  * Returns the resolved path, symlinks followed, as the reference reports it.
  */
+/**
+ * `mkdir -p` one level at a time. Node's recursive mkdir never returns for some virtual file
+ * systems (a parent under /proc spins forever), so each missing level is created on its own and
+ * the first failure surfaces as an ordinary error.
+ */
+function makeParents(dir: string): void {
+  const missing: string[] = [];
+  for (let current = dir; !existsSync(current); current = dirname(current)) {
+    missing.unshift(current);
+    if (dirname(current) === current) break;
+  }
+  for (const level of missing) mkdirSync(level);
+}
+
 function prepareFile(path: string, create: boolean): string {
   const absolute = resolve(path);
   if (!existsSync(absolute)) {
     if (!create) throw new StoreNotFoundError(`Checkpoint store not found: ${absolute}`);
-    mkdirSync(dirname(absolute), { recursive: true });
+    makeParents(dirname(absolute));
     createOwnerOnlyFile(absolute);
   }
   const real = realpathSync(absolute);

@@ -148,6 +148,11 @@ describe('openSqliteStore', () => {
     expect(existsSync(`${path}-wal`)).toBe(false);
   });
 
+  it.skipIf(!existsSync('/proc/self'))('fails promptly when the parent cannot be created (Node recursive mkdir spins under /proc)', async () => {
+    const error = await rejection(openSqliteStore('/proc/no-such-dir/deeper/s.sqlite'));
+    expect((error as NodeJS.ErrnoException).code).toBe('ENOENT');
+  }, 10_000);
+
   it('refuses a directory with StoreSchemaError', async () => {
     const path = dir.file('a-directory');
     mkdirSync(path);
