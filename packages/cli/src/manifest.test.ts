@@ -1,7 +1,8 @@
 /**
  * oclif answers `--help` and finds commands from oclif.manifest.json when it exists, so a stale
  * manifest hides new commands and flags (TOOLCHAIN pitfall 12). The build generates it
- * (`npm run manifest`); this test fails when it does not match the compiled commands.
+ * (`npm run manifest`, after bundling); this test fails when it does not match the compiled commands
+ * or does not point at the bundled ones.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -13,7 +14,7 @@ const COMMANDS_DIR = `${PACKAGE_DIR}dist/commands`;
 
 interface Manifest {
   version: string;
-  commands: Record<string, { flags: Record<string, unknown>; examples?: unknown[] }>;
+  commands: Record<string, { flags: Record<string, unknown>; examples?: unknown[]; relativePath: string[] }>;
 }
 
 describe('oclif manifest', () => {
@@ -32,6 +33,9 @@ describe('oclif manifest', () => {
       const flags = Object.keys({ ...command.baseFlags, ...command.flags }).sort();
       expect(Object.keys(manifest.commands[id]?.flags ?? {}).sort(), `flags of ${id}`).toEqual(flags);
       expect(manifest.commands[id]?.examples, `examples of ${id}`).toEqual(command.examples);
+      // oclif loads the bundled command (scripts/bundle.mjs), not the tsc output.
+      expect(manifest.commands[id]?.relativePath.join('/'), `bundled path of ${id}`).toBe(`dist/bundle/commands/${id}.js`);
+      expect(existsSync(`${PACKAGE_DIR}dist/bundle/commands/${id}.js`), `bundle of ${id}`).toBe(true);
     }
   });
 });
