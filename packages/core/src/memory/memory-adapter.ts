@@ -101,6 +101,17 @@ export class MemoryAdapter extends CheckpointAdapterBase {
     );
   }
 
+  /** One pass over the rows instead of sorting a page of one (the base default). */
+  override async latestRow(namespace: string, sessionId: string): Promise<CheckpointRow | undefined> {
+    return this.#exclusive(() => {
+      let newest: CheckpointRow | undefined;
+      for (const row of this.#state.rows.values()) {
+        if (row.namespace === namespace && row.sessionId === sessionId && (!newest || compareNewestFirst(row, newest) < 0)) newest = row;
+      }
+      return newest;
+    });
+  }
+
   async scanRows(query: ScanRowsQuery): Promise<CheckpointRow[]> {
     return this.#exclusive(() =>
       [...this.#state.rows.values()]

@@ -116,5 +116,9 @@ export function validatePage(limit: unknown, offset: unknown, maxLimit: number):
 
 /** The name given when none (or `""`) is: `checkpoint_` plus created_at without `-` and `:`. */
 export function defaultName(createdAt: string): string {
+  // Normalised timestamps have a fixed layout, so slicing beats a regex on the create path.
+  if (createdAt.length === 20) {
+    return `checkpoint_${createdAt.slice(0, 4)}${createdAt.slice(5, 7)}${createdAt.slice(8, 13)}${createdAt.slice(14, 16)}${createdAt.slice(17)}`;
+  }
   return `checkpoint_${createdAt.replace(/[-:]/g, '')}`;
 }

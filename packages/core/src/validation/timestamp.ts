@@ -63,8 +63,20 @@ export function formatUtcSeconds(epochSeconds: number): string {
  * ```
  */
 export function nowTimestamp(now: Date = new Date()): string {
-  return formatUtcSeconds(Math.floor(now.getTime() / 1000));
+  const seconds = Math.floor(now.getTime() / 1000);
+  // Agent loops write many checkpoints per second: format each second once.
+  if (seconds !== lastNow.seconds) lastNow = { seconds, text: formatUtcSeconds(seconds) };
+  return lastNow.text;
 }
+let lastNow = { seconds: Number.NaN, text: '' };
+
+/**
+ * Results of recent string normalisations. Parsing is pure, and the same values come back again
+ * and again (a loop's fixed timestamp, every stored value re-checked on read), so a small cache
+ * saves the regex and calendar arithmetic on the hot paths. Cleared when full; errors are not cached.
+ */
+const recent = new Map<string, string>();
+const RECENT_MAX = 1024;
 
 /**
  * Normalises a created_at value to `YYYY-MM-DDTHH:MM:SSZ` in UTC.
@@ -82,6 +94,15 @@ export function nowTimestamp(now: Date = new Date()): string {
 export function normalizeTimestamp(value: unknown, field = 'created_at', now?: () => Date): string {
   if (value === undefined || value === null) return nowTimestamp(now?.());
   if (typeof value !== 'string') throw new CheckpointValidationError(`${field} must be an ISO-8601 string`);
+  const cached = recent.get(value);
+  if (cached !== undefined) return cached;
+  const normalized = parseTimestamp(value, field);
+  if (recent.size >= RECENT_MAX) recent.clear();
+  recent.set(value, normalized);
+  return normalized;
+}
+
+function parseTimestamp(value: string, field: string): string {
   const match = RFC3339.exec(value);
   if (!match) {
     if (DATE_ONLY.test(value)) throw new CheckpointValidationError(`${field} must include a timezone`);
