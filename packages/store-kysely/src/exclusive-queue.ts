@@ -5,13 +5,31 @@
  */
 export class ExclusiveQueue {
   #tail: Promise<unknown> = Promise.resolve();
+  /** Tasks submitted and not yet settled. */
+  #pending = 0;
 
   /** Runs `task` after every task queued before it has settled. */
   run<T>(task: () => T | Promise<T>): Promise<T> {
-    const result = this.#tail.then(task);
+    let result: Promise<T>;
+    if (this.#pending === 0) {
+      // Nothing ahead of it: start now rather than a microtask later. Single reads are the common
+      // case and each queue hop is a measurable part of a 25 µs get.
+      try {
+        result = Promise.resolve(task());
+      } catch (error) {
+        result = Promise.reject(error);
+      }
+    } else {
+      result = this.#tail.then(task);
+    }
+    this.#pending++;
     this.#tail = result.then(
-      () => undefined,
-      () => undefined,
+      () => {
+        this.#pending--;
+      },
+      () => {
+        this.#pending--;
+      },
     );
     return result;
   }
