@@ -1,10 +1,10 @@
-import { createRequire } from 'node:module';
+import { existsSync, readFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Sample } from './context.js';
 import { median, summarize } from './harness.js';
 import type { RatioSpec } from './targets.js';
-
-const require = createRequire(import.meta.url);
 
 /** A sample with the run it came from, so ratios pair numbers measured back to back. */
 export type RunSample = Sample & { run: number };
@@ -34,9 +34,19 @@ export function ratio(samples: readonly RunSample[], spec: RatioSpec): RatioResu
   };
 }
 
+/** A dependency's version, found from its entry point (some packages do not export package.json). */
 function version(name: string): string {
   try {
-    return (require(`${name}/package.json`) as { version: string }).version;
+    let dir = dirname(fileURLToPath(import.meta.resolve(name)));
+    for (;;) {
+      const file = join(dir, 'package.json');
+      if (existsSync(file)) {
+        const pkg = JSON.parse(readFileSync(file, 'utf8')) as { name?: string; version?: string };
+        if (pkg.name === name && pkg.version) return pkg.version;
+      }
+      if (dirname(dir) === dir) return '?';
+      dir = dirname(dir);
+    }
   } catch {
     return '?';
   }
@@ -74,5 +84,8 @@ export function renderReport(samples: readonly RunSample[], ratios: readonly Rat
     lines.push(`| ${scenario} | ${impl} | ${fmt(sum.median)} | ${fmt(sum.min)}-${fmt(sum.max)} | ${group[0]!.unit} |`);
   }
   lines.push('');
+  // Hand-written analysis of missed targets (from profiles), kept beside the code and appended.
+  const analysis = new URL('../analysis.md', import.meta.url);
+  if (existsSync(analysis)) lines.push(readFileSync(analysis, 'utf8'));
   return lines.join('\n');
 }
