@@ -2,6 +2,7 @@ import { Flags } from '@oclif/core';
 import { BaseCommand } from '../base-command.js';
 import { namespaceFlag } from '../flags/common-flags.js';
 import { stderrProgress } from '../progress/stderr-progress.js';
+import { expandHome } from '../input/expand-home.js';
 
 /** `export`: write a namespace (or the whole store) to a bundle file. */
 export default class Export extends BaseCommand<typeof Export> {
@@ -26,7 +27,7 @@ export default class Export extends BaseCommand<typeof Export> {
     const { writeBundleFile } = await import('@session-checkpoint/bundle');
     const onProgress = stderrProgress();
     const selection = this.storeSelection;
-    const result = await writeBundleFile(store, flags.output, {
+    const result = await writeBundleFile(store, expandHome(flags.output), {
       ...(flags.namespace === undefined ? {} : { namespace: flags.namespace }),
       ...(selection.kind === 'sqlite' ? { storePath: selection.path } : {}),
       ...(onProgress === undefined ? {} : { onProgress }),

@@ -2,6 +2,7 @@ import { Flags } from '@oclif/core';
 import { BaseCommand } from '../base-command.js';
 import { applyFlag, namespaceFlag } from '../flags/common-flags.js';
 import { stderrProgress } from '../progress/stderr-progress.js';
+import { expandHome } from '../input/expand-home.js';
 
 /** `import`: load a bundle; a dry run unless `--apply`. */
 export default class Import extends BaseCommand<typeof Import> {
@@ -28,7 +29,7 @@ export default class Import extends BaseCommand<typeof Import> {
     // As the reference: the store is opened (and created) before the input is read.
     const store = await this.openStore({ create: true });
     const { importBundle, readBundleFile } = await import('@session-checkpoint/bundle');
-    const text = await readBundleFile(flags.input, store.limits);
+    const text = await readBundleFile(expandHome(flags.input), store.limits);
     const onProgress = stderrProgress();
     const result = await importBundle(store, text, {
       apply: flags.apply,

@@ -1,5 +1,5 @@
-import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
+import { expandHome } from '../input/expand-home.js';
 import { UsageError } from '../errors/usage-error.js';
 
 /** Environment variable naming the SQLite store file when `--store` is not given. */
@@ -20,9 +20,7 @@ export interface StoreFlagValues {
 
 function fromPath(path: string, origin: string): StoreSelection {
   if (path === '') throw new UsageError(`${origin} must not be empty`);
-  // Like the reference's Path.expanduser(): a quoted '~/x' still means the home directory.
-  const expanded = path === '~' || path.startsWith('~/') ? join(homedir(), path.slice(1)) : path;
-  return { kind: 'sqlite', path: resolve(expanded) };
+  return { kind: 'sqlite', path: resolve(expandHome(path)) };
 }
 
 function fromUrl(url: string, origin: string): StoreSelection {
