@@ -3,7 +3,13 @@
  * (`hashlib.sha256(canonical.encode("utf-8")).hexdigest()`).
  */
 import { Buffer } from 'node:buffer';
-import { createHash } from 'node:crypto';
+import * as crypto from 'node:crypto';
+
+/**
+ * Node's one-shot `crypto.hash` (20.12+) skips the Hash object and is about 1 us faster per call,
+ * which shows on every create and every verified read; older runtimes fall back to `createHash`.
+ */
+const oneShot = (crypto as { hash?: (algorithm: string, data: string | Uint8Array, encoding: 'hex') => string }).hash;
 
 /**
  * Lowercase hex SHA-256 of `data`; a string is hashed as its UTF-8 bytes. A string with lone
@@ -16,7 +22,8 @@ import { createHash } from 'node:crypto';
  * ```
  */
 export function sha256Hex(data: string | Uint8Array): string {
-  const hash = createHash('sha256');
+  if (oneShot) return oneShot('sha256', data, 'hex');
+  const hash = crypto.createHash('sha256');
   if (typeof data === 'string') hash.update(data, 'utf8');
   else hash.update(data);
   return hash.digest('hex');
