@@ -4,11 +4,19 @@ import { CheckpointAdapterBase } from '../port/adapter-base.js';
 import { compareNewestFirst, selectPrunable } from '../port/ordering.js';
 import type { CheckpointRow, NewCheckpointRow } from '../types.js';
 
+/** Key of a session in the latest-row cache; NUL cannot occur in a namespace token. */
+const sessionKey = (namespace: string, sessionId: string) => `${namespace}\u0000${sessionId}`;
+
 /** Shared state of one in-memory store and the adapters bound to its transactions. */
 interface MemoryState {
   rows: Map<number, CheckpointRow>;
   /** Highest id ever used: ids are never reused, as with SQLite AUTOINCREMENT. */
   sequence: number;
+  /**
+   * Newest row per `namespace\u0000sessionId`, filled on demand by `latestRow` and kept current by
+   * inserts; any delete, tamper or rollback drops the entry (or all of them) so it is recomputed.
+   */
+  latest: Map<string, CheckpointRow>;
   /** Tail of the queue that serialises operations; see `#exclusive`. */
   queue: Promise<unknown>;
   closed: boolean;
@@ -28,7 +36,7 @@ interface MemoryState {
 export class MemoryAdapter extends CheckpointAdapterBase {
   /** In-process only, gone on close. */
   readonly capabilities: AdapterCapabilities = { multiProcess: false, persistent: false };
-  #state: MemoryState = { rows: new Map(), sequence: 0, queue: Promise.resolve(), closed: false };
+  #state: MemoryState = { rows: new Map(), sequence: 0, latest: new Map(), queue: Promise.resolve(), closed: false };
   /** True for the adapter handed to a transaction callback: it already holds the queue. */
   #bound = false;
 
@@ -49,6 +57,7 @@ export class MemoryAdapter extends CheckpointAdapterBase {
       const row = this.#state.rows.get(id);
       if (!row) throw new CheckpointError(`no row ${id} to tamper with`);
       this.#state.rows.set(id, { ...row, ...patch } as CheckpointRow);
+      this.#state.latest.clear();
     });
   }
 
@@ -67,12 +76,17 @@ export class MemoryAdapter extends CheckpointAdapterBase {
       }
       const id = row.id ?? state.sequence + 1;
       state.sequence = Math.max(state.sequence, id);
-      state.rows.set(id, { ...row, id });
+      const stored = { ...row, id };
+      state.rows.set(id, stored);
+      const key = sessionKey(row.namespace, row.sessionId);
+      const newest = state.latest.get(key);
+      if (newest && compareNewestFirst(stored, newest) < 0) state.latest.set(key, stored);
       const pruned =
         options.keepLatest === undefined
           ? []
           : selectPrunable([...state.rows.values()], { namespace: row.namespace, sessionId: row.sessionId, keepLatest: options.keepLatest });
       for (const prunedId of pruned) state.rows.delete(prunedId);
+      if (pruned.length > 0) state.latest.delete(key);
       return { id, pruned };
     });
   }
@@ -101,13 +115,17 @@ export class MemoryAdapter extends CheckpointAdapterBase {
     );
   }
 
-  /** One pass over the rows instead of sorting a page of one (the base default). */
+  /** Served from the per-session cache; one pass over the rows when the cache has no entry. */
   override async latestRow(namespace: string, sessionId: string): Promise<CheckpointRow | undefined> {
     return this.#exclusive(() => {
+      const key = sessionKey(namespace, sessionId);
+      const cached = this.#state.latest.get(key);
+      if (cached) return cached;
       let newest: CheckpointRow | undefined;
       for (const row of this.#state.rows.values()) {
         if (row.namespace === namespace && row.sessionId === sessionId && (!newest || compareNewestFirst(row, newest) < 0)) newest = row;
       }
+      if (newest) this.#state.latest.set(key, newest);
       return newest;
     });
   }
@@ -126,6 +144,7 @@ export class MemoryAdapter extends CheckpointAdapterBase {
       const row = this.#state.rows.get(id);
       if (!row || row.namespace !== namespace) return false;
       this.#state.rows.delete(id);
+      this.#state.latest.delete(sessionKey(row.namespace, row.sessionId));
       return true;
     });
   }
@@ -143,6 +162,7 @@ export class MemoryAdapter extends CheckpointAdapterBase {
         return await fn(MemoryAdapter.#boundTo(this.#state));
       } catch (error) {
         this.#state.rows = snapshot;
+        this.#state.latest.clear();
         this.#state.sequence = sequence;
         throw error;
       }
