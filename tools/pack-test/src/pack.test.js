@@ -1,0 +1,136 @@
+// Packs every published package, checks each tarball, installs the tarballs into a project in the
+// OS temp folder and uses them there: the hasher (ESM and CJS), a SQLite store, a bundle round
+// trip, the CLI binary and a linked plugin. Slow set-up, generous timeouts, no timing verdicts.
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cleanEnv, createScratchProject, run, writeFiles } from './scratch-project.js';
+import { packPackage, publishedPackages, tarballProblems } from './tarballs.js';
+
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+const packages = publishedPackages(root);
+const packDir = mkdtempSync(join(tmpdir(), 'sc-pack-tarballs-'));
+const packed = new Map();
+let project;
+
+beforeAll(() => {
+  for (const pkg of packages) packed.set(pkg.manifest.name, packPackage(pkg.dir, packDir, cleanEnv()));
+  project = createScratchProject([...packed.values()].map((p) => p.tarball), root);
+});
+
+afterAll(() => {
+  rmSync(packDir, { recursive: true, force: true });
+  if (project) rmSync(project, { recursive: true, force: true });
+});
+
+describe('tarballs', () => {
+  it('covers every package under packages/', () => {
+    expect(packages.map((p) => p.manifest.name)).toEqual(expect.arrayContaining(['@session-checkpoint/core', '@session-checkpoint/cli']));
+  });
+
+  it.each(packages.map((p) => [p.manifest.name, p]))('%s ships LICENSE, README, changelog, no tests, no orphan maps, working links', (name, pkg) => {
+    expect(tarballProblems(pkg, packed.get(name).files)).toEqual([]);
+  });
+});
+
+describe('installed from the tarballs, outside the workspace', () => {
+  const node = (file, text) => {
+    writeFiles(project, { [file]: text });
+    const result = run(project, 'node', [file]);
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+    return JSON.parse(result.stdout);
+  };
+  // The installed bin link, run directly: npx may warn on stderr about the machine's npm config.
+  const bin = (...args) => run(project, join(project, 'node_modules', '.bin', 'session-checkpoint'), args);
+  const cli = (...args) => {
+    const result = bin(...args);
+    expect(result.stderr).toBe('');
+    return { status: result.status, out: result.stdout };
+  };
+
+  it('holds one copy of core, shared by every package (core is a peer)', () => {
+    const copies = [];
+    const walk = (dir) => {
+      for (const entry of readdirSync(dir, { withFileTypes: true })) {
+        const path = join(dir, entry.name);
+        if (!entry.isDirectory()) continue;
+        if (path.endsWith(join('@session-checkpoint', 'core'))) copies.push(path);
+        walk(path);
+      }
+    };
+    walk(join(project, 'node_modules'));
+    expect(copies).toEqual([join(project, 'node_modules', '@session-checkpoint', 'core')]);
+  });
+
+  it('imports the hash subpath as ESM', () => {
+    const out = node('hash.mjs', "import { canonicalPayloadFromValue } from '@session-checkpoint/core/hash';\nconsole.log(JSON.stringify(canonicalPayloadFromValue({ b: 1, a: 2 })));\n");
+    expect(out).toMatchObject({ json: '{"a":2,"b":1}', bytes: 13 });
+    expect(out.sha256).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('requires the hash subpath from CommonJS', () => {
+    const out = node('hash.cjs', "const { canonicalPayloadFromValue } = require('@session-checkpoint/core/hash');\nconsole.log(JSON.stringify(canonicalPayloadFromValue({ b: 1, a: 2 })));\n");
+    expect(out).toMatchObject({ json: '{"a":2,"b":1}', bytes: 13 });
+  });
+
+  it('opens a SQLite file, creates and reads back a verified checkpoint', () => {
+    const out = node('store.mjs', [
+      "import { openSqliteStore } from '@session-checkpoint/store-kysely';",
+      "const store = await openSqliteStore('./lib.sqlite');",
+      "const cp = await store.create({ namespace: 'agent', sessionId: 's-1', payload: { step: 1 } });",
+      "const got = await store.get(cp.id, { namespace: 'agent' });",
+      'await store.close();',
+      'console.log(JSON.stringify({ id: got.id, payload: got.payload, same: got.payloadSha256 === cp.payloadSha256 }));',
+      '',
+    ].join('\n'));
+    expect(out).toEqual({ id: 1, payload: { step: 1 }, same: true });
+    expect(existsSync(join(project, 'lib.sqlite'))).toBe(true);
+  });
+
+  it('exports a namespace to a bundle and imports it into another store', () => {
+    const out = node('bundle.mjs', [
+      "import { openSqliteStore } from '@session-checkpoint/store-kysely';",
+      "import { importBundle, readBundleFile, writeBundleFile } from '@session-checkpoint/bundle';",
+      "const source = await openSqliteStore('./source.sqlite');",
+      "await source.create({ namespace: 'app', sessionId: 's-1', payloadJson: '{\"n\": 1.0, \"big\": 12345678901234567890}' });",
+      "await writeBundleFile(source, './app.json', { namespace: 'app' });",
+      "const target = await openSqliteStore('./target.sqlite');",
+      "const report = await importBundle(target, await readBundleFile('./app.json', target.limits), { apply: true });",
+      "const copy = await target.get(1, { namespace: 'app' });",
+      'await source.close(); await target.close();',
+      'console.log(JSON.stringify({ inserted: report.inserted, payloadJson: copy.payloadJson }));',
+      '',
+    ].join('\n'));
+    expect(out).toEqual({ inserted: [1], payloadJson: '{"big":12345678901234567890,"n":1.0}' });
+  });
+
+  it('runs the CLI binary: --version, init, create, get', () => {
+    const version = JSON.parse(readFileSync(join(project, 'node_modules', '@session-checkpoint', 'cli', 'package.json'), 'utf8')).version;
+    const viaNpx = run(project, 'npx', ['--no-install', 'session-checkpoint', '--version']);
+    expect(viaNpx.stdout).toContain(`@session-checkpoint/cli/${version}`);
+    expect(cli('--version').out).toContain(`@session-checkpoint/cli/${version}`);
+    expect(cli('init', '--store', 'cli.sqlite')).toMatchObject({ status: 0 });
+    writeFiles(project, { 'state.json': '{"step": 1, "total": 12345678901234567890}' });
+    expect(JSON.parse(cli('create', '--store', 'cli.sqlite', '--session-id', 's-1', '--payload-file', 'state.json').out)).toMatchObject({ ok: true, result: { id: 1 } });
+    const got = cli('get', '--store', 'cli.sqlite', '--id', '1');
+    expect(got.status).toBe(0);
+    expect(got.out).toContain('"total": 12345678901234567890');
+  });
+
+  it('links a plugin that depends only on @oclif/core and runs its command', () => {
+    // A minimal plugin made here; the repository's examples/ plugin could replace it.
+    const oclifCore = JSON.parse(readFileSync(join(project, 'node_modules', '@session-checkpoint', 'cli', 'package.json'), 'utf8')).dependencies['@oclif/core'];
+    writeFiles(join(project, 'tiny-plugin'), {
+      'package.json': `${JSON.stringify({ name: 'sc-tiny-plugin', version: '1.0.0', type: 'module', oclif: { commands: './commands' }, dependencies: { '@oclif/core': oclifCore } }, null, 2)}\n`,
+      'commands/ping.js': "import { Command } from '@oclif/core';\n\nexport default class Ping extends Command {\n  static description = 'Answer pong.';\n  async run() {\n    await this.parse(Ping);\n    this.log(JSON.stringify({ ok: true, result: 'pong' }));\n  }\n}\n",
+    });
+    const link = bin('plugins', 'link', 'tiny-plugin', '--no-install');
+    expect(link.status, link.stderr + link.stdout).toBe(0);
+    // oclif may warn on stderr about a linked plugin without TypeScript; the answer is on stdout.
+    const ping = bin('ping');
+    expect({ status: ping.status, out: ping.stdout }).toEqual({ status: 0, out: '{"ok":true,"result":"pong"}\n' });
+  });
+});

@@ -1,0 +1,87 @@
+/**
+ * Packing the published packages and checking what each tarball holds, before anything is
+ * installed from it.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, posix } from 'node:path';
+
+/**
+ * The packages that go to npm: every folder under `packages/` whose package.json is not private,
+ * so a new package is covered without editing this list.
+ *
+ * @example publishedPackages('/repo') // [{ dir: '/repo/packages/core', manifest: {...} }, ...]
+ */
+export function publishedPackages(root) {
+  const base = join(root, 'packages');
+  return readdirSync(base, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && existsSync(join(base, entry.name, 'package.json')))
+    .map((entry) => ({ dir: join(base, entry.name), manifest: JSON.parse(readFileSync(join(base, entry.name, 'package.json'), 'utf8')) }))
+    .filter(({ manifest }) => !manifest.private);
+}
+
+/**
+ * Runs `npm pack` on what the build left in `dir` (scripts off: the Nx build already made
+ * dist/ and the oclif manifest) and returns the tarball path and its file list.
+ */
+export function packPackage(dir, destination, env) {
+  const result = spawnSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', destination], { cwd: dir, env, encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`npm pack failed in ${dir}:\n${result.stderr}`);
+  const [info] = JSON.parse(result.stdout);
+  return { tarball: join(destination, info.filename), files: info.files.map((file) => file.path) };
+}
+
+/**
+ * Everything wrong with one tarball's contents, as readable sentences (empty when it is fit to
+ * publish). `dir` is the package folder the tarball was packed from, to read maps and README.
+ */
+export function tarballProblems({ dir, manifest }, files) {
+  const problems = [];
+  const shipped = new Set(files);
+  for (const required of ['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md']) {
+    if (!shipped.has(required)) problems.push(`missing ${required}`);
+  }
+  for (const file of files) {
+    if (/\.test\.|\.spec\./.test(file)) problems.push(`ships a test: ${file}`);
+    if (/(^|\/)(fixtures|test-support|__tests__)\//.test(file)) problems.push(`ships test material: ${file}`);
+    if (file.endsWith('.tsbuildinfo')) problems.push(`ships build state: ${file}`);
+    if (file.endsWith('.map')) {
+      const map = JSON.parse(readFileSync(join(dir, file), 'utf8'));
+      for (const source of map.sources ?? []) {
+        const target = posix.normalize(posix.join(posix.dirname(file), source));
+        if (!shipped.has(target)) problems.push(`${file} points at ${source}, which is not shipped`);
+      }
+    }
+  }
+  for (const key of ['description', 'license', 'repository', 'homepage', 'bugs']) {
+    if (!manifest[key]) problems.push(`package.json has no ${key}`);
+  }
+  for (const field of ['dependencies', 'peerDependencies', 'devDependencies']) {
+    for (const [name, range] of Object.entries(manifest[field] ?? {})) {
+      if (name.startsWith('@session-checkpoint/') && !/^\^\d+\.\d+\.\d+/.test(range)) problems.push(`${field}.${name} is "${range}", not a caret range`);
+    }
+  }
+  for (const [bin, path] of Object.entries(manifest.bin ?? {})) {
+    if (path.startsWith('./')) problems.push(`bin.${bin} starts with ./ (npm publish drops it)`);
+    if (!shipped.has(posix.normalize(path))) problems.push(`bin.${bin} (${path}) is not shipped`);
+  }
+  problems.push(...oclifProblems(manifest, files));
+  const readme = readFileSync(join(dir, 'README.md'), 'utf8');
+  for (const [, link] of readme.matchAll(/\]\(([^)\s]+)\)/g)) {
+    if (!/^(https:|#)/.test(link) && !shipped.has(posix.normalize(link))) problems.push(`README link ${link} does not work on the registry page`);
+  }
+  return problems;
+}
+
+/** The oclif commands directory must be shipped, and each command only there (code shipped once). */
+function oclifProblems(manifest, files) {
+  const commands = manifest.oclif?.commands;
+  if (typeof commands !== 'string') return [];
+  const dir = posix.normalize(commands).replace(/\/$/, '') + '/';
+  const inside = files.filter((file) => file.startsWith(dir) && file.endsWith('.js'));
+  if (inside.length === 0) return [`oclif.commands (${commands}) has no command in the tarball`];
+  const names = new Set(inside.map((file) => file.slice(dir.length)));
+  return files
+    .filter((file) => !file.startsWith(dir) && /\/commands\//.test(file) && names.has(file.slice(file.lastIndexOf('/commands/') + 10)))
+    .map((file) => `command code shipped twice: ${file} besides ${dir}`);
+}
