@@ -1,0 +1,55 @@
+// One version per package, told the same way everywhere: package.json, ranges of the packages
+// that depend on it, its CHANGELOG.md, llms.txt and (for the CLI) `--version`. And no doc names
+// a folder of the machine it was written on.
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { caretSatisfies, publishedPackages, read, root, trackedFiles, workspacePackages } from './repo.js';
+
+const published = publishedPackages();
+const versionOf = new Map(published.map(({ manifest }) => [manifest.name, manifest.version]));
+
+describe('versions', () => {
+  it('every range on a workspace package is a caret range its current version satisfies', () => {
+    const problems = [];
+    for (const { dir, manifest } of published) {
+      for (const field of ['dependencies', 'peerDependencies', 'devDependencies', 'optionalDependencies']) {
+        for (const [name, range] of Object.entries(manifest[field] ?? {})) {
+          if (versionOf.has(name) && !caretSatisfies(range, versionOf.get(name))) problems.push(`${dir} ${field}.${name} "${range}" does not take ${versionOf.get(name)}`);
+        }
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it.each(published.map(({ dir, manifest }) => [manifest.name, dir, manifest.version]))('%s: the newest CHANGELOG.md entry is its version', (name, dir, version) => {
+    const newest = /^## (\d+\.\d+\.\d+\S*)/m.exec(read(`${dir}/CHANGELOG.md`));
+    expect(newest?.[1]).toBe(version);
+  });
+
+  it('llms.txt lists every published package at its version', () => {
+    const line = read('llms.txt').split('\n').find((l) => l.startsWith('Versions'));
+    const listed = Object.fromEntries([...(line ?? '').matchAll(/(@session-checkpoint\/[a-z-]+) (\d+\.\d+\.\d+)/g)].map((m) => [m[1], m[2]]));
+    expect(listed).toEqual(Object.fromEntries(versionOf));
+  });
+
+  it("the CLI's --version names the CLI package's version", () => {
+    const result = spawnSync(process.execPath, [join(root, 'packages/cli/bin/run.js'), '--version'], { encoding: 'utf8', env: { ...process.env, NODE_ENV: 'production' } });
+    expect(result.status).toBe(0);
+    expect(result.stdout).toContain(`@session-checkpoint/cli/${versionOf.get('@session-checkpoint/cli')} `);
+  });
+
+  it('tools and examples are private: only packages/ is released', () => {
+    const releasable = workspacePackages().filter(({ dir, manifest }) => !dir.startsWith('packages/') && !manifest.private);
+    expect(releasable.map(({ dir }) => dir)).toEqual([]);
+  });
+});
+
+describe('docs', () => {
+  it('name no absolute folder of this machine (/work/, /root/, /home/, /tmp/)', () => {
+    const docs = trackedFiles().filter((file) => /\.(md|txt)$/.test(file));
+    expect(docs.length).toBeGreaterThan(5);
+    const hits = docs.flatMap((file) => read(file).split('\n').flatMap((line, i) => (/(^|[\s`'"(=:])\/(work|root|home|tmp)\//.test(line) ? [`${file}:${i + 1}: ${line.trim()}`] : [])));
+    expect(hits).toEqual([]);
+  });
+});
