@@ -40,11 +40,11 @@ describe('the library example', () => {
       expect(result.stderr).toBe('');
       expect(result.status).toBe(0);
       expect(result.stdout.split('\n')).toEqual([
-        expect.stringMatching(/^created 1 \{"step":1\} [0-9a-f]{64}$/),
-        'read back {"step":1}',
-        'listed [ 1 ]',
-        'thread state {"messages":["hi"]}',
-        'thread history 1',
+        expect.stringMatching(/^created checkpoint 1: \{"step":1\} \(sha256 [0-9a-f]{64}\)$/),
+        'read back, verified: {"step":1}',
+        'listed ids: 1',
+        'thread-1 state: {"messages":["hi"]}',
+        'thread-1 history: 1 entries',
         '',
       ]);
     } finally {
