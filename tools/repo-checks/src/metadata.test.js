@@ -39,6 +39,10 @@ describe('versions', () => {
     expect(result.stdout).toContain(`@session-checkpoint/cli/${versionOf.get('@session-checkpoint/cli')} `);
   });
 
+  it.each(published.map(({ dir, manifest }) => [manifest.name, dir]))('%s: its LICENSE is the repository LICENSE', (name, dir) => {
+    expect(read(`${dir}/LICENSE`)).toBe(read('LICENSE'));
+  });
+
   it('tools and examples are private: only packages/ is released', () => {
     const releasable = workspacePackages().filter(({ dir, manifest }) => !dir.startsWith('packages/') && !manifest.private);
     expect(releasable.map(({ dir }) => dir)).toEqual([]);
