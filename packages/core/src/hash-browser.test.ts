@@ -113,7 +113,7 @@ describe('@session-checkpoint/core/hash in a browser', () => {
   });
 
   it.skipIf(!chromium && process.env.CI !== 'true')(
-    `computes every canonical vector like Node in headless Chromium${chromium ? '' : ' (skipped: no chromium on PATH)'}`,
+    `computes every canonical vector like Node in headless Chromium${chromium ? '' : ' (no chromium on PATH)'}`,
     async () => {
       expect(chromium, 'CI=true requires Chromium (apt-get install chromium); .ci/run installs it').toBeDefined();
       const all = vectors();
