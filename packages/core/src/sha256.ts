@@ -1,20 +1,40 @@
 /**
  * SHA-256 of canonical payload text, the hash format of the Python reference
- * (`hashlib.sha256(canonical.encode("utf-8")).hexdigest()`).
+ * (`hashlib.sha256(canonical.encode("utf-8")).hexdigest()`). On Node it uses the native hash; in
+ * browsers and other runtimes without Node's `crypto` it falls back to `sha256-portable.ts`, with
+ * byte-identical results.
  */
-import { Buffer } from 'node:buffer';
-import * as crypto from 'node:crypto';
+import { sha256HexPortable, utf8ByteLengthPortable } from './sha256-portable.js';
+
+/** The part of `node:crypto` used here. */
+interface NodeCrypto {
+  hash?: (algorithm: string, data: string | Uint8Array, encoding: 'hex') => string;
+  createHash(algorithm: string): { update(data: string | Uint8Array): { digest(encoding: 'hex'): string } };
+}
+
+/**
+ * Node's crypto, taken through `process.getBuiltinModule` (Node 20.16+, Deno, Bun) rather than a
+ * static `import 'node:crypto'`: this module then bundles for a browser as it is, with no `node:`
+ * import for a bundler to reject or polyfill, and it still gets the native hash wherever one exists.
+ */
+const nodeCrypto = (
+  globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }
+).process?.getBuiltinModule?.('node:crypto') as NodeCrypto | undefined;
 
 /**
  * Node's one-shot `crypto.hash` (20.12+) skips the Hash object and is about 1 us faster per call,
- * which shows on every create and every verified read; older runtimes fall back to `createHash`.
+ * which shows on every create and every verified read.
  */
-const oneShot = (crypto as { hash?: (algorithm: string, data: string | Uint8Array, encoding: 'hex') => string }).hash;
+const nodeHex: ((data: string | Uint8Array) => string) | undefined = nodeCrypto?.hash
+  ? (data) => nodeCrypto.hash!('sha256', data, 'hex')
+  : nodeCrypto
+    ? (data) => nodeCrypto.createHash('sha256').update(data).digest('hex')
+    : undefined;
 
 /**
  * Lowercase hex SHA-256 of `data`; a string is hashed as its UTF-8 bytes. A string with lone
- * surrogates is encoded with U+FFFD replacements (Node's behaviour); the canonicaliser rejects such
- * strings before they are ever hashed.
+ * surrogates is encoded with U+FFFD replacements (Node's and `TextEncoder`'s behaviour); the
+ * canonicaliser rejects such strings before they are ever hashed.
  *
  * @example
  * ```ts
@@ -22,16 +42,13 @@ const oneShot = (crypto as { hash?: (algorithm: string, data: string | Uint8Arra
  * ```
  */
 export function sha256Hex(data: string | Uint8Array): string {
-  if (oneShot) return oneShot('sha256', data, 'hex');
-  const hash = crypto.createHash('sha256');
-  if (typeof data === 'string') hash.update(data, 'utf8');
-  else hash.update(data);
-  return hash.digest('hex');
+  return nodeHex ? nodeHex(data) : sha256HexPortable(data);
 }
 
 /**
  * Number of bytes of `text` encoded as UTF-8, without allocating the encoding. This is the unit of
- * the payload size limit.
+ * the payload size limit. Counted in JavaScript on every runtime: for typical payloads it is as fast
+ * as `Buffer.byteLength`, and it keeps `Buffer` out of the hash subpath.
  *
  * @example
  * ```ts
@@ -39,5 +56,5 @@ export function sha256Hex(data: string | Uint8Array): string {
  * ```
  */
 export function utf8ByteLength(text: string): number {
-  return Buffer.byteLength(text, 'utf8');
+  return utf8ByteLengthPortable(text);
 }
