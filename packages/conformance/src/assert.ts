@@ -25,12 +25,27 @@ export function show(value: unknown): string {
   return inspect(value, { depth: 4, breakLength: Infinity, maxArrayLength: 20, maxStringLength: 200 });
 }
 
-/** Fails with `rule` unless `condition` holds; `detail` says what was seen instead. */
+/**
+ * Fails with `rule` unless `condition` holds; `detail` says what was seen instead (default:
+ * `it did not hold`), lazily when it is a function.
+ *
+ * @example
+ * ```ts
+ * ensure(c.id !== b.id, 'ids must never be reused after delete', () => `got ${c.id} twice`);
+ * ```
+ */
 export function ensure(condition: unknown, rule: string, detail: string | (() => string) = 'it did not hold'): asserts condition {
   if (!condition) throw new ConformanceFailure(rule, typeof detail === 'function' ? detail() : detail, ensure);
 }
 
-/** Fails with `rule` unless `actual` and `expected` are deeply, strictly equal. */
+/**
+ * Fails with `rule` unless `actual` and `expected` are deeply, strictly equal; the message shows both.
+ *
+ * @example
+ * ```ts
+ * ensureEqual(ids(await store.list({ namespace: 'app' })), [b.id, a.id], 'list must order newest first');
+ * ```
+ */
 export function ensureEqual<T>(actual: unknown, expected: T, rule: string): asserts actual is T {
   if (!isDeepStrictEqual(actual, expected)) throw new ConformanceFailure(rule, `expected ${show(expected)}, got ${show(actual)}`, ensureEqual);
 }
