@@ -11,18 +11,18 @@
  * await importBundle(target, await readBundleFile('app.json', target.limits), { apply: true });
  * ```
  *
+ * This entry is the semver promise (a test pins its names). The file helpers the CLI shares
+ * (capped reads, strict UTF-8 decoding) live in `@session-checkpoint/bundle/internal`, which has none.
+ *
  * @packageDocumentation
  */
 export * from './bundle-format.js';
 export type * from './progress.js';
-export * from './export/export-bundle.js';
+export { exportBundle, type ExportOptions } from './export/export-bundle.js';
 export { serializeBundle } from './export/serialize-bundle.js';
 export * from './export/write-bundle-file.js';
-export { writeFileAtomic, type ChunkWriter } from './export/atomic-file.js';
-export { assertNotStorePath, resolveRealPath } from './export/store-path-guard.js';
-export * from './import/read-bundle-file.js';
-export { decodeUtf8Strict, utf8ErrorMessage } from './import/utf8-decode.js';
+export { readBundleFile } from './import/read-bundle-file.js';
 export * from './import/parse-bundle.js';
-export { importCandidate, type ImportCandidate } from './import/import-candidate.js';
-export * from './import/import-plan.js';
+export type { ImportCandidate } from './import/import-candidate.js';
+export { planImport, type ImportPlan } from './import/import-plan.js';
 export * from './import/import-bundle.js';

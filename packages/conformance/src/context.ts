@@ -10,6 +10,9 @@ export interface CaseContext {
   make(input?: Partial<CreateCheckpointInput>): ReturnType<CheckpointStore['create']>;
 }
 
+/** The ids of some rows, in their order. */
+export const ids = (rows: readonly { id: number }[]): number[] => rows.map((r) => r.id);
+
 /** Timestamps that sort in the order of their index, for ordering cases. */
 export function at(minute: number): string {
   return `2026-08-08T07:${String(minute).padStart(2, '0')}:00Z`;

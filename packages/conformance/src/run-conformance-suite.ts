@@ -1,12 +1,30 @@
-import { CONFORMANCE_GROUPS } from './cases.js';
+import type { AdapterCapabilities } from '@session-checkpoint/core';
+import { CONFORMANCE_GROUPS } from './conformance-groups.js';
 import { withSubject } from './context.js';
-import type { ConformanceFactory, ConformanceOptions, ConformanceTestApi } from './types.js';
+import type { ConformanceFactory, ConformanceGroup, ConformanceOptions, ConformanceRequirement, ConformanceSubject, ConformanceTestApi } from './types.js';
+
+/** Why a case cannot run on this subject, or `undefined` when it can. */
+function missing(requirement: ConformanceRequirement | undefined, capabilities: AdapterCapabilities, subject: ConformanceSubject): string | undefined {
+  if (requirement === undefined) return undefined;
+  if (requirement === 'storesBytes') return subject.storesBytes ? undefined : 'the subject does not declare storesBytes';
+  return capabilities[requirement] ? undefined : `the adapter does not declare the capability ${requirement}`;
+}
+
+/** Rejects group names that do not exist (the types already do, for TypeScript callers). */
+function checkGroupNames(options: ConformanceOptions): void {
+  for (const name of [...(options.only ?? []), ...Object.keys(options.skip ?? {})]) {
+    if (!Object.hasOwn(CONFORMANCE_GROUPS, name)) {
+      throw new TypeError(`unknown conformance group '${name}'; the groups are ${Object.keys(CONFORMANCE_GROUPS).join(', ')}`);
+    }
+  }
+}
 
 /**
- * Registers the whole adapter contract with the given test functions. Call it once per adapter
- * from a test file; every case gets a fresh subject from `factory` and destroys it afterwards.
- * Cases that need a capability the adapter does not declare (`requires` in {@link CONFORMANCE_GROUPS})
- * pass without running their body, since capabilities are only known once the factory has run.
+ * Registers the whole adapter contract with the given test functions. Every case gets a fresh
+ * subject from `factory` and destroys it afterwards. The factory is called once first, to read the
+ * adapter's capabilities: a case that needs one the adapter does not declare is registered with
+ * `it.skip`, so the runner reports it as skipped, never as passed. Await it at the top level of a
+ * test file, or in an async `describe` (vitest, `node:test`).
  *
  * @example
  * ```ts
@@ -14,34 +32,30 @@ import type { ConformanceFactory, ConformanceOptions, ConformanceTestApi } from 
  * import { runConformanceSuite } from '@session-checkpoint/conformance';
  * import { MemoryAdapter } from '@session-checkpoint/core';
  *
- * runConformanceSuite({ describe, it }, async () => {
+ * await runConformanceSuite({ describe, it }, async () => {
  *   const adapter = new MemoryAdapter();
- *   return { adapter, tamper: (id, patch) => adapter.tamperForTesting(id, patch), destroy: () => adapter.close() };
- * });
+ *   return { adapter, storesBytes: true, tamper: (id, patch) => adapter.tamperForTesting(id, patch), destroy: () => adapter.close() };
+ * }, { only: ['crud', 'isolation'] });
  * ```
  */
-export function runConformanceSuite(api: ConformanceTestApi, factory: ConformanceFactory, options: ConformanceOptions = {}): void {
+export async function runConformanceSuite(api: ConformanceTestApi, factory: ConformanceFactory, options: ConformanceOptions = {}): Promise<void> {
+  checkGroupNames(options);
   const timeout = options.timeout ?? 30_000;
+  const probe = await factory();
+  const capabilities = { ...probe.adapter.capabilities };
+  await probe.destroy();
   api.describe('session-checkpoint adapter conformance', () => {
-    for (const [group, cases] of Object.entries(CONFORMANCE_GROUPS)) {
+    for (const [group, cases] of Object.entries(CONFORMANCE_GROUPS) as [ConformanceGroup, typeof CONFORMANCE_GROUPS[ConformanceGroup]][]) {
       if (options.only && !options.only.includes(group)) continue;
-      const skipReason = options.skip?.[group];
+      const groupSkip = options.skip?.[group];
       api.describe(group, () => {
-        if (skipReason !== undefined) {
-          api.it(`(skipped: ${skipReason})`, async () => {}, timeout);
-          return;
-        }
         for (const testCase of cases) {
-          api.it(
-            testCase.name,
-            async () => {
-              await withSubject(factory, async (ctx) => {
-                if (testCase.requires && !ctx.adapter.capabilities[testCase.requires]) return;
-                await testCase.run(ctx);
-              });
-            },
-            timeout,
-          );
+          const reason = groupSkip ?? missing(testCase.requires, capabilities, probe);
+          if (reason !== undefined) {
+            api.it.skip(`${testCase.name} (skipped: ${reason})`, async () => {}, timeout);
+            continue;
+          }
+          api.it(testCase.name, () => withSubject(factory, (ctx) => testCase.run(ctx)), timeout);
         }
       });
     }

@@ -1,24 +1,32 @@
 /**
- * @session-checkpoint/core: everything that is not storage. Canonical JSON and the hasher, field
- * validation, limits, errors, the storage port, the `CheckpointStore` facade, the in-memory
- * adapter and the thread API. No runtime dependencies, no side effects on import.
+ * @session-checkpoint/core: everything that is not storage. The `CheckpointStore` facade and the
+ * `Checkpointer` thread API for users; the storage port (`CheckpointAdapter`,
+ * `CheckpointAdapterBase`) and the reference `MemoryAdapter` for adapter authors; the errors, the
+ * record types, the limits, and canonical JSON with its SHA-256 hash (also importable alone from
+ * `@session-checkpoint/core/hash`). No runtime dependencies, no side effects on import.
+ *
+ * This entry is the semver promise: a test pins its exact list of names. Helpers that the other
+ * packages of this repository share (validation, timestamps, row verification, the lossless JSON
+ * reader and writer, Python `repr`) live in `@session-checkpoint/core/internal`, which has none.
+ *
+ * @example
+ * ```ts
+ * import { CheckpointStore, MemoryAdapter } from '@session-checkpoint/core';
+ * const store = new CheckpointStore(new MemoryAdapter());
+ * const cp = await store.create({ namespace: 'app', sessionId: 's-1', payload: { step: 1 } });
+ * (await store.get(cp.id, { namespace: 'app' })).payload; // { step: 1 }, verified on read
+ * ```
  *
  * @packageDocumentation
  */
 export * from './errors.js';
-export * from './limits.js';
+export { DEFAULT_LIMITS, type CheckpointLimits } from './limits.js';
 export type * from './types.js';
 export * from './hash.js';
-export * from './validation/fields.js';
-export * from './validation/timestamp.js';
 export type * from './port/adapter.js';
-export * from './port/adapter-base.js';
-export * from './port/ordering.js';
-export * from './store/prepare.js';
+export { CheckpointAdapterBase } from './port/adapter-base.js';
+export type { CreateCheckpointInput, PreparedCheckpoint } from './store/prepare.js';
 export type * from './store/results.js';
-export * from './store/verify-row.js';
 export * from './store/checkpoint-store.js';
 export * from './memory/memory-adapter.js';
 export * from './thread/checkpointer.js';
-export * from './lossless/index.js';
-export * from './python-repr.js';

@@ -30,8 +30,12 @@ export interface KyselyAdapterOptions {
    * `"public"`. Ignored on SQLite.
    */
   schema?: string;
-  /** What the adapter promises. Default is `{ multiProcess: true, persistent: true }`. */
-  capabilities?: AdapterCapabilities;
+  /**
+   * What the adapter promises; flags left out keep their defaults. Default is
+   * `{ multiProcess: true, persistent: true }`, and `concurrentTransactions` on PostgreSQL only
+   * (SQLite callers wait for an open transaction).
+   */
+  capabilities?: Partial<AdapterCapabilities>;
   /**
    * Destroy the Kysely instance on `close()`. Default is `false`: whoever created it owns it.
    * Ignored when `connection` is given.
@@ -79,8 +83,7 @@ const DELETE_CHUNK = 500;
  * ```
  */
 export class KyselyAdapter extends CheckpointAdapterBase {
-  /** What this adapter promises beyond the contract. */
-  readonly capabilities: AdapterCapabilities;
+  readonly #capabilities: AdapterCapabilities;
   readonly #shared: Shared;
   /** Runs this adapter's statements: the root runner, or a transaction's. */
   readonly #runner: QueryRunner;
@@ -95,7 +98,7 @@ export class KyselyAdapter extends CheckpointAdapterBase {
   constructor(db: Kysely<CheckpointDatabase> | BoundParts, options: KyselyAdapterOptions = {}) {
     super();
     if (db instanceof BoundParts) {
-      this.capabilities = db.capabilities;
+      this.#capabilities = db.capabilities;
       this.#shared = db.shared;
       this.#runner = db.runner;
       this.#bound = true;
@@ -106,7 +109,7 @@ export class KyselyAdapter extends CheckpointAdapterBase {
     const scoped = flavor === 'postgres' ? db.withSchema(schema) : db;
     const connection =
       options.connection ?? new KyselyConnection(db, flavor, { ownsDatabase: options.ownsDatabase ?? false });
-    this.capabilities = options.capabilities ?? { multiProcess: true, persistent: true };
+    this.#capabilities = { ...super.capabilities, multiProcess: true, persistent: true, concurrentTransactions: flavor === 'postgres', ...options.capabilities };
     this.#shared = {
       connection,
       queries: compileQueries(scoped),
@@ -116,6 +119,11 @@ export class KyselyAdapter extends CheckpointAdapterBase {
     };
     this.#runner = connection.runner;
     this.#bound = false;
+  }
+
+  /** What this adapter promises beyond the contract (see {@link KyselyAdapterOptions.capabilities}). */
+  override get capabilities(): AdapterCapabilities {
+    return this.#capabilities;
   }
 
   /**

@@ -2,7 +2,8 @@
  * Export: every checkpoint of a namespace (or of the store) as a bundle in memory, each row
  * verified on the way out (one bad row fails the export, naming every bad row).
  */
-import { nowTimestamp, RawJson, validateToken, type Checkpoint, type CheckpointStore } from '@session-checkpoint/core';
+import type { Checkpoint, CheckpointStore } from '@session-checkpoint/core';
+import { nowTimestamp, RawJson, validateToken } from '@session-checkpoint/core/internal';
 import { EXPORT_SCHEMA, STORE_SCHEMA_VERSION, type ExportBundle, type ExportedCheckpoint } from '../bundle-format.js';
 import type { ProgressListener } from '../progress.js';
 

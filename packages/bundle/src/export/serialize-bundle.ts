@@ -3,7 +3,7 @@
  * The streaming pieces below produce the same bytes one item at a time, so a file export never
  * holds more than one formatted checkpoint.
  */
-import { formatPythonJson } from '@session-checkpoint/core';
+import { formatPythonJson } from '@session-checkpoint/core/internal';
 import type { ExportBundle, ExportedCheckpoint } from '../bundle-format.js';
 
 /**

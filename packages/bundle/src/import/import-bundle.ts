@@ -2,7 +2,8 @@
  * Import: validate the whole bundle, plan it against the store, and (only when applied) insert
  * every new checkpoint in one transaction with its original id, hash and timestamp.
  */
-import { CheckpointConflictError, isCheckpointConflictError, validateToken, type CheckpointStore } from '@session-checkpoint/core';
+import { CheckpointConflictError, isCheckpointConflictError, type CheckpointStore } from '@session-checkpoint/core';
+import { validateToken } from '@session-checkpoint/core/internal';
 import type { ProgressListener } from '../progress.js';
 import type { ImportCandidate } from './import-candidate.js';
 import { planImport } from './import-plan.js';

@@ -5,15 +5,8 @@
  * is refused instead of becoming "now" (re-import would not be idempotent), and ids must be safe
  * integers (they travel as JavaScript numbers).
  */
-import {
-  CheckpointValidationError,
-  isIntegerLexeme,
-  prepareCheckpoint,
-  validateId,
-  type CheckpointLimits,
-  type JsonNode,
-  type PreparedCheckpoint,
-} from '@session-checkpoint/core';
+import { CheckpointValidationError, type CheckpointLimits, type PreparedCheckpoint } from '@session-checkpoint/core';
+import { isIntegerLexeme, prepareCheckpoint, validateId, type JsonNode } from '@session-checkpoint/core/internal';
 import { CHECKPOINT_FIELDS } from '../bundle-format.js';
 import { lastWins } from './last-wins.js';
 

@@ -5,9 +5,9 @@
 import {
   CheckpointConflictError,
   CheckpointValidationError,
-  parseJsonTree,
   type CheckpointLimits,
 } from '@session-checkpoint/core';
+import { parseJsonTree } from '@session-checkpoint/core/internal';
 import { EXPORT_SCHEMA } from '../bundle-format.js';
 import type { ProgressListener } from '../progress.js';
 import { importCandidate, type ImportCandidate } from './import-candidate.js';

@@ -1,5 +1,6 @@
 import { Flags } from '@oclif/core';
-import { DEFAULT_LIMITS, prepareCheckpoint } from '@session-checkpoint/core';
+import { DEFAULT_LIMITS } from '@session-checkpoint/core';
+import { prepareCheckpoint } from '@session-checkpoint/core/internal';
 import { BaseCommand } from '../base-command.js';
 import { namespaceFlag } from '../flags/common-flags.js';
 import { readPayloadFile } from '../input/payload-file.js';

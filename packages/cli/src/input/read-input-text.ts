@@ -44,7 +44,7 @@ async function readStdinBytes(options: ReadInputOptions): Promise<Buffer> {
  * ```
  */
 export async function readInputText(path: string, options: ReadInputOptions): Promise<string> {
-  const { decodeUtf8Strict, readCappedTextFile } = await import('@session-checkpoint/bundle');
+  const { decodeUtf8Strict, readCappedTextFile } = await import('@session-checkpoint/bundle/internal');
   if (path === '-') return decodeUtf8Strict(await readStdinBytes(options));
   try {
     return await readCappedTextFile(path, options);

@@ -1,4 +1,5 @@
-import { RawJson, type Checkpoint, type PreparedCheckpoint, type SessionSummary } from '@session-checkpoint/core';
+import type { Checkpoint, PreparedCheckpoint, SessionSummary } from '@session-checkpoint/core';
+import { RawJson } from '@session-checkpoint/core/internal';
 
 /*
  * Core records are camelCase; the CLI speaks the Python reference's snake_case, with keys in the

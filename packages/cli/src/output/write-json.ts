@@ -1,4 +1,4 @@
-import { formatPythonJson } from '@session-checkpoint/core';
+import { formatPythonJson } from '@session-checkpoint/core/internal';
 
 /**
  * Writes one JSON document to stdout in the Python reference's layout

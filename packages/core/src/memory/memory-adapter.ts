@@ -1,5 +1,5 @@
 import { CheckpointConflictError, CheckpointError } from '../errors.js';
-import type { AdapterCapabilities, CheckpointAdapter, InsertOptions, InsertResult, ListRowsQuery, PruneQuery, ScanRowsQuery } from '../port/adapter.js';
+import type { CheckpointAdapter, InsertOptions, InsertResult, ListRowsQuery, PruneQuery, ScanRowsQuery } from '../port/adapter.js';
 import { CheckpointAdapterBase } from '../port/adapter-base.js';
 import { compareNewestFirst, selectPrunable } from '../port/ordering.js';
 import type { CheckpointRow, NewCheckpointRow } from '../types.js';
@@ -25,8 +25,10 @@ interface MemoryState {
 /**
  * The reference adapter: rows in a `Map`, for tests and per-process use. Nothing survives the
  * process. Every operation, and every transaction as a whole, runs alone (a promise queue), so
- * concurrent callers in one process never see half a transaction; a failed transaction restores
- * the state it started from.
+ * concurrent callers in one process never see half a transaction, and a failed transaction can
+ * restore the state it started from without undoing anyone else's work. Its capabilities are the
+ * base class defaults (every flag `false`): in-process only, gone on close, callers wait for an
+ * open transaction.
  *
  * @example
  * ```ts
@@ -34,8 +36,6 @@ interface MemoryState {
  * ```
  */
 export class MemoryAdapter extends CheckpointAdapterBase {
-  /** In-process only, gone on close. */
-  readonly capabilities: AdapterCapabilities = { multiProcess: false, persistent: false };
   #state: MemoryState = { rows: new Map(), sequence: 0, latest: new Map(), queue: Promise.resolve(), closed: false };
   /** True for the adapter handed to a transaction callback: it already holds the queue. */
   #bound = false;

@@ -11,6 +11,9 @@ import type {
 } from './adapter.js';
 import { compareNewestFirst, selectPrunable } from './ordering.js';
 
+/** The base class's answer: no promise beyond the contract. */
+const NO_CAPABILITIES: AdapterCapabilities = Object.freeze({ multiProcess: false, persistent: false, concurrentTransactions: false });
+
 /**
  * Base class for adapters: implement the abstract members and inherit working defaults for the
  * rest, built on `scanRows`/`listRows`/`deleteRow`. The defaults are correct but read whole
@@ -20,13 +23,23 @@ import { compareNewestFirst, selectPrunable } from './ordering.js';
  * @example
  * ```ts
  * class MyAdapter extends CheckpointAdapterBase {
- *   readonly capabilities = { multiProcess: false, persistent: true };
+ *   override get capabilities(): AdapterCapabilities {
+ *     return { ...super.capabilities, persistent: true };
+ *   }
  *   // insert, getRow, getRowAnyNamespace, listRows, scanRows, deleteRow, transaction, close
  * }
  * ```
  */
 export abstract class CheckpointAdapterBase implements CheckpointAdapter {
-  abstract readonly capabilities: AdapterCapabilities;
+  /**
+   * What this adapter promises beyond the contract. Default is every flag `false`, the safe
+   * answer: the conformance suite then skips the cases that need a flag, and nothing relies on a
+   * promise the adapter did not make. Override the getter and spread `super.capabilities`, so a
+   * flag added in a later version keeps its default here.
+   */
+  get capabilities(): AdapterCapabilities {
+    return NO_CAPABILITIES;
+  }
   abstract insert(row: NewCheckpointRow, options?: InsertOptions): Promise<InsertResult>;
   abstract getRow(id: number, namespace: string): Promise<CheckpointRow | undefined>;
   abstract getRowAnyNamespace(id: number): Promise<CheckpointRow | undefined>;

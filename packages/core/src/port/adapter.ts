@@ -2,13 +2,22 @@ import type { CheckpointRow, NewCheckpointRow } from '../types.js';
 
 /**
  * What an adapter can promise beyond the contract. The conformance suite reads these instead of
- * skipping tests by adapter name.
+ * skipping tests by adapter name: a case that needs a flag the adapter does not set is reported as
+ * skipped. {@link CheckpointAdapterBase} declares every flag `false`; an adapter overrides the
+ * getter for what it promises, so a flag added later reaches it with a safe default.
  */
 export interface AdapterCapabilities {
-  /** Several OS processes may use the same store at once (a SQLite file, PostgreSQL). */
+  /** Several OS processes may use the same store at once (a SQLite file, PostgreSQL). Default is `false`. */
   readonly multiProcess: boolean;
-  /** Data survives `close()` and a new adapter over the same location. */
+  /** Data survives `close()` and a new adapter over the same location. Default is `false`. */
   readonly persistent: boolean;
+  /**
+   * Calls by other callers proceed while a transaction is open, instead of waiting for it to end
+   * (PostgreSQL over a pool). Isolation holds either way; with this flag the conformance suite
+   * also runs those calls to completion inside the open transaction. Default is `false`: they wait
+   * (`MemoryAdapter`, SQLite).
+   */
+  readonly concurrentTransactions: boolean;
 }
 
 /** Options of {@link CheckpointAdapter.insert}. */
@@ -85,10 +94,11 @@ export interface PruneQuery {
  * - `(namespace, sourceRef)` is unique, `null` sourceRefs never collide; a clash throws
  *   {@link CheckpointConflictError};
  * - every query is scoped by namespace where it takes one: an id of another namespace is absent;
- * - `transaction(fn)` is all-or-nothing.
+ * - `transaction(fn)` is all-or-nothing and isolated: other callers never see its uncommitted rows,
+ *   and its rollback undoes its own writes only, never what another caller completed meanwhile.
  */
 export interface CheckpointAdapter {
-  /** What this adapter promises beyond the contract. */
+  /** What this adapter promises beyond the contract. Default (in the base class) is every flag `false`. */
   readonly capabilities: AdapterCapabilities;
 
   /**

@@ -1,4 +1,5 @@
-import { StoreSchemaError, pythonListRepr } from '@session-checkpoint/core';
+import { StoreSchemaError } from '@session-checkpoint/core';
+import { pythonListRepr } from '@session-checkpoint/core/internal';
 import { sql, type Kysely } from 'kysely';
 import { SCHEMA_VERSION, STORE_COLUMNS, STORE_TABLES } from '../schema.js';
 

@@ -1,0 +1,64 @@
+import { isCheckpointNotFoundError } from '@session-checkpoint/core';
+import { ensure, ensureEqual, rejectsWith } from '../assert.js';
+import { at } from '../context.js';
+import type { ConformanceCase } from '../types.js';
+
+/** Create, get and delete of single rows, with every column returned exactly as stored. */
+export const crud: ConformanceCase[] = [
+  {
+    name: 'create then get returns the same fields and exact payload text',
+    async run({ store, make }) {
+      const created = await make({ payloadJson: '{"b":1.0,"a":12345678901234567890}', name: 'first', kind: 'snap', sourceRef: 'ref:1' });
+      const got = await store.get(created.id, { namespace: 'app' });
+      ensureEqual(got.payloadJson, '{"a":12345678901234567890,"b":1.0}', 'the payload text must come back byte for byte as stored');
+      ensureEqual({ ...got, payload: undefined }, { ...created, payload: undefined }, 'get must return the fields create returned');
+      ensureEqual(
+        [got.sessionId, got.name, got.kind, got.sourceRef, got.createdAt],
+        ['s-1', 'first', 'snap', 'ref:1', at(0)],
+        'session id, name, kind, source_ref and created_at must be stored as given',
+      );
+    },
+  },
+  {
+    name: 'get of a missing id is not found',
+    async run({ store }) {
+      await rejectsWith(store.get(12345, { namespace: 'app' }), isCheckpointNotFoundError, 'get of a missing id must fail with CheckpointNotFoundError');
+    },
+  },
+  {
+    name: 'delete is a dry run unless applied, then removes the row',
+    async run({ store, make }) {
+      const cp = await make();
+      const dry = await store.delete(cp.id, { namespace: 'app' });
+      ensureEqual([dry.dryRun, dry.deleted], [true, []], 'delete without apply must be a dry run that deletes nothing');
+      ensureEqual((await store.get(cp.id, { namespace: 'app' })).id, cp.id, 'a dry-run delete must leave the row readable');
+      const done = await store.delete(cp.id, { namespace: 'app', apply: true });
+      ensureEqual(done.deleted, [cp.id], 'an applied delete must report the deleted id');
+      ensureEqual(done.checkpoint?.payloadJson, cp.payloadJson, 'an applied delete must return the deleted checkpoint');
+      await rejectsWith(store.get(cp.id, { namespace: 'app' }), isCheckpointNotFoundError, 'a deleted row must not be found by get');
+      await rejectsWith(store.delete(cp.id, { namespace: 'app', apply: true }), isCheckpointNotFoundError, 'deleting a deleted row must fail with CheckpointNotFoundError');
+    },
+  },
+  {
+    name: 'payload keys such as __proto__ are stored as data',
+    async run({ store, make }) {
+      const cp = await make({ payloadJson: '{"__proto__":{"polluted":true},"constructor":1}' });
+      const got = await store.get(cp.id, { namespace: 'app' });
+      ensureEqual(got.payloadJson, '{"__proto__":{"polluted":true},"constructor":1}', 'a __proto__ key must be stored as text like any key');
+      ensureEqual(({} as Record<string, unknown>).polluted, undefined, 'reading a __proto__ key must not pollute Object.prototype');
+      ensure(Object.prototype.hasOwnProperty.call(got.payload, '__proto__'), 'a __proto__ key must come back as an own property');
+    },
+  },
+  {
+    name: 'unicode text survives in every text column',
+    async run({ store, make }) {
+      const cp = await make({ sessionId: 'sess \u2028 ü 😀', name: 'naïve 😀', payload: { s: 'Grüße 日本 😀 \u0000' } });
+      const got = await store.get(cp.id, { namespace: 'app' });
+      ensureEqual(
+        [got.sessionId, got.name, got.payloadJson],
+        ['sess \u2028 ü 😀', 'naïve 😀', '{"s":"Grüße 日本 😀 \\u0000"}'],
+        'non-ASCII text (U+2028, umlauts, CJK, astral emoji) must survive in every text column',
+      );
+    },
+  },
+];

@@ -1,0 +1,84 @@
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * Every name each package exports from its main entry (`packages/<dir>/src/index.ts`), values and
+ * types, sorted. Each is a semver promise: widening (or narrowing) an API means editing this list on
+ * purpose. Helpers shared between packages belong in an `./internal` subpath, which is not pinned.
+ * (The test target lists every package's `src` among its Nx inputs, so an edit there re-runs it.)
+ */
+const PUBLIC_NAMES = {
+  'core': [
+    'AdapterCapabilities', 'CanonicalPayload', 'CanonicalizeOptions', 'Checkpoint', 'CheckpointAdapter',
+    'CheckpointAdapterBase', 'CheckpointConflictError', 'CheckpointError', 'CheckpointErrorCode',
+    'CheckpointErrorOptions', 'CheckpointIntegrityError', 'CheckpointLimits', 'CheckpointNotFoundError',
+    'CheckpointRow', 'CheckpointStore', 'CheckpointStoreOptions', 'CheckpointValidationError', 'Checkpointer',
+    'CheckpointerOptions', 'CreateCheckpointInput', 'CreateOptions', 'DEFAULT_LIMITS', 'DeleteOptions',
+    'DeleteResult', 'InsertOptions', 'InsertResult', 'IntegrityFailure', 'JsonObject', 'JsonValue',
+    'ListOptions', 'ListRowsQuery', 'MemoryAdapter', 'NamespaceOption', 'NewCheckpointRow', 'PayloadLimits',
+    'PreparedCheckpoint', 'PruneOptions', 'PruneQuery', 'PruneResult', 'ScanOptions', 'ScanRowsQuery',
+    'SessionSummary', 'SessionSummaryRow', 'StoreNotFoundError', 'StoreSchemaError', 'StoreSecurityError',
+    'ThreadEntry', 'VerifyOptions', 'VerifyReport', 'canonicalPayloadFromJson', 'canonicalPayloadFromValue',
+    'canonicalize', 'canonicalizeJson', 'checkStoredPayload', 'isCheckpointConflictError', 'isCheckpointError',
+    'isCheckpointIntegrityError', 'isCheckpointNotFoundError', 'isCheckpointValidationError',
+    'isStoreNotFoundError', 'isStoreSchemaError', 'isStoreSecurityError', 'sha256Hex', 'utf8ByteLength',
+  ],
+  'bundle': [
+    'BundleLimits', 'BundlePhase', 'BundleProgress', 'CHECKPOINT_FIELDS', 'CheckpointField', 'EXPORT_SCHEMA',
+    'ExportBundle', 'ExportOptions', 'ExportedCheckpoint', 'ImportCandidate', 'ImportOptions', 'ImportPlan',
+    'ImportResult', 'ParseBundleOptions', 'ParsedBundle', 'ProgressListener', 'STORE_SCHEMA_VERSION',
+    'WriteBundleFileOptions', 'WriteBundleFileResult', 'exportBundle', 'importBundle', 'parseBundle',
+    'planImport', 'readBundleFile', 'serializeBundle', 'writeBundleFile',
+  ],
+  'conformance': [
+    'CONFORMANCE_GROUPS', 'CaseContext', 'ConformanceCase', 'ConformanceFactory', 'ConformanceFailure',
+    'ConformanceGroup', 'ConformanceOptions', 'ConformanceRequirement', 'ConformanceSubject',
+    'ConformanceTestApi', 'ConformanceTestFunction', 'ensure', 'ensureEqual', 'rejectsWith',
+    'runConformanceSuite',
+  ],
+  'store-kysely': [
+    'AdapterConnection', 'CheckpointDatabase', 'CheckpointMetaTable', 'CheckpointsTable',
+    'CreateSqliteAdapterOptions', 'DEFAULT_BUSY_TIMEOUT_MS', 'KyselyAdapter', 'KyselyAdapterOptions',
+    'KyselyConnection', 'KyselyConnectionOptions', 'LATEST_SCHEMA_VERSION', 'MIGRATIONS', 'MigrateOptions',
+    'MigrationContext', 'MigrationReport', 'NAMESPACE_INDEX', 'PostgresAdapterOptions', 'PostgresConnection',
+    'PostgresStoreOptions', 'QueryRunner', 'SCHEMA_VERSION', 'SESSION_INDEX', 'SQLITE_MEMORY', 'STORE_COLUMNS',
+    'STORE_TABLES', 'SchemaMigration', 'SqlFlavor', 'SqliteAdapterOptions', 'SqliteDatabaseLike',
+    'SqliteDurability', 'SqliteStatementLike', 'SqliteStoreOptions', 'createSqliteAdapter', 'migrateToLatest',
+    'openPostgresAdapter', 'openPostgresStore', 'openSqliteAdapter', 'openSqliteStore',
+  ],
+  'cli': [
+    'BaseCommand', 'CommandArgs', 'CommandFlags', 'DATABASE_URL_ENV', 'ErrorJson', 'ErrorOutput',
+    'OpenStoreOptions', 'ProgressEvent', 'ReadInputOptions', 'STORE_ENV', 'StoreFlagValues', 'StoreSelection',
+    'UsageError', 'applyFlag', 'checkpointJson', 'describeStore', 'integerFlag', 'isUsageError', 'main',
+    'namespaceFlag', 'openStore', 'parsePythonInt', 'planJson', 'readInputText', 'readPayloadFile',
+    'requireJsonObjectText', 'run', 'selectStore', 'sessionJson', 'stderrProgress', 'storeFlags',
+    'successJson', 'toErrorOutput', 'writeJson',
+  ],
+};
+
+const entryOf = (dir) => fileURLToPath(new URL(`../../../packages/${dir}/src/index.ts`, import.meta.url));
+
+/** One program over every entry; names need no standard library, so none is loaded. */
+let program;
+
+/** The names a TypeScript consumer sees on an entry, as the compiler resolves them. */
+function exportedNames(entry) {
+  program ??= ts.createProgram(Object.keys(PUBLIC_NAMES).map(entryOf), {
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    noEmit: true,
+    noLib: true,
+    types: [],
+  });
+  const checker = program.getTypeChecker();
+  return checker.getExportsOfModule(checker.getSymbolAtLocation(program.getSourceFile(entry))).map((symbol) => symbol.name).sort();
+}
+
+describe('the public API of each package', () => {
+  for (const [dir, names] of Object.entries(PUBLIC_NAMES)) {
+    it(`@session-checkpoint/${dir} exports exactly the pinned names`, () => {
+      expect(exportedNames(entryOf(dir))).toEqual(names);
+    }, 120_000);
+  }
+});
