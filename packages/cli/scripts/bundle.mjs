@@ -27,9 +27,32 @@ await build({
   logLevel: 'warn',
 });
 
+/*
+ * The fast path never loads oclif's configuration, so its bundle takes oclif's command, flag and
+ * argument modules directly instead of @oclif/core's index (which evaluates the plugin loader,
+ * help and globbing code), and gives command.js a stand-in for ./config: the one use there is
+ * `Command.run`'s `Config.load`, which the fast path does not call (it constructs the command).
+ */
+const OCLIF_SHIM = '\0oclif-core-fast';
+const CONFIG_STUB = '\0oclif-config-unused';
+const fastOclif = {
+  name: 'fast-oclif',
+  resolveId(source, importer) {
+    if (source === '@oclif/core') return OCLIF_SHIM;
+    if (source === './config' && importer?.replaceAll('\\', '/').endsWith('/@oclif/core/lib/command.js')) return CONFIG_STUB;
+    return null;
+  },
+  load(id) {
+    if (id === OCLIF_SHIM) return "export { Command } from '@oclif/core/command';\nexport * as Flags from '@oclif/core/flags';\nexport * as Args from '@oclif/core/args';\n";
+    if (id === CONFIG_STUB) return "exports.Config = { load() { throw new Error('oclif configuration is not loaded on the fast path'); } };\n";
+    return null;
+  },
+};
+
 await build({
   input: { main: `${root}dist/main.js` },
   platform: 'node',
+  plugins: [fastOclif],
   external: [/^node:/, 'better-sqlite3', 'pg', '@oclif/core/run', 'typescript'],
   output: output('fast'),
   logLevel: 'warn',
