@@ -49,6 +49,8 @@ describe('session-checkpoint-plugin-hello', () => {
     before(() => {
       const linked = cli(['plugins', 'link', PLUGIN_DIR, '--no-install']);
       assert.equal(linked.code, 0, linked.stdout + linked.stderr);
+      // oclif loads the new plugin's commands while linking: they must find the CLI already.
+      assert.doesNotMatch(linked.stderr, /ModuleLoadError|MODULE_NOT_FOUND/);
     });
 
     it('is listed and adds no modules to the plugin or the data directory', () => {

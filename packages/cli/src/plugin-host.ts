@@ -9,7 +9,8 @@ import { pathToFileURL } from 'node:url';
  * `@oclif/core`) as optional peer dependencies, so `plugins install` (npm in the data directory)
  * installs neither, and a linked plugin's own development copy is never used. When plugins are
  * installed, the host registers a module resolution hook: those two package names, imported from
- * code under the data directory or a linked plugin's root, resolve from the host package instead,
+ * code under the data directory or a linked plugin's root (or not found from where they are
+ * imported, as while `plugins link` checks a new plugin), resolve from the host package instead,
  * giving every plugin the one copy of BaseCommand, oclif and the drivers the CLI itself runs.
  */
 
@@ -47,18 +48,26 @@ export function userPluginRoots(dir = dataDir()): string[] | undefined {
 }
 
 // Runs in Node's loader thread, so it is passed as source; `data` comes from registerHostModules.
+// Code under a plugin root always gets the host's copy; any other importer (such as a plugin
+// being linked right now, whose root is not recorded yet) gets it when its own lookup fails.
 const HOOKS = `
 let shared = [], hostUrl = '', pluginUrls = [];
 export function initialize(data) { ({ shared, hostUrl, pluginUrls } = data); }
-export function resolve(specifier, context, next) {
-  const isShared = shared.some((name) => specifier === name || specifier.startsWith(name + '/'));
-  const fromPlugin = typeof context.parentURL === 'string' && pluginUrls.some((url) => context.parentURL.startsWith(url));
-  return isShared && fromPlugin ? next(specifier, { ...context, parentURL: hostUrl }) : next(specifier, context);
+export async function resolve(specifier, context, next) {
+  if (!shared.some((name) => specifier === name || specifier.startsWith(name + '/'))) return next(specifier, context);
+  const parent = typeof context.parentURL === 'string' ? context.parentURL : '';
+  if (pluginUrls.some((url) => parent.startsWith(url))) return next(specifier, { ...context, parentURL: hostUrl });
+  try {
+    return await next(specifier, context);
+  } catch (error) {
+    if (error?.code !== 'ERR_MODULE_NOT_FOUND') throw error;
+    return next(specifier, { ...context, parentURL: hostUrl });
+  }
 }`;
 
 /**
  * Makes `@session-checkpoint/cli` and `@oclif/core` imported by plugin code resolve to the host's
- * copies (ES modules; Node >= 20.6).
+ * copies (ES modules; Node >= 20.6). Called on oclif's path only (the fast path loads no plugin).
  *
  * @param hostRoot Directory of the CLI package (holds its package.json).
  * @param pluginRoots From {@link userPluginRoots}.
@@ -68,7 +77,7 @@ export function resolve(specifier, context, next) {
  * ```
  */
 export function registerHostModules(hostRoot: string, pluginRoots: string[]): void {
-  if (pluginRoots.length === 0 || typeof module.register !== 'function') return;
+  if (typeof module.register !== 'function') return;
   const asDir = (dir: string) => pathToFileURL(join(dir, '/')).href;
   module.register(`data:text/javascript,${encodeURIComponent(HOOKS)}`, {
     data: { shared: SHARED_PACKAGES, hostUrl: pathToFileURL(join(hostRoot, 'package.json')).href, pluginUrls: pluginRoots.map(asDir) },
