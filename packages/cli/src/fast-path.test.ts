@@ -3,9 +3,10 @@
  * exit code whether it runs there (no plugin installed) or through oclif's full configuration
  * (forced here by a linked plugin that adds no command). Runs the real binary both ways.
  */
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FAST_COMMAND_IDS } from './fast-path.js';
 import { removeTempDirs, runCli, tempDir } from './test-support/run-cli.js';
 
 const work = tempDir('sc-fast-path-');
@@ -69,5 +70,12 @@ describe('fast path and oclif path give identical results', () => {
 
   it('sent the calls with a plugin installed through oclif', () => {
     expect(existsSync(marker)).toBe(true);
+  });
+});
+
+describe('fast path command table', () => {
+  it('lists every built-in command of the manifest', () => {
+    const manifest = JSON.parse(readFileSync(new URL('../oclif.manifest.json', import.meta.url), 'utf8')) as { commands: Record<string, unknown> };
+    expect([...FAST_COMMAND_IDS].sort()).toEqual(Object.keys(manifest.commands).sort());
   });
 });

@@ -29,6 +29,9 @@ const COMMANDS: Record<string, () => Promise<{ default: typeof Command }>> = {
 
 const BIN = 'session-checkpoint';
 
+/** Ids of the commands the fast path can run (a command missing here still works, through oclif). */
+export const FAST_COMMAND_IDS: readonly string[] = Object.keys(COMMANDS);
+
 /**
  * Whether oclif would dispatch `argv` to the built-in command `argv[0]` with no help, version or
  * topic handling: a known id followed by nothing, or by a flag (oclif's id collation stops at the
@@ -60,12 +63,11 @@ export function packageRoot(bin: string): string | undefined {
 /** The configuration fields a built-in command reads (name, bin, user agent, hooks, id lookup). */
 function minimalConfig(root: string, version: string): Command['config'] {
   const name = '@session-checkpoint/cli';
-  const ids = Object.keys(COMMANDS);
   const config = {
     _base: `${name}@${version}`,
     arch: process.arch,
     bin: BIN,
-    commandIDs: ids,
+    commandIDs: FAST_COMMAND_IDS,
     dirname: BIN,
     findCommand: () => undefined,
     name,
