@@ -12,7 +12,7 @@ function exit(code) {
 }
 
 try {
-  const { main } = await import('../dist/main.js');
+  const { main } = await import('../dist/fast/main.js');
   exit(await main(process.argv.slice(2), import.meta.url));
 } catch (error) {
   const message = error instanceof Error ? error.message : String(error);

@@ -4,6 +4,7 @@
  *
  * @example
  * ```ts
+ * // Plugins import the same API from the light subpath '@session-checkpoint/cli/plugin'.
  * import { BaseCommand, namespaceFlag } from '@session-checkpoint/cli';
  *
  * export default class Stats extends BaseCommand<typeof Stats> {
@@ -18,17 +19,5 @@
  * @packageDocumentation
  */
 export { run } from '@oclif/core';
-export { BaseCommand, type CommandArgs, type CommandFlags } from './base-command.js';
 export { main } from './main.js';
-export { UsageError, isUsageError } from './errors/usage-error.js';
-export { toErrorOutput, type ErrorJson, type ErrorOutput } from './errors/to-error-json.js';
-export { applyFlag, integerFlag, namespaceFlag } from './flags/common-flags.js';
-export { parsePythonInt } from './flags/python-int.js';
-export { storeFlags } from './flags/store-flags.js';
-export { checkpointJson, planJson, sessionJson } from './output/records.js';
-export { successJson, writeJson } from './output/write-json.js';
-export { readPayloadFile, requireJsonObjectText } from './input/payload-file.js';
-export { readInputText, type ReadInputOptions } from './input/read-input-text.js';
-export { openStore, type OpenStoreOptions } from './store/open-store.js';
-export { DATABASE_URL_ENV, STORE_ENV, describeStore, selectStore, type StoreFlagValues, type StoreSelection } from './store/store-selection.js';
-export { stderrProgress, type ProgressEvent } from './progress/stderr-progress.js';
+export * from './plugin.js';

@@ -1,6 +1,7 @@
-import { run } from '@oclif/core';
 import { toErrorOutput } from './errors/to-error-json.js';
 import { UsageError } from './errors/usage-error.js';
+import { packageRoot, runFast } from './fast-path.js';
+import { registerHostModules, userPluginRoots } from './plugin-host.js';
 import { writeJson } from './output/write-json.js';
 
 /**
@@ -30,6 +31,13 @@ export async function main(argv: string[], root: string): Promise<number> {
   try {
     // oclif would print the root help and exit 0; the reference treats this as a usage error.
     if (argv.length === 0) throw new UsageError('the following arguments are required: command');
+    const fast = await runFast(argv, root);
+    if (fast !== undefined) return fast;
+    // The subpath, not '@oclif/core': scripts/bundle.mjs inlines oclif into the fast path's
+    // chunks but keeps this import external, so commands loaded by oclif share its copy.
+    const host = packageRoot(root);
+    if (host !== undefined) registerHostModules(host, userPluginRoots() ?? []);
+    const { run } = await import('@oclif/core/run');
     await run(argv, root);
     return typeof process.exitCode === 'number' ? process.exitCode : 0;
   } catch (error) {

@@ -1,0 +1,81 @@
+/**
+ * The fast path (src/fast-path.ts) must be invisible: every call gives the same stdout, stderr and
+ * exit code whether it runs there (no plugin installed) or through oclif's full configuration
+ * (forced here by a linked plugin that adds no command). Runs the real binary both ways.
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FAST_COMMAND_IDS } from './fast-path.js';
+import { removeTempDirs, runCli, tempDir } from './test-support/run-cli.js';
+
+const work = tempDir('sc-fast-path-');
+const fastData = join(work, 'fast-data');
+const slowData = join(work, 'slow-data');
+
+const marker = join(work, 'init-hook-ran');
+
+/**
+ * A linked plugin with no commands: it changes nothing but sends every call through oclif. Its
+ * `init` hook leaves a marker, which shows that oclif did load it.
+ */
+function linkEmptyPlugin(): void {
+  const root = join(work, 'empty-plugin');
+  mkdirSync(join(root, 'commands'), { recursive: true });
+  writeFileSync(join(root, 'init.js'), `import { writeFileSync } from 'node:fs';\nexport default async function () { writeFileSync(${JSON.stringify(marker)}, ''); }\n`);
+  writeFileSync(join(root, 'package.json'), JSON.stringify({ name: 'empty-plugin', version: '1.0.0', type: 'module', oclif: { commands: './commands', hooks: { init: './init.js' } } }));
+  // oclif's data directory is $XDG_DATA_HOME/<dirname>; plugins are recorded in its package.json.
+  mkdirSync(join(slowData, 'session-checkpoint'), { recursive: true });
+  writeFileSync(join(slowData, 'session-checkpoint', 'package.json'), JSON.stringify({ private: true, oclif: { schema: 1, plugins: [{ name: 'empty-plugin', type: 'link', root }] } }));
+}
+
+const CALLS: string[][] = [
+  ['create', '--store', 's.sqlite', '--session-id', 'a', '--payload-file', 'p.json'],
+  ['get', '--store', 's.sqlite', '--id', '1'],
+  ['get', '--store', 's.sqlite', '--id=1'],
+  ['get', '--store', 's.sqlite', '--id', '99'],
+  ['get', '--store', 's.sqlite', '--id', 'x'],
+  ['get', '--store', 's.sqlite'],
+  ['get', 'extra', '--store', 's.sqlite', '--id', '1'],
+  ['get', '--store', 's.sqlite', '--id', '1', 'extra'],
+  ['get', '--id', '1'],
+  ['list', '--store', 's.sqlite'],
+  ['list', '--store', 's.sqlite', '--bogus'],
+  ['list', '--store', 'missing.sqlite'],
+  ['sessions', '--store', 's.sqlite'],
+  ['verify', '--store', 's.sqlite'],
+  ['delete', '--store', 's.sqlite', '--id', '1'],
+];
+
+describe('fast path and oclif path give identical results', () => {
+  beforeAll(async () => {
+    linkEmptyPlugin();
+    for (const dir of ['fast', 'slow']) {
+      mkdirSync(join(work, dir));
+      writeFileSync(join(work, dir, 'p.json'), '{"step": 1}');
+    }
+  }, 120_000);
+
+  afterAll(removeTempDirs);
+
+  it.each(CALLS.map((args) => [args.join(' '), args]))('%s', async (_name, args) => {
+    // Separate stores, same history: each side has run the same calls before this one.
+    const fast = await runCli(args as string[], { cwd: join(work, 'fast'), env: { XDG_DATA_HOME: fastData } });
+    const slow = await runCli(args as string[], { cwd: join(work, 'slow'), env: { XDG_DATA_HOME: slowData, OCLIF_DISABLE_LINKED_ESM_WARNING: '1' } });
+    const normalise = (text: string, side: string) => text.replaceAll(join(work, side), '<dir>').replace(/"(latest_)?created_at": "[^"]+"/g, '"$1created_at": "<t>"').replace(/"name": "checkpoint_[^"]+"/g, '"name": "<n>"');
+    expect(normalise(fast.stdout, 'fast')).toBe(normalise(slow.stdout, 'slow'));
+    expect(fast.stderr).toBe(slow.stderr);
+    expect(fast.code).toBe(slow.code);
+  });
+
+  it('sent the calls with a plugin installed through oclif', () => {
+    expect(existsSync(marker)).toBe(true);
+  });
+});
+
+describe('fast path command table', () => {
+  it('lists every built-in command of the manifest', () => {
+    const manifest = JSON.parse(readFileSync(new URL('../oclif.manifest.json', import.meta.url), 'utf8')) as { commands: Record<string, unknown> };
+    expect([...FAST_COMMAND_IDS].sort()).toEqual(Object.keys(manifest.commands).sort());
+  });
+});
