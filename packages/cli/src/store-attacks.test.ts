@@ -388,6 +388,12 @@ describe.skipIf(!PG_URL)('PostgreSQL: --schema, schema objects and refused creat
     { name: 'a view reading the table', ddl: (t) => [`create view ${t.replace('.checkpoints', '.recent')} as select * from ${t}`], message: /is read by view 'recent'/u },
     { name: 'a UNIQUE index', ddl: (t) => [`create unique index one_per_session on ${t} (namespace, session_id, kind)`], message: /UNIQUE index 'one_per_session'/u },
     { name: 'a jsonb payload column', ddl: (t) => [`alter table ${t} alter column payload_json type jsonb using payload_json::jsonb`], message: /column payload_json has type jsonb/u },
+    { name: 'an unlogged table', ddl: (t) => [`alter table ${t} set unlogged`], message: /not a permanent \(logged\) table/u },
+    {
+      name: 'another collation on namespace',
+      ddl: (t) => [`alter table ${t} alter column namespace type text collate "POSIX"`],
+      message: /column namespace has collation POSIX/u,
+    },
     {
       name: 'a child table adding rows to every read',
       ddl: (t) => [`create table ${t.replace('.checkpoints', '.extra')} () inherits (${t})`],

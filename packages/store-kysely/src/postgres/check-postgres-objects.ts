@@ -6,7 +6,8 @@ import { STORE_TABLES } from '../schema.js';
  * Column names alone do not make a store. A trigger can delete each new row behind a successful
  * create, a rule can turn an INSERT into nothing, a row-level security policy can hide rows, a
  * child table (inheritance) adds rows to every read, a UNIQUE index refuses good rows, a jsonb
- * column rewrites the payload text that was hashed. None of that is the v1 schema, so the store
+ * column rewrites the payload text that was hashed, a case-insensitive collation mixes namespaces,
+ * an unlogged table loses acknowledged rows in a crash. None of that is the v1 schema, so the store
  * is refused on open, for every command, as the SQLite file is. The schema may hold other tables
  * and views of the application (it is often `public`); only what touches the store tables counts.
  */
@@ -30,7 +31,7 @@ type Finding = string;
 /**
  * Refuses a PostgreSQL store whose tables carry anything beyond the v1 schema: triggers, rules,
  * row-level security or policies, views reading them, inheritance or partitioning, constraints
- * other than the v1 ones, other column types, and extra indexes that are UNIQUE, partial or on
+ * other than the v1 ones, other column types, domains or collations, unlogged tables, and extra indexes that are UNIQUE, partial or on
  * expressions (plain extra indexes are accepted: they cannot change what a statement does).
  *
  * @throws StoreSchemaError naming the first finding.
@@ -45,12 +46,14 @@ export async function checkPostgresObjects(db: Kysely<any>, schema: string, loca
 async function findings(db: Kysely<any>, schema: string, table: string): Promise<Finding[]> {
   const found: Finding[] = [];
   const rel = (
-    await sql<{ oid: number; relkind: string; rls: boolean }>`select c.oid, c.relkind, (c.relrowsecurity or c.relforcerowsecurity) as rls
+    await sql<{ oid: number; relkind: string; persistence: string; rls: boolean }>`select c.oid, c.relkind, c.relpersistence as persistence,
+        (c.relrowsecurity or c.relforcerowsecurity) as rls
       from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname = ${schema} and c.relname = ${table}`.execute(db)
   ).rows[0];
   if (rel === undefined) return ['is missing'];
   if (rel.relkind !== 'r') return [`is not a plain table (relkind '${rel.relkind}')`];
   const oid = rel.oid;
+  if (rel.persistence !== 'p') found.push('is not a permanent (logged) table: an unlogged table loses its rows in a crash');
   if (rel.rls) found.push('has row-level security enabled');
   const names = async (query: RawBuilder<{ name: string }>) => (await query.execute(db)).rows.map((r) => r.name);
   for (const name of await names(sql`select tgname as name from pg_trigger where tgrelid = ${oid} and not tgisinternal order by 1`)) {
@@ -84,12 +87,18 @@ async function findings(db: Kysely<any>, schema: string, table: string): Promise
     if (name.startsWith(`${table}_`) && !constraints.some((c) => c.name === name)) found.push(`lacks constraint '${name}' (${def})`);
   }
   const columns = (
-    await sql<{ name: string; type: string; generated: string }>`select column_name as name, data_type as type, is_generated as generated
+    await sql<{ name: string; type: string; generated: string; domain: string | null; collation: string | null }>`select column_name as name,
+        data_type as type, is_generated as generated, domain_name as domain, collation_name as collation
       from information_schema.columns where table_schema = ${schema} and table_name = ${table} order by 1`.execute(db)
   ).rows;
   for (const column of columns) {
     if (column.type !== expectedType(column.name)) found.push(`column ${column.name} has type ${column.type}, not ${expectedType(column.name)}`);
     if (column.generated !== 'NEVER') found.push(`column ${column.name} is generated`);
+    if (column.domain !== null) found.push(`column ${column.name} has domain type ${column.domain}`);
+    // A nondeterministic collation would make `namespace = 'App'` match 'app': rows of another namespace.
+    if (column.collation !== null && !(column.name === 'created_at' && column.collation === 'C')) {
+      found.push(`column ${column.name} has collation ${column.collation}`);
+    }
   }
   const indexes = (
     await sql<{ name: string; unique: boolean; partial: boolean; expression: boolean }>`select c.relname as name, i.indisunique as unique,
