@@ -311,6 +311,22 @@ describe('PostgreSQL connection failures: OSError or DatabaseError naming host a
     expectRefused(await runCli(['list', '--store', template, '--connect-timeout', '1'], { cwd: root }), 'UsageError', /PostgreSQL stores only/u);
   }, 60_000);
 
+  it('a host name that does not resolve: DatabaseError naming host and port', async () => {
+    const result = await runCli(['list', '--database-url', 'postgres://u@host.invalid:5433/x', '--connect-timeout', '5'], { cwd: root });
+    expectRefused(result, 'DatabaseError', /^could not connect to PostgreSQL at host\.invalid:5433: getaddrinfo/u);
+  }, 60_000);
+
+  it.skipIf(!PG_URL)('the server refusing the connection (unknown role, unknown database): DatabaseError naming host and port', async () => {
+    const url = new URL(PG_URL!);
+    const where = `${url.hostname}:${url.port || 5432}`;
+    const role = new URL(url);
+    role.username = 'sc_no_such_role';
+    expectRefused(await runCli(['list', '--database-url', role.toString()], { cwd: root }), 'DatabaseError', new RegExp(`^could not connect to PostgreSQL at ${where}: .*sc_no_such_role`, 'u'));
+    const database = new URL(url);
+    database.pathname = '/sc_no_such_db';
+    expectRefused(await runCli(['list', '--database-url', database.toString()], { cwd: root }), 'DatabaseError', new RegExp(`^could not connect to PostgreSQL at ${where}: .*sc_no_such_db`, 'u'));
+  }, 60_000);
+
   it.skipIf(!PG_URL)('sslmode=require against a server without TLS: DatabaseError with host and port, no SECURITY WARNING on stderr', async () => {
     const url = new URL(PG_URL!);
     url.searchParams.set('sslmode', 'require');

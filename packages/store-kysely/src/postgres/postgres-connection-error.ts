@@ -16,7 +16,7 @@ export interface PostgresTarget {
 
 /**
  * A connection to PostgreSQL could not be set up (TLS refused, connection closed during
- * start-up, host not found). Shaped like the server's own errors (`code` is SQLSTATE `08001`,
+ * start-up, host not found, authentication or database refused by the server). Shaped like the server's own errors (`code` is SQLSTATE `08001`,
  * `severity` `"FATAL"`), so handlers of driver errors treat it as one.
  *
  * @example
@@ -27,8 +27,11 @@ export interface PostgresTarget {
  */
 export class PostgresConnectionError extends Error {
   override readonly name = 'PostgresConnectionError';
-  /** SQLSTATE `08001`: sqlclient_unable_to_establish_sqlconnection. */
-  readonly code = '08001';
+  /**
+   * The server's SQLSTATE when it refused the connection (`28P01` bad password, `3D000` no such
+   * database, `53300` too many connections, ...), else `08001` (sqlclient_unable_to_establish_sqlconnection).
+   */
+  readonly code: string;
   /** As on server errors. */
   readonly severity = 'FATAL';
   /** Host the connection was for. */
@@ -36,8 +39,9 @@ export class PostgresConnectionError extends Error {
   /** Port the connection was for. */
   readonly port: number;
 
-  constructor(target: PostgresTarget, reason: string, options?: ErrorOptions) {
+  constructor(target: PostgresTarget, reason: string, options?: ErrorOptions & { code?: string }) {
     super(`could not connect to PostgreSQL at ${target.host}:${target.port}: ${reason}`, options);
+    this.code = options?.code ?? '08001';
     this.host = target.host;
     this.port = target.port;
   }
@@ -59,21 +63,32 @@ export function postgresTarget(connectionString: string | undefined): PostgresTa
   return { host, port };
 }
 
+/** SQLSTATEs a server answers a connection attempt with: classes 08 and 28, 3D000, 53300, 57P03. */
+const CONNECT_SQLSTATE = /^(?:08|28)|^(?:3D000|53300|57P03)$/u;
+
 /** True for a Node.js system error raised by a socket (it names the address and port itself). */
 function isSocketError(error: unknown): boolean {
   if (error instanceof AggregateError) return true;
   const { code, syscall } = (error ?? {}) as { code?: unknown; syscall?: unknown };
-  return typeof code === 'string' && code !== 'ENOTFOUND' && typeof syscall === 'string';
+  // A failed name lookup (ENOTFOUND, EAI_AGAIN) names the host only: it is wrapped to add the port.
+  return typeof code === 'string' && typeof syscall === 'string' && syscall !== 'getaddrinfo';
 }
 
 /**
  * The error to throw for a failure while opening a PostgreSQL store: store errors, server
- * errors (they carry `severity`) and socket errors pass through; a timeout becomes an
+ * errors (they carry `severity`) and socket errors pass through, except a server's refusal of the
+ * connection itself (authentication, unknown database, too many connections), which gets host and port; a timeout becomes an
  * `ETIMEDOUT` system error naming the address and port; anything else a {@link PostgresConnectionError}.
  */
 export function connectionFailure(error: unknown, target: PostgresTarget): unknown {
   if (isCheckpointError(error) || isSocketError(error) || !(error instanceof Error)) return error;
-  if (typeof (error as { severity?: unknown }).severity === 'string') return error;
+  const { severity, code } = error as { severity?: unknown; code?: unknown };
+  if (typeof severity === 'string') {
+    // The server refused the connection itself (authentication, database, capacity): say where.
+    return typeof code === 'string' && CONNECT_SQLSTATE.test(code)
+      ? new PostgresConnectionError(target, error.message, { cause: error, code })
+      : error;
+  }
   if (/timeout/iu.test(error.message)) {
     return Object.assign(new Error(`connect ETIMEDOUT ${target.host}:${target.port} (connection timeout)`, { cause: error }), {
       code: 'ETIMEDOUT',
