@@ -49,7 +49,7 @@ describe('a refused create consumes no id (SQLite)', () => {
     const a = await store.create({ namespace: 'app', sessionId: 's', payload: {}, sourceRef: 'r' });
     const prepared = store.prepare({ namespace: 'app', sessionId: 's', payload: { x: 1 }, sourceRef: 'other' });
     await expect(store.insertPrepared({ ...prepared, id: a.id })).rejects.toThrow(/already exists/u);
-    await expect(store.create({ namespace: 'app', sessionId: 's', payload: {}, sourceRef: 'r', keepLatest: 5 })).rejects.toThrow(/already exists/u);
+    await expect(store.create({ namespace: 'app', sessionId: 's', payload: {}, sourceRef: 'r' }, { keepLatest: 5 })).rejects.toThrow(/already exists/u);
     expect((await store.create({ namespace: 'app', sessionId: 's', payload: {} })).id).toBe(a.id + 1);
     await store.close();
   });

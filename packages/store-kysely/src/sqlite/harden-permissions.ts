@@ -32,9 +32,10 @@ export function createOwnerOnlyFile(path: string): boolean {
   return true;
 }
 
-/** The mode with every group and other bit cleared, and owner execute too: never a bit added. */
-function narrowed(mode: number): number {
-  return mode & OWNER_ONLY;
+/** Clears group, other and owner-execute bits of `file` (a chmod only when one is set): never adds a bit. */
+function narrowMode(file: string): void {
+  const mode = statSync(file).mode & 0o7777;
+  if ((mode & OWNER_ONLY) !== mode) chmodSync(file, mode & OWNER_ONLY);
 }
 
 /**
@@ -49,8 +50,7 @@ export function hardenStoreFiles(path: string): void {
   if (!POSIX) return;
   for (const file of [path, ...SIDE_FILES.map((suffix) => path + suffix)]) {
     try {
-      const mode = statSync(file).mode;
-      if (narrowed(mode) !== (mode & 0o7777)) chmodSync(file, narrowed(mode));
+      narrowMode(file);
       if ((statSync(file).mode & 0o077) !== 0) throw new StoreSecurityError(`Store file ${file} is still accessible to group or others`);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT' && file !== path) continue;
@@ -69,8 +69,7 @@ export function narrowStoreFiles(path: string): void {
   if (!POSIX) return;
   for (const file of [path, ...SIDE_FILES.map((suffix) => path + suffix)]) {
     try {
-      const mode = statSync(file).mode;
-      if (narrowed(mode) !== (mode & 0o7777)) chmodSync(file, narrowed(mode));
+      narrowMode(file);
     } catch {
       // Missing side file, not our file (EPERM), read-only file system (EROFS): nothing to narrow.
     }
