@@ -21,3 +21,5 @@ export * from './sqlite/create-sqlite-adapter.js';
 export * from './sqlite/open-sqlite-adapter.js';
 export * from './sqlite/open-sqlite-store.js';
 export * from './postgres/open-postgres-store.js';
+export { PostgresConnectionError, type PostgresTarget } from './postgres/postgres-connection-error.js';
+export { checkSchemaName } from './postgres/postgres-schema-name.js';

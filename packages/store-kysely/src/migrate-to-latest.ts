@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { MigrationReport } from './migration-report.js';
 import { ensurePostgresSchema } from './postgres/ensure-postgres-schema.js';
+import { checkSchemaName } from './postgres/postgres-schema-name.js';
 import { detectFlavor, type SqlFlavor } from './sql-flavor.js';
 import { ensureSqliteSchema } from './sqlite/ensure-sqlite-schema.js';
 
@@ -22,7 +23,8 @@ export interface MigrateOptions {
  * one transaction. Safe to call from many processes at once. The front doors call it for you.
  *
  * @throws StoreSchemaError when the database holds something else (foreign tables, other columns,
- *   an unsupported version).
+ *   an unsupported version); CheckpointValidationError for a schema name PostgreSQL would not
+ *   keep as given (see {@link checkSchemaName}).
  * @example
  * ```ts
  * const db = new Kysely<CheckpointDatabase>({ dialect: new PostgresDialect({ pool }) });
@@ -35,5 +37,5 @@ export async function migrateToLatest(db: Kysely<any>, options: MigrateOptions =
   const create = options.create ?? true;
   return flavor === 'sqlite'
     ? ensureSqliteSchema(db, options.location ?? 'SQLite database', create)
-    : ensurePostgresSchema(db, options.schema ?? 'public', create);
+    : ensurePostgresSchema(db, checkSchemaName(options.schema ?? 'public'), create);
 }

@@ -1,5 +1,5 @@
 import type { CheckpointRow, PruneQuery, SessionSummaryRow } from '@session-checkpoint/core';
-import { sql, type CompiledQuery, type Kysely } from 'kysely';
+import { sql, type AliasedRawBuilder, type CompiledQuery, type Kysely } from 'kysely';
 import { QueryTemplate } from './query-template.js';
 import type { CheckpointDatabase } from './schema.js';
 
@@ -35,6 +35,43 @@ export interface InsertValues {
   sourceRef: string | null;
 }
 
+/** The inserted columns, in the order of {@link insertSelections}. */
+const INSERT_COLUMNS = ['namespace', 'session_id', 'kind', 'name', 'payload_json', 'payload_sha256', 'created_at', 'source_ref'] as const;
+
+/**
+ * The values of an insert as a select list, in the order of {@link INSERT_COLUMNS}. Cast, because
+ * PostgreSQL cannot infer a parameter's type from a bare select list.
+ */
+function insertSelections(p: InsertValues) {
+  return [
+    sql<string>`cast(${p.namespace} as text)`.as('namespace'),
+    sql<string>`cast(${p.sessionId} as text)`.as('session_id'),
+    sql<string>`cast(${p.kind} as text)`.as('kind'),
+    sql<string>`cast(${p.name} as text)`.as('name'),
+    sql<string>`cast(${p.payloadJson} as text)`.as('payload_json'),
+    sql<string>`cast(${p.payloadSha256} as text)`.as('payload_sha256'),
+    sql<string>`cast(${p.createdAt} as text)`.as('created_at'),
+    sql<string | null>`cast(${p.sourceRef} as text)`.as('source_ref'),
+  ];
+}
+
+/** `SELECT <values> WHERE NOT EXISTS (a row holding this source_ref)`: no row when the ref is taken. */
+function offered(db: Kysely<CheckpointDatabase>, p: InsertValues, selections: AliasedRawBuilder<unknown, string>[]) {
+  return db
+    .selectNoFrom(selections)
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          db
+            .selectFrom('checkpoints')
+            .select(sql.lit(1).as('one'))
+            .where('namespace', '=', p.namespace)
+            .where('source_ref', '=', p.sourceRef),
+        ),
+      ),
+    );
+}
+
 /** A row id as the driver returns it: PostgreSQL `bigint` arrives as a string. */
 export interface IdRow {
   id: number | string;
@@ -65,28 +102,28 @@ export interface CheckpointQueries {
  * placeholders; a `withSchema` instance qualifies every table).
  */
 export function compileQueries(db: Kysely<CheckpointDatabase>): CheckpointQueries {
-  const insertColumns = (p: InsertValues) => ({
-    namespace: p.namespace,
-    session_id: p.sessionId,
-    kind: p.kind,
-    name: p.name,
-    payload_json: p.payloadJson,
-    payload_sha256: p.payloadSha256,
-    created_at: p.createdAt,
-    source_ref: p.sourceRef,
-  });
   const rows = () => db.selectFrom('checkpoints').select(ROW_COLUMNS);
 
   return {
-    // ON CONFLICT DO NOTHING reports a clash as "no row returned" instead of an error, so a clash
-    // inside a PostgreSQL transaction does not abort the caller's transaction.
+    // A row whose source_ref is already taken is never offered to the INSERT (NOT EXISTS), so a
+    // refused create consumes no id: SQLite's AUTOINCREMENT counter and PostgreSQL's identity
+    // sequence stay where they were, and the next id is the one the Python tool would assign.
+    // ON CONFLICT DO NOTHING stays as the backstop for an explicit id already taken and for a
+    // concurrent PostgreSQL insert of the same source_ref: it reports the clash as "no row
+    // returned" instead of an error, which would abort the caller's PostgreSQL transaction.
     insert: QueryTemplate.compile((p) =>
-      db.insertInto('checkpoints').values(insertColumns(p)).onConflict((oc) => oc.doNothing()).returning('id'),
+      db
+        .insertInto('checkpoints')
+        .columns(INSERT_COLUMNS)
+        .expression(offered(db, p, insertSelections(p)))
+        .onConflict((oc) => oc.doNothing())
+        .returning('id'),
     ),
     insertWithId: QueryTemplate.compile((p) =>
       db
         .insertInto('checkpoints')
-        .values({ id: p.id, ...insertColumns(p) })
+        .columns(['id', ...INSERT_COLUMNS])
+        .expression(offered(db, p, [sql<number>`cast(${p.id} as bigint)`.as('id'), ...insertSelections(p)]))
         .onConflict((oc) => oc.doNothing())
         .returning('id'),
     ),

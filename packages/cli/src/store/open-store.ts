@@ -27,5 +27,9 @@ export async function openStore(selection: StoreSelection, options: OpenStoreOpt
   if (selection.kind === 'sqlite') {
     return adapter.openSqliteStore(selection.path, { create: options.create === true });
   }
-  return adapter.openPostgresStore(selection.url, { create: options.create === true });
+  return adapter.openPostgresStore(selection.url, {
+    create: options.create === true,
+    ...(selection.schema === undefined ? {} : { schema: selection.schema }),
+    ...(selection.connectTimeoutMs === undefined ? {} : { connectTimeoutMs: selection.connectTimeoutMs }),
+  });
 }

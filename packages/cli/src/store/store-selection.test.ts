@@ -19,4 +19,24 @@ describe('selectStore', () => {
   it('masks passwords when describing a database', () => {
     expect(describeStore({ kind: 'postgres', url: 'postgres://u:secret@db:5432/x' })).toBe('postgres://u:***@db:5432/x');
   });
+
+  it('carries --schema and --connect-timeout (flag beats variable) for PostgreSQL only', () => {
+    const url = 'postgres://a@b/c';
+    expect(selectStore({ 'database-url': url, schema: 'S', 'connect-timeout': '2.5' }, { SESSION_CHECKPOINT_SCHEMA: 'env' })).toEqual({
+      kind: 'postgres',
+      url,
+      schema: 'S',
+      connectTimeoutMs: 2500,
+    });
+    expect(selectStore({}, { SESSION_CHECKPOINT_DATABASE_URL: url, SESSION_CHECKPOINT_SCHEMA: 'env', SESSION_CHECKPOINT_CONNECT_TIMEOUT: '3' })).toEqual({
+      kind: 'postgres',
+      url,
+      schema: 'env',
+      connectTimeoutMs: 3000,
+    });
+    // The variables are ignored for a SQLite store, the flags refused.
+    expect(selectStore({ store: '/x.sqlite' }, { SESSION_CHECKPOINT_SCHEMA: 'env' })).toEqual({ kind: 'sqlite', path: '/x.sqlite' });
+    expect(() => selectStore({ store: '/x.sqlite', schema: 's' }, {})).toThrow(/PostgreSQL stores only/u);
+    expect(() => selectStore({ 'database-url': url, 'connect-timeout': '0' }, {})).toThrow(/positive number of seconds/u);
+  });
 });

@@ -4,6 +4,8 @@ import { KyselyAdapter } from '../kysely-adapter.js';
 import type { CheckpointDatabase } from '../schema.js';
 import { storeOptions } from '../store-options.js';
 import { ensurePostgresSchema } from './ensure-postgres-schema.js';
+import { connectionFailure, explicitSslMode, postgresTarget, type PostgresTarget } from './postgres-connection-error.js';
+import { checkSchemaName } from './postgres-schema-name.js';
 
 /** Options of {@link openPostgresAdapter}. */
 export interface PostgresAdapterOptions {
@@ -19,7 +21,16 @@ export interface PostgresAdapterOptions {
    * is given.
    */
   poolSize?: number;
+  /**
+   * How long one connection attempt may take (TCP connect, TLS, start-up) before it fails with
+   * an `ETIMEDOUT` error naming host and port, in ms. Default is `10000`. Ignored when a pool is
+   * given (set `connectionTimeoutMillis` on it).
+   */
+  connectTimeoutMs?: number;
 }
+
+/** Connection attempts give up after this long unless `connectTimeoutMs` says otherwise. */
+export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 
 /** Options of {@link openPostgresStore}: the database's and the store's. */
 export interface PostgresStoreOptions extends PostgresAdapterOptions, CheckpointStoreOptions {}
@@ -35,6 +46,10 @@ export type PostgresConnection = string | PostgresPool;
  * `CheckpointStore`. Creates the schema and tables when missing, in one transaction under an
  * advisory lock; validates them otherwise. `pg` is loaded on first use, so SQLite users never need it.
  *
+ * Failures to connect name host and port: socket errors (`ECONNREFUSED`, `ETIMEDOUT` after
+ * `connectTimeoutMs`) as Node system errors, others (TLS refused by the server, host not found)
+ * as {@link PostgresConnectionError}.
+ *
  * @throws StoreSchemaError when the schema holds incompatible store tables.
  * @example
  * ```ts
@@ -42,17 +57,18 @@ export type PostgresConnection = string | PostgresPool;
  * ```
  */
 export async function openPostgresAdapter(connection: PostgresConnection, options: PostgresAdapterOptions = {}): Promise<KyselyAdapter> {
-  const schema = options.schema ?? 'public';
-  if (typeof schema !== 'string' || schema.length === 0 || schema.length > 63) {
-    throw new CheckpointValidationError('schema must be a PostgreSQL identifier of 1 to 63 characters');
+  const schema = checkSchemaName(options.schema ?? 'public');
+  const timeout = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
+  if (!Number.isSafeInteger(timeout) || timeout <= 0 || timeout > 2 ** 31 - 1) {
+    throw new CheckpointValidationError('connectTimeoutMs must be a positive integer (milliseconds)');
   }
-  const pool = typeof connection === 'string' ? await openPool(connection, options.poolSize ?? 10) : borrowed(connection);
+  const pool = typeof connection === 'string' ? await openPool(connection, options.poolSize ?? 10, timeout) : borrowed(connection);
   const db = new Kysely<CheckpointDatabase>({ dialect: new PostgresDialect({ pool }) });
   try {
     await ensurePostgresSchema(db, schema, options.create ?? true);
   } catch (error) {
-    await db.destroy();
-    throw error;
+    await db.destroy().catch(() => undefined);
+    throw connectionFailure(error, targetOf(connection));
   }
   return new KyselyAdapter(db, { flavor: 'postgres', schema, ownsDatabase: true, capabilities: { multiProcess: true, persistent: true } });
 }
@@ -77,19 +93,27 @@ export async function openPostgresStore(connection: PostgresConnection, options:
   }
 }
 
+/** Host and port of a connection string, or of a pg.Pool's options, for messages. */
+function targetOf(connection: PostgresConnection): PostgresTarget {
+  if (typeof connection === 'string') return postgresTarget(connection);
+  const options = (connection as { options?: { connectionString?: string; host?: string; port?: number } }).options ?? {};
+  const target = postgresTarget(options.connectionString);
+  return { host: options.host ?? target.host, port: options.port ?? target.port };
+}
+
 /** The caller's pool without `end`: closing the store must not close what it does not own. */
 function borrowed(pool: PostgresPool): PostgresPool {
   return { connect: () => pool.connect(), end: async () => undefined };
 }
 
-async function openPool(connectionString: string, max: number): Promise<PostgresPool> {
-  let pg: { default: { Pool: new (config: { connectionString: string; max: number }) => unknown } };
+async function openPool(connectionString: string, max: number, connectionTimeoutMillis: number): Promise<PostgresPool> {
+  let pg: { default: { Pool: new (config: { connectionString: string; max: number; connectionTimeoutMillis: number }) => unknown } };
   try {
     pg = (await import('pg')) as unknown as typeof pg;
   } catch (error) {
     throw new CheckpointError('PostgreSQL stores need the pg package: npm install pg', { cause: error });
   }
-  const pool = new pg.default.Pool({ connectionString, max }) as PostgresPool & { on(event: 'error', listener: (error: Error) => void): unknown };
+  const pool = new pg.default.Pool({ connectionString: explicitSslMode(connectionString), max, connectionTimeoutMillis }) as PostgresPool & { on(event: 'error', listener: (error: Error) => void): unknown };
   // An idle connection dropped by the server (restart, idle timeout) is reported as a pool
   // 'error' event, which would crash the process unheard; pg has already discarded that
   // connection and the next query opens a new one, so there is nothing else to do.

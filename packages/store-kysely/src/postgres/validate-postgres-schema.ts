@@ -2,6 +2,7 @@ import { StoreSchemaError } from '@session-checkpoint/core';
 import { pythonListRepr } from '@session-checkpoint/core/internal';
 import { sql, type Kysely } from 'kysely';
 import { SCHEMA_VERSION, STORE_COLUMNS, STORE_TABLES } from '../schema.js';
+import { checkPostgresObjects } from './check-postgres-objects.js';
 
 /** What a PostgreSQL schema holds. */
 export type PostgresStoreState = { readonly kind: 'empty' } | { readonly kind: 'store'; readonly version: number };
@@ -12,7 +13,8 @@ export type PostgresStoreState = { readonly kind: 'empty' } | { readonly kind: '
  * Python tool's SQLite reader cares about extra tables).
  *
  * @throws StoreSchemaError when only one store table exists, a column set differs, or the
- *   recorded version is not one this package reads.
+ *   recorded version is not one this package reads, or the tables carry triggers, rules,
+ *   policies, views and other objects beyond the v1 schema (see {@link checkPostgresObjects}).
  */
 export async function inspectPostgresSchema(db: Kysely<any>, schema: string, location: string): Promise<PostgresStoreState> {
   const tables = (
@@ -43,5 +45,6 @@ export async function inspectPostgresSchema(db: Kysely<any>, schema: string, loc
   if (meta !== String(SCHEMA_VERSION)) {
     throw new StoreSchemaError(`Unsupported checkpoint store schema in ${location}: meta=${meta ?? 'None'}`);
   }
+  await checkPostgresObjects(db, schema, location);
   return { kind: 'store', version: SCHEMA_VERSION };
 }

@@ -3,7 +3,7 @@ import { Kysely, SqliteDialect } from 'kysely';
 import { KyselyAdapter } from '../kysely-adapter.js';
 import type { CheckpointDatabase } from '../schema.js';
 import { ensureSqliteSchema } from './ensure-sqlite-schema.js';
-import { hardenStoreFiles } from './harden-permissions.js';
+import { hardenStoreFiles, narrowStoreFiles } from './harden-permissions.js';
 import { SqliteConnection } from './sqlite-connection.js';
 import type { SqliteDatabaseLike } from './sqlite-database.js';
 import { DEFAULT_BUSY_TIMEOUT_MS, type SqliteAdapterOptions } from './sqlite-options.js';
@@ -44,8 +44,11 @@ export async function createSqliteAdapter(database: SqliteDatabaseLike, options:
   try {
     // Connection settings only: none of these writes to the file.
     database.exec(`PRAGMA busy_timeout = ${busyTimeout}`);
-    await ensureSqliteSchema(db, location, options.create ?? true);
-    if (!database.memory) {
+    const readOnly = options.readOnly === true || database.readonly === true;
+    await ensureSqliteSchema(db, location, options.create ?? true, readOnly);
+    if (!database.memory && readOnly) {
+      narrowStoreFiles(location);
+    } else if (!database.memory) {
       // Only now, after validation: switching to WAL rewrites the file header.
       const mode = database.prepare('PRAGMA journal_mode = WAL').get([]) as { journal_mode?: string } | undefined;
       if (mode?.journal_mode !== 'wal') throw new StoreSchemaError(`Could not switch ${location} to WAL mode (got ${String(mode?.journal_mode)})`);

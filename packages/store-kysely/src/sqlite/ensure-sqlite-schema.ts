@@ -10,14 +10,20 @@ import { inspectSqliteFile, type SqliteStoreState } from './validate-sqlite-file
  * migration then run in one `BEGIN IMMEDIATE` transaction that re-checks the file: many
  * processes opening one new store at once serialise on the write lock, and exactly one creates it.
  *
+ * On a read-only connection nothing is written: a store without our session index (one the
+ * Python tool created) is read without it.
+ *
  * @param location Path shown in messages.
  * @throws StoreSchemaError for an incompatible file; StoreNotFoundError when `create` is false and
  *   the file holds no store.
  */
-export async function ensureSqliteSchema(db: Kysely<any>, location: string, create: boolean): Promise<MigrationReport> {
+export async function ensureSqliteSchema(db: Kysely<any>, location: string, create: boolean, readOnly = false): Promise<MigrationReport> {
   const seen = await inspectSqliteFile(db, location);
-  if (!needsWrite(seen)) return { created: false, from: LATEST_SCHEMA_VERSION, to: LATEST_SCHEMA_VERSION };
+  const current: MigrationReport = { created: false, from: LATEST_SCHEMA_VERSION, to: LATEST_SCHEMA_VERSION };
+  if (!needsWrite(seen)) return current;
   refuseMissing(seen, location, create);
+  // Only v1 exists, so a store that passed inspection reads as it is; the index is an optimisation.
+  if (readOnly && seen.kind === 'store') return current;
   return db.connection().execute(async (conn) => {
     await sql`begin immediate`.execute(conn);
     try {

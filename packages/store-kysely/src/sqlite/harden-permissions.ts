@@ -32,10 +32,17 @@ export function createOwnerOnlyFile(path: string): boolean {
   return true;
 }
 
+/** Clears group, other and owner-execute bits of `file` (a chmod only when one is set): never adds a bit. */
+function narrowMode(file: string): void {
+  const mode = statSync(file).mode & 0o7777;
+  if ((mode & OWNER_ONLY) !== mode) chmodSync(file, mode & OWNER_ONLY);
+}
+
 /**
- * Makes a store and its `-wal`, `-shm` and `-journal` files owner-only (0600), then checks that no
- * group or other bit is left. Call it only after the file validated as a store: an incompatible
- * file must be left with the mode it had.
+ * Restricts a store and its `-wal`, `-shm` and `-journal` files to their owner by clearing group
+ * and other bits (0644 becomes 0600), then checks that none is left. It only ever removes bits: a
+ * 0400 store stays 0400, so opening never grants write access the owner took away. Call it only
+ * after the file validated as a store: an incompatible file must be left with the mode it had.
  *
  * @throws StoreSecurityError when a file cannot be restricted.
  */
@@ -43,12 +50,28 @@ export function hardenStoreFiles(path: string): void {
   if (!POSIX) return;
   for (const file of [path, ...SIDE_FILES.map((suffix) => path + suffix)]) {
     try {
-      chmodSync(file, OWNER_ONLY);
+      narrowMode(file);
       if ((statSync(file).mode & 0o077) !== 0) throw new StoreSecurityError(`Store file ${file} is still accessible to group or others`);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT' && file !== path) continue;
       if (error instanceof StoreSecurityError) throw error;
       throw new StoreSecurityError(`Could not restrict ${file} to its owner (0600): ${(error as Error).message}`, { cause: error });
+    }
+  }
+}
+
+/**
+ * {@link hardenStoreFiles} for a store opened read-only: clears group and other bits where the
+ * caller may (it owns the file and the file system is writable) and otherwise leaves the mode
+ * alone, since reading a file the OS let us open is no reason to fail.
+ */
+export function narrowStoreFiles(path: string): void {
+  if (!POSIX) return;
+  for (const file of [path, ...SIDE_FILES.map((suffix) => path + suffix)]) {
+    try {
+      narrowMode(file);
+    } catch {
+      // Missing side file, not our file (EPERM), read-only file system (EROFS): nothing to narrow.
     }
   }
 }

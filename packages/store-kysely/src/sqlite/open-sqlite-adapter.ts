@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, realpathSync, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, realpathSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { CheckpointError, StoreNotFoundError, StoreSchemaError } from '@session-checkpoint/core';
 import type { KyselyAdapter } from '../kysely-adapter.js';
@@ -8,7 +8,7 @@ import type { SqliteDatabaseLike } from './sqlite-database.js';
 import type { SqliteAdapterOptions } from './sqlite-options.js';
 
 /** The better-sqlite3 constructor, typed by what is used. */
-type DatabaseConstructor = new (path: string, options?: { fileMustExist?: boolean; timeout?: number }) => SqliteDatabaseLike;
+type DatabaseConstructor = new (path: string, options?: { fileMustExist?: boolean; timeout?: number; readonly?: boolean }) => SqliteDatabaseLike;
 
 /** The path of an in-memory database: nothing on disk, gone on close. */
 export const SQLITE_MEMORY = ':memory:';
@@ -19,7 +19,14 @@ export const SQLITE_MEMORY = ':memory:';
  * SQLite sees it; an existing file is validated with plain reads first and left byte- and
  * mode-identical when it is not a compatible store. A compatible one is switched to WAL (stores
  * written by the Python tool use a rollback journal; its sqlite3 module reads WAL files fine)
- * and restricted to 0600 with its `-wal`/`-shm` files. `":memory:"` opens a private in-memory store.
+ * and restricted to its owner with its `-wal`/`-shm` files (group and other bits cleared; a bit is
+ * never added, so a 0400 store stays 0400). `":memory:"` opens a private in-memory store.
+ *
+ * With `create: false` and a file or directory this process may not write, the store is opened
+ * read-only (see `readOnly`): reads work, writes fail with `SQLITE_READONLY`. A store in WAL mode
+ * whose `-shm`/`-wal` files are absent (its last writer closed) can only be read where SQLite may
+ * create them, that is, in a writable directory; in a read-only directory that fails with
+ * `SQLITE_READONLY_DIRECTORY` and a message saying so.
  *
  * better-sqlite3 is loaded on first use, so PostgreSQL-only users never need it.
  *
@@ -36,9 +43,40 @@ export async function openSqliteAdapter(path: string, options: SqliteAdapterOpti
   if (path === SQLITE_MEMORY) {
     return createSqliteAdapter(new Database(SQLITE_MEMORY), { ...options, ownsDatabase: true, create: true });
   }
-  const location = prepareFile(path, options.create ?? true);
-  const database = new Database(location, { fileMustExist: true, timeout: options.busyTimeoutMs ?? 5000 });
-  return createSqliteAdapter(database, { ...options, ownsDatabase: true, location });
+  const create = options.create ?? true;
+  const location = prepareFile(path, create);
+  const readOnly = options.readOnly ?? (!create && !writable(location));
+  const database = new Database(location, { fileMustExist: true, timeout: options.busyTimeoutMs ?? 5000, readonly: readOnly });
+  try {
+    return await createSqliteAdapter(database, { ...options, ownsDatabase: true, location, readOnly });
+  } catch (error) {
+    throw readOnly ? readOnlyFailure(error, location) : error;
+  }
+}
+
+/** True when this process may write the file and create files beside it (`-wal`, `-shm`). */
+function writable(file: string): boolean {
+  try {
+    accessSync(file, constants.W_OK);
+    accessSync(dirname(file), constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** SQLite's codes for "a read-only connection could not set up the WAL index". */
+const WAL_SETUP_CODES = new Set(['SQLITE_READONLY_DIRECTORY', 'SQLITE_CANTOPEN', 'SQLITE_READONLY_CANTINIT', 'SQLITE_READONLY_RECOVERY']);
+
+/** SQLite's terse "attempt to write a readonly database" on a read, explained; the code is kept. */
+function readOnlyFailure(error: unknown, location: string): unknown {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string' || !WAL_SETUP_CODES.has(code)) return error;
+  const message =
+    `Cannot read ${location} without write access: the store is in WAL mode and SQLite must create or update ` +
+    `${location}-shm and ${location}-wal, which this process may not do (${code}). ` +
+    'Read it from a directory this process may write to.';
+  return Object.assign(new Error(message, { cause: error }), { code });
 }
 
 /**

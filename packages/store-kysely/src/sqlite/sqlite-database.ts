@@ -30,4 +30,6 @@ export interface SqliteDatabaseLike extends SqliteDatabase {
   readonly name: string;
   /** True for an in-memory database. */
   readonly memory: boolean;
+  /** True when opened read-only (better-sqlite3 `readonly`). Absent counts as false. */
+  readonly readonly?: boolean;
 }

@@ -17,6 +17,14 @@ export interface SqliteAdapterOptions {
   create?: boolean;
   /** See {@link SqliteDurability}. Default is `"full"`. */
   durability?: SqliteDurability;
+  /**
+   * Open without write access: nothing is written on open (no switch to WAL, no index added, no
+   * chmod beyond narrowing group and other bits where allowed) and every write fails with
+   * `SQLITE_READONLY`. Default is `false`; {@link openSqliteAdapter} with `create: false` opens
+   * read-only by itself when the file or its directory is not writable, so read commands work on
+   * a store the user may only read.
+   */
+  readOnly?: boolean;
   /** How long a writer waits for another process's write lock before failing, in ms. Default is `5000`. */
   busyTimeoutMs?: number;
 }

@@ -2,6 +2,7 @@ import { StoreSchemaError } from '@session-checkpoint/core';
 import { pythonListRepr } from '@session-checkpoint/core/internal';
 import { sql, type Kysely } from 'kysely';
 import { SCHEMA_VERSION, SESSION_INDEX, STORE_COLUMNS, STORE_TABLES } from '../schema.js';
+import { checkSqliteObjects, listSqliteObjects } from './check-sqlite-objects.js';
 
 /** What a compatible SQLite file holds. */
 export type SqliteStoreState =
@@ -19,7 +20,12 @@ const NOT_A_DATABASE = new Set(['SQLITE_NOTADB', 'SQLITE_CORRUPT']);
  * mode-identical. Checks, first failure wins:
  * 1. the tables (other than `sqlite_*`) are none, or exactly `checkpoint_meta` and `checkpoints`;
  * 2. both tables have exactly the v1 column names (types and constraints are not checked);
- * 3. `checkpoint_meta['schema_version']` is `'1'` and `PRAGMA user_version` is `1`.
+ * 3. `checkpoint_meta['schema_version']` is `'1'` and `PRAGMA user_version` is `1`;
+ * 4. (ours, beyond the reference) every other object is part of the v1 schema, see
+ *    {@link checkSqliteObjects}: no triggers, views, UNIQUE/partial/expression indexes, and the
+ *    CREATE text of the tables and our indexes is the reference's.
+ * A file counts as empty (a store may be created in it) only when it holds no object at all and
+ * `user_version` is 0: a file holding only a view, say, is someone else's and is refused.
  *
  * @param location Path shown in messages.
  * @throws StoreSchemaError with the reference's message when a check fails, or when the file is
@@ -42,7 +48,13 @@ async function inspect(db: Kysely<any>, location: string): Promise<SqliteStoreSt
   const tables = (
     await sql<{ name: string }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name`.execute(db)
   ).rows.map((r) => String(r.name));
-  if (tables.length === 0) return { kind: 'empty' };
+  const objects = await listSqliteObjects(db);
+  if (tables.length === 0) {
+    const userVersion = Number((await sql<{ user_version: unknown }>`pragma user_version`.execute(db)).rows[0]?.user_version);
+    if (objects.length === 0 && userVersion === 0) return { kind: 'empty' };
+    const held = objects.map((o) => `${o.type} '${o.name}'`).join(', ') || `user_version ${userVersion}`;
+    throw new StoreSchemaError(`Refusing incompatible SQLite file ${location}: not a checkpoint store and not empty (holds ${held})`);
+  }
   if (tables.length !== STORE_TABLES.length || STORE_TABLES.some((t, i) => tables[i] !== t)) {
     throw new StoreSchemaError(`Refusing incompatible SQLite file ${location}; tables=${pythonListRepr(tables)}`);
   }
@@ -63,6 +75,6 @@ async function inspect(db: Kysely<any>, location: string): Promise<SqliteStoreSt
     const shown = meta === undefined || meta === null ? 'None' : String(meta);
     throw new StoreSchemaError(`Unsupported checkpoint store schema in ${location}: meta=${shown}, user_version=${userVersion}`);
   }
-  const index = await sql`select 1 as present from sqlite_master where type = 'index' and name = ${SESSION_INDEX}`.execute(db);
-  return { kind: 'store', version: SCHEMA_VERSION, hasSessionIndex: index.rows.length > 0 };
+  await checkSqliteObjects(db, objects, location);
+  return { kind: 'store', version: SCHEMA_VERSION, hasSessionIndex: objects.some((o) => o.type === 'index' && o.name === SESSION_INDEX) };
 }
