@@ -1,0 +1,256 @@
+/**
+ * The canonical writer: consumes the tokens of {@link JsonReader} and produces the canonical text
+ * directly, without building JS values.
+ *
+ * Why not `JSON.parse`: number lexemes must survive exactly (`12345678901234567890` stays as
+ * written), duplicate keys and `__proto__` need Python's semantics, and errors must be those of
+ * CPython's `json` module (the reader raises them). NaN/Infinity, which Python parses and only its
+ * encoder rejects, are reported through {@link ScanResult.maybeNonFinite}.
+ *
+ * Containers are emitted bottom-up: an array appends its items to a string, an object collects
+ * its members and sorts them by key (code point order) when it closes.
+ */
+import { depthMessage } from './decode-errors.js';
+import {
+  BEGIN_ARRAY,
+  BEGIN_OBJECT,
+  END,
+  END_ARRAY,
+  END_OBJECT,
+  FALSE,
+  JsonReader,
+  KEY,
+  LONE,
+  NON_FINITE,
+  NULL,
+  NUMBER,
+  STRING,
+  SURROGATE,
+  TRUE,
+} from './json-reader.js';
+import { compareCodePoints } from './key-order.js';
+import { formatPythonFloat } from './python-float.js';
+
+/**
+ * Outcome of {@link scanJson}. Errors that Python reports only after parsing (NaN/Infinity from
+ * `json.dumps`, lone surrogates from the UTF-8 encoder) must only count when the offending value
+ * survives duplicate-key elimination, so they are left in the text as markers that can never occur
+ * in canonical output (raw control characters): {@link NON_FINITE_MARK} in place of the number,
+ * {@link LONE_SURROGATE_MARK} right before each lone surrogate unit.
+ */
+export interface ScanResult {
+  /** The canonical text; only meaningful when {@link findDeferredError} finds nothing. */
+  json: string;
+  /** True when the top-level value is an object. */
+  topLevelObject: boolean;
+  /** A non-finite number was read somewhere (it may have been dropped as a duplicate). */
+  maybeNonFinite: boolean;
+  /** A lone surrogate was read somewhere (it may have been dropped as a duplicate). */
+  maybeLoneSurrogate: boolean;
+}
+
+/** Stands for a NaN/Infinity value in {@link ScanResult.json}. */
+export const NON_FINITE_MARK = '\u0000';
+/** Precedes each lone surrogate unit in {@link ScanResult.json}. */
+export const LONE_SURROGATE_MARK = '\u0001';
+
+/** An object being read: members in input order until it closes. */
+interface ObjectFrame {
+  readonly isObject: true;
+  /** Decoded keys, parallel to `members`. */
+  keys: string[];
+  /** `"key":value` canonical texts. */
+  members: string[];
+  /** Keys so far are strictly increasing in code point order (then no sort and no dedup is needed). */
+  ordered: boolean;
+  /** Some key contains a surrogate: plain `<` no longer equals code point order. */
+  surrogates: boolean;
+  /** Decoded key and canonical key text of the member whose value is being read. */
+  key: string;
+  keyText: string;
+}
+
+/** An array being read: canonical items joined so far. */
+interface ArrayFrame {
+  readonly isObject: false;
+  out: string;
+  empty: boolean;
+}
+
+type Frame = ObjectFrame | ArrayFrame;
+
+/** The canonical text of a finished object: sorted by key, last duplicate wins. */
+function closeObject(frame: ObjectFrame): string {
+  const { keys, members } = frame;
+  const n = keys.length;
+  if (n === 0) return '{}';
+  if (frame.ordered) {
+    // Concatenation builds a rope; `join` would copy the members, and copying again at every
+    // enclosing level costs O(size x depth) for large nested content.
+    let out = '{' + (members[0] as string);
+    for (let k = 1; k < n; k++) out += ',' + (members[k] as string);
+    return out + '}';
+  }
+  if (n <= 16 && !frame.surrogates) {
+    // Stable insertion sort (strict `>`), several times faster than Array.prototype.sort for the
+    // small objects that dominate payloads. Stability keeps duplicates in input order.
+    for (let i = 1; i < n; i++) {
+      const key = keys[i] as string;
+      if (!((keys[i - 1] as string) > key)) continue;
+      const member = members[i] as string;
+      let j = i - 1;
+      while (j >= 0 && (keys[j] as string) > key) {
+        keys[j + 1] = keys[j] as string;
+        members[j + 1] = members[j] as string;
+        j--;
+      }
+      keys[j + 1] = key;
+      members[j + 1] = member;
+    }
+  } else {
+    const order = keys.map((_, index) => index);
+    // Array.prototype.sort is stable, so equal keys keep input order.
+    if (frame.surrogates) order.sort((a, b) => compareCodePoints(keys[a] as string, keys[b] as string));
+    else order.sort((a, b) => ((keys[a] as string) < (keys[b] as string) ? -1 : (keys[a] as string) > (keys[b] as string) ? 1 : 0));
+    const sortedKeys = order.map((index) => keys[index] as string);
+    const sortedMembers = order.map((index) => members[index] as string);
+    return emitSorted(sortedKeys, sortedMembers);
+  }
+  return emitSorted(keys, members);
+}
+
+/** Joins sorted members, keeping only the last of each run of equal keys (Python: last value wins). */
+function emitSorted(keys: string[], members: string[]): string {
+  const n = keys.length;
+  let out = '{';
+  let first = true;
+  for (let k = 0; k < n; k++) {
+    if (k + 1 < n && keys[k + 1] === keys[k]) continue;
+    out += first ? (members[k] as string) : ',' + (members[k] as string);
+    first = false;
+  }
+  return out + '}';
+}
+
+/** Canonical text of a number token: integers as written (`-0` as `0`), floats like Python's `repr`. */
+function canonicalNumber(r: JsonReader): string {
+  const lexeme = r.text.slice(r.start, r.end);
+  if (!r.isFloat) return lexeme === '-0' ? '0' : lexeme;
+  const value = Number(lexeme);
+  return Number.isFinite(value) ? formatPythonFloat(value) : NON_FINITE_MARK;
+}
+
+/**
+ * Reads `text` as CPython's `json.loads` would and returns the canonical text plus the conditions
+ * that Python reports only later (non-finite floats, lone surrogates, top-level type).
+ *
+ * @throws CheckpointValidationError with CPython's `JSONDecodeError` message for syntax errors, or
+ *   the depth message when nesting exceeds `maxDepth`.
+ * @example
+ * ```ts
+ * scanJson('{"b":1,"a":1.50}', 1000).json; // '{"a":1.5,"b":1}'
+ * ```
+ */
+export function scanJson(text: string, maxDepth: number): ScanResult {
+  const r = new JsonReader(text, maxDepth, depthMessage(maxDepth));
+  /** Open containers by depth; frames are pooled by depth and reused once their container closed. */
+  const stack: Frame[] = [];
+  const objectPool: ObjectFrame[] = [];
+  const arrayPool: ArrayFrame[] = [];
+  let maybeNonFinite = false;
+  let maybeLoneSurrogate = false;
+  let topLevelObject = false;
+  let json = '';
+  for (;;) {
+    let value: string;
+    switch (r.next()) {
+      case STRING:
+        if ((r.flags & LONE) !== 0) maybeLoneSurrogate = true;
+        value = r.canonicalString(LONE_SURROGATE_MARK);
+        break;
+      case NUMBER:
+        value = canonicalNumber(r);
+        if (value === NON_FINITE_MARK) maybeNonFinite = true;
+        break;
+      case KEY: {
+        const frame = stack[r.depth - 1] as ObjectFrame;
+        const key = r.stringValue();
+        if ((r.flags & SURROGATE) !== 0) {
+          frame.surrogates = true;
+          frame.ordered = false;
+          if ((r.flags & LONE) !== 0) maybeLoneSurrogate = true;
+        }
+        const keys = frame.keys;
+        if (frame.ordered && keys.length > 0 && !((keys[keys.length - 1] as string) < key)) frame.ordered = false;
+        frame.key = key;
+        frame.keyText = r.canonicalString(LONE_SURROGATE_MARK);
+        continue;
+      }
+      case BEGIN_OBJECT: {
+        const d = r.depth - 1;
+        if (d === 0) topLevelObject = true;
+        let frame = objectPool[d];
+        if (frame === undefined) {
+          frame = { isObject: true, keys: [], members: [], ordered: true, surrogates: false, key: '', keyText: '' };
+          objectPool[d] = frame;
+        } else {
+          frame.keys.length = 0;
+          frame.members.length = 0;
+          frame.ordered = true;
+          frame.surrogates = false;
+        }
+        stack[d] = frame;
+        continue;
+      }
+      case BEGIN_ARRAY: {
+        const d = r.depth - 1;
+        let frame = arrayPool[d];
+        if (frame === undefined) {
+          frame = { isObject: false, out: '', empty: true };
+          arrayPool[d] = frame;
+        } else {
+          frame.out = '';
+          frame.empty = true;
+        }
+        stack[d] = frame;
+        continue;
+      }
+      case END_OBJECT:
+        value = closeObject(stack[r.depth] as ObjectFrame);
+        break;
+      case END_ARRAY:
+        value = '[' + (stack[r.depth] as ArrayFrame).out + ']';
+        break;
+      case TRUE:
+        value = 'true';
+        break;
+      case FALSE:
+        value = 'false';
+        break;
+      case NULL:
+        value = 'null';
+        break;
+      case NON_FINITE:
+        maybeNonFinite = true;
+        value = NON_FINITE_MARK;
+        break;
+      case END:
+        return { json, topLevelObject, maybeNonFinite, maybeLoneSurrogate };
+    }
+    // Attach the finished value to its container.
+    if (r.depth === 0) {
+      json = value;
+      continue;
+    }
+    const frame = stack[r.depth - 1] as Frame;
+    if (frame.isObject) {
+      frame.keys.push(frame.key);
+      frame.members.push(frame.keyText + ':' + value);
+    } else if (frame.empty) {
+      frame.out = value;
+      frame.empty = false;
+    } else {
+      frame.out += ',' + value;
+    }
+  }
+}
