@@ -18,7 +18,7 @@ function isCanonicalNumber(r: JsonReader): boolean {
   const { text, start, end } = r;
   // Any integer the grammar accepts is canonical except `-0` (checked without slicing: numbers
   // are the most frequent token of many payloads).
-  if (!r.isFloat) return end - start !== 2 || text.charCodeAt(start) !== 0x2d;
+  if (!r.isFloat) return !(end - start === 2 && text.charCodeAt(start) === 0x2d && text.charCodeAt(start + 1) === 0x30);
   const lexeme = text.slice(start, end);
   const value = Number(lexeme);
   return Number.isFinite(value) && formatPythonFloat(value) === lexeme;

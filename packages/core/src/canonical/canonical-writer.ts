@@ -65,6 +65,8 @@ interface ObjectFrame {
   ordered: boolean;
   /** Some key contains a surrogate: plain `<` no longer equals code point order. */
   surrogates: boolean;
+  /** Some key holds a lone surrogate: `keys` then hold {@link pythonKey}s. */
+  lone: boolean;
   /** Decoded key and canonical key text of the member whose value is being read. */
   key: string;
   keyText: string;
@@ -78,6 +80,43 @@ interface ArrayFrame {
 }
 
 type Frame = ObjectFrame | ArrayFrame;
+
+const HEX_OF_SHORT_ESCAPE: Record<string, number> = { '"': 0x22, '\\': 0x5c, b: 0x08, f: 0x0c, n: 0x0a, r: 0x0d, t: 0x09 };
+
+/** One code point as 6 hex digits: fixed width, so plain `<` on the joined digits is code point order. */
+function hex6(codePoint: number): string {
+  return codePoint.toString(16).padStart(6, '0');
+}
+
+/**
+ * The sort and duplicate key of a member name in an object that has a name with a lone surrogate:
+ * Python's code points as fixed-width hex, read from the canonical literal with marks. A JS string
+ * cannot stand in: it fuses a raw high surrogate and a following escaped low one (two lone code
+ * points, two distinct keys for Python) into one astral character.
+ */
+function pythonKey(marked: string): string {
+  let out = '';
+  for (let i = 1; i < marked.length - 1; i++) {
+    let c = marked.charCodeAt(i);
+    if (c === 0x01 /* LONE_SURROGATE_MARK: the next unit stands alone */) c = marked.charCodeAt(++i);
+    else if (c === 0x5c) {
+      const e = marked[++i] as string;
+      if (e === 'u') {
+        c = parseInt(marked.slice(i + 1, i + 5), 16);
+        i += 4;
+      } else c = HEX_OF_SHORT_ESCAPE[e] as number;
+    } else if (c >= 0xd800 && c <= 0xdbff) c = marked.codePointAt(i++) as number;
+    out += hex6(c);
+  }
+  return out;
+}
+
+/** {@link pythonKey} of a decoded name without lone surrogates. */
+function pythonKeyOfDecoded(key: string): string {
+  let out = '';
+  for (const ch of key) out += hex6(ch.codePointAt(0) as number);
+  return out;
+}
 
 /** The canonical text of a finished object: sorted by key, last duplicate wins. */
 function closeObject(frame: ObjectFrame): string {
@@ -174,16 +213,24 @@ export function scanJson(text: string, maxDepth: number): ScanResult {
         break;
       case KEY: {
         const frame = stack[r.depth - 1] as ObjectFrame;
-        const key = r.stringValue();
+        const keys = frame.keys;
+        let key = r.stringValue();
+        frame.keyText = r.canonicalString(LONE_SURROGATE_MARK);
         if ((r.flags & SURROGATE) !== 0) {
           frame.surrogates = true;
           frame.ordered = false;
-          if ((r.flags & LONE) !== 0) maybeLoneSurrogate = true;
+          if ((r.flags & LONE) !== 0) {
+            maybeLoneSurrogate = true;
+            if (!frame.lone) {
+              frame.lone = true;
+              for (let k = 0; k < keys.length; k++) keys[k] = pythonKeyOfDecoded(keys[k] as string);
+            }
+            key = pythonKey(frame.keyText);
+          }
         }
-        const keys = frame.keys;
+        if (frame.lone && (r.flags & LONE) === 0) key = pythonKeyOfDecoded(key);
         if (frame.ordered && keys.length > 0 && !((keys[keys.length - 1] as string) < key)) frame.ordered = false;
         frame.key = key;
-        frame.keyText = r.canonicalString(LONE_SURROGATE_MARK);
         continue;
       }
       case BEGIN_OBJECT: {
@@ -191,13 +238,14 @@ export function scanJson(text: string, maxDepth: number): ScanResult {
         if (d === 0) topLevelObject = true;
         let frame = objectPool[d];
         if (frame === undefined) {
-          frame = { isObject: true, keys: [], members: [], ordered: true, surrogates: false, key: '', keyText: '' };
+          frame = { isObject: true, keys: [], members: [], ordered: true, surrogates: false, lone: false, key: '', keyText: '' };
           objectPool[d] = frame;
         } else {
           frame.keys.length = 0;
           frame.members.length = 0;
           frame.ordered = true;
           frame.surrogates = false;
+          frame.lone = false;
         }
         stack[d] = frame;
         continue;

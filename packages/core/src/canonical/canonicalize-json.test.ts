@@ -107,6 +107,11 @@ describe('canonicalizeJson: CPython error messages (checked against CPython 3.11
     expect(errorOf('{"b":"\\ud800","a":"😀"}').message).toBe("payload is not valid JSON: lone surrogate '\\ud800' at position 14");
     // Dropped duplicates are not reported (Python never sees them).
     expect(canonicalizeJson('{"a":"\\ud800","a":1}')).toBe('{"a":1}');
+    // A raw high surrogate then an escaped low one is a different key from "😀" for Python (two
+    // lone code points), though a JS string holds both as the same character: not a duplicate.
+    // CPython 3.11: UnicodeEncodeError at position 2, '\ud83d'.
+    expect(errorOf('{"\ud83d\\ude00":1,"😀":2}').message).toBe("payload is not valid JSON: lone surrogate '\\ud83d' at position 2");
+    expect(errorOf('{"😀":2,"\ud83d\\ude00":1}').message).toBe("payload is not valid JSON: lone surrogate '\\ud83d' at position 2");
   });
 
   it('limits depth with an explicit stack', () => {
