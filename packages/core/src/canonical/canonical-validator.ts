@@ -52,7 +52,7 @@ export function isCanonicalObjectText(text: string, maxDepth: number): boolean {
   const lastKeySurrogate: boolean[] = [];
   try {
     // Compact: whitespace anywhere is a syntax error, caught below.
-    const r = new JsonReader(text, maxDepth, depthMessage(maxDepth), true);
+    const r = new JsonReader(text, maxDepth, depthMessage, true);
     for (;;) {
       switch (r.next()) {
         case BEGIN_OBJECT:

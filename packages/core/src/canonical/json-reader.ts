@@ -125,18 +125,19 @@ export class JsonReader {
   /** Per open container, true for an object. */
   private readonly objects: boolean[] = [];
   private readonly maxDepth: number;
-  private readonly depthMessage: string;
+  private readonly depthMessage: string | ((maxDepth: number) => string);
   /** Whitespace is not skipped (then it is a syntax error). */
   private readonly compact: boolean;
 
   /**
    * @param maxDepth Containers allowed open at once (the top-level one counting as 1).
-   * @param depthMessage Message of the `CheckpointValidationError` for deeper input.
+   * @param depthMessage Message of the `CheckpointValidationError` for deeper input, or its
+   *   builder (called only then: no string is built per document on the read path).
    * @param compact Treat whitespace as a syntax error, as the check of canonical text wants
    *   (default false: whitespace is skipped like CPython does).
    * @throws CheckpointValidationError for a leading BOM, like CPython's `json.loads`.
    */
-  constructor(text: string, maxDepth: number, depthMessage: string, compact = false) {
+  constructor(text: string, maxDepth: number, depthMessage: string | ((maxDepth: number) => string), compact = false) {
     this.text = text;
     this.length = text.length;
     this.maxDepth = maxDepth;
@@ -254,7 +255,10 @@ export class JsonReader {
       return STRING;
     }
     if (c === OPEN_BRACE || c === OPEN_BRACKET) {
-      if (this.depth >= this.maxDepth) throw new CheckpointValidationError(this.depthMessage);
+      if (this.depth >= this.maxDepth) {
+        const message = this.depthMessage;
+        throw new CheckpointValidationError(typeof message === 'string' ? message : message(this.maxDepth));
+      }
       const object = c === OPEN_BRACE;
       this.objects[this.depth++] = object;
       this.pos = this.end = pos + 1;
@@ -374,14 +378,12 @@ export class JsonReader {
   }
 
   private skipWhitespace(): void {
-    if (this.compact) return;
     const text = this.text;
     let i = this.pos;
-    for (;;) {
-      const c = text.charCodeAt(i);
-      if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) i++;
-      else break;
-    }
+    let c = text.charCodeAt(i);
+    // The usual case, and always in compact mode: no whitespace here.
+    if (c > 0x20 || this.compact) return;
+    while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = text.charCodeAt(++i);
     this.pos = i;
   }
 }
