@@ -34,6 +34,21 @@ describe('canonicalizeJson: output', () => {
     expect(canonicalizeJson(input)).toBe(expected);
   });
 
+  it.each([
+    // Verbatim spans: canonical parts of the input are copied, the rest rebuilt (CPython 3.11 outputs).
+    ['{"a":[1,2],"b":{"c":1}}', '{"a":[1,2],"b":{"c":1}}'],
+    ['{"a":[1, 2]}', '{"a":[1,2]}'],
+    ['[1,[2,3] ,4]', '[1,[2,3],4]'],
+    ['{"b":{"x":1},"a":[1.0,1.50]}', '{"a":[1.0,1.5],"b":{"x":1}}'],
+    ['[ ]', '[]'],
+    ['{"a":{ }}', '{"a":{}}'],
+    ['{"a":"\\n","b":"\\u00e9"}', '{"a":"\\n","b":"é"}'],
+    ['[[1,2],[3,-0],[1e2]]', '[[1,2],[3,0],[100.0]]'],
+    ['{"a":1,"b":[true,false,null],"c":"x"}', '{"a":1,"b":[true,false,null],"c":"x"}'],
+  ])('verbatim spans: %s -> %s', (input, expected) => {
+    expect(canonicalizeJson(input)).toBe(expected);
+  });
+
   it('sorts large objects (sort path) with last duplicate winning', () => {
     const keys = Array.from({ length: 40 }, (_, i) => `k${(i * 7) % 40}`);
     const input = '{' + keys.map((k, i) => `"${k}":${i}`).join(',') + ',"k3":"last"}';

@@ -31,8 +31,11 @@ export const STRING = 6;
 export const NUMBER = 7;
 /** `NaN`, `Infinity` or `-Infinity`: Python parses them, only its encoder rejects them. */
 export const NON_FINITE = 8;
+/** `true`. */
 export const TRUE = 9;
+/** `false`. */
 export const FALSE = 10;
+/** `null`. */
 export const NULL = 11;
 /** End of the document (trailing whitespace skipped, nothing after it). */
 export const END = 12;
