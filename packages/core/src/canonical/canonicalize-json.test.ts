@@ -34,6 +34,21 @@ describe('canonicalizeJson: output', () => {
     expect(canonicalizeJson(input)).toBe(expected);
   });
 
+  it.each([
+    // Verbatim spans: canonical parts of the input are copied, the rest rebuilt (CPython 3.11 outputs).
+    ['{"a":[1,2],"b":{"c":1}}', '{"a":[1,2],"b":{"c":1}}'],
+    ['{"a":[1, 2]}', '{"a":[1,2]}'],
+    ['[1,[2,3] ,4]', '[1,[2,3],4]'],
+    ['{"b":{"x":1},"a":[1.0,1.50]}', '{"a":[1.0,1.5],"b":{"x":1}}'],
+    ['[ ]', '[]'],
+    ['{"a":{ }}', '{"a":{}}'],
+    ['{"a":"\\n","b":"\\u00e9"}', '{"a":"\\n","b":"é"}'],
+    ['[[1,2],[3,-0],[1e2]]', '[[1,2],[3,0],[100.0]]'],
+    ['{"a":1,"b":[true,false,null],"c":"x"}', '{"a":1,"b":[true,false,null],"c":"x"}'],
+  ])('verbatim spans: %s -> %s', (input, expected) => {
+    expect(canonicalizeJson(input)).toBe(expected);
+  });
+
   it('sorts large objects (sort path) with last duplicate winning', () => {
     const keys = Array.from({ length: 40 }, (_, i) => `k${(i * 7) % 40}`);
     const input = '{' + keys.map((k, i) => `"${k}":${i}`).join(',') + ',"k3":"last"}';
@@ -107,6 +122,11 @@ describe('canonicalizeJson: CPython error messages (checked against CPython 3.11
     expect(errorOf('{"b":"\\ud800","a":"😀"}').message).toBe("payload is not valid JSON: lone surrogate '\\ud800' at position 14");
     // Dropped duplicates are not reported (Python never sees them).
     expect(canonicalizeJson('{"a":"\\ud800","a":1}')).toBe('{"a":1}');
+    // A raw high surrogate then an escaped low one is a different key from "😀" for Python (two
+    // lone code points), though a JS string holds both as the same character: not a duplicate.
+    // CPython 3.11: UnicodeEncodeError at position 2, '\ud83d'.
+    expect(errorOf('{"\ud83d\\ude00":1,"😀":2}').message).toBe("payload is not valid JSON: lone surrogate '\\ud83d' at position 2");
+    expect(errorOf('{"😀":2,"\ud83d\\ude00":1}').message).toBe("payload is not valid JSON: lone surrogate '\\ud83d' at position 2");
   });
 
   it('limits depth with an explicit stack', () => {

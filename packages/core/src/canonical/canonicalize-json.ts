@@ -2,7 +2,7 @@
 import { CheckpointValidationError } from '../errors.js';
 import { codePointOffset } from './code-points.js';
 import { loneSurrogateError, OUT_OF_RANGE_MESSAGE } from './decode-errors.js';
-import { LONE_SURROGATE_MARK, NON_FINITE_MARK, scanJson, type ScanResult } from './json-scanner.js';
+import { LONE_SURROGATE_MARK, NON_FINITE_MARK, scanJson, type ScanResult } from './canonical-writer.js';
 import { resolveMaxDepth, type CanonicalizeOptions } from './options.js';
 
 /**

@@ -109,6 +109,11 @@ describe('isCanonicalObjectText (read-path validator)', () => {
     ['{"！":1,"😀":2}', true],
     ['{"😀":1,"！":2}', false],
     ['{"a":1,"a":2}', false],
+    // Keys compared in place: a space or "!" sorts below the closing quote of the shorter key.
+    ['{"a":1,"a ":2,"a!":3,"ab":4,"b":5}', true],
+    ['{"a ":1,"a":2}', false],
+    ['{"ab":1,"a!":2}', false],
+    ['{"a":[1,-1,-10,10]}', true],
     ['{"a":[1,{"b":true,"c":false}],"b":null}', true],
     ['{"a":[1,]}', false],
     ['{"a":1} ', false],

@@ -8,7 +8,7 @@ import { isCanonicalObjectText } from './canonical-validator.js';
 import { findDeferredError } from './canonicalize-json.js';
 import { canonicalize } from './canonicalize-value.js';
 import { depthMessage } from './decode-errors.js';
-import { scanJson } from './json-scanner.js';
+import { scanJson } from './canonical-writer.js';
 import { resolveMaxDepth, resolveMaxPayloadBytes } from './options.js';
 import type { PayloadLimits } from './options.js';
 import { isJsonObject } from './plain-object.js';

@@ -1,15 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { CheckpointValidationError } from '../errors.js';
 import type { JsonNode } from './json-node.js';
 import { isIntegerLexeme } from './json-node.js';
 import { parseJsonTree } from './parse-json-tree.js';
-
-/** Generated with CPython 3.11.7 `json.loads` (see test-support/python-json-cases.json). */
-const cases = JSON.parse(readFileSync(new URL('./test-support/python-json-cases.json', import.meta.url), 'utf8')) as {
-  errors: Array<[string, string | null]>;
-  mutations: Array<[string, string | null]>;
-};
 
 function errorOf(text: string): string | null {
   try {
@@ -21,16 +14,8 @@ function errorOf(text: string): string | null {
   }
 }
 
-describe('parseJsonTree: Python grammar and messages', () => {
-  it.each(cases.errors)('%j', (input, expected) => {
-    expect(errorOf(input)).toBe(expected);
-  });
-
-  it('agrees with Python on 400 mutated documents', () => {
-    const mismatches = cases.mutations.filter(([input, expected]) => errorOf(input) !== expected);
-    expect(mismatches.map(([input, expected]) => ({ input, expected, got: errorOf(input) }))).toEqual([]);
-  });
-});
+// The CPython corpus (error vectors and mutations) runs through every entry point in
+// canonical/python-corpus.test.ts.
 
 describe('parseJsonTree: lossless tree', () => {
   it('keeps number lexemes, member order, duplicates and spans', () => {
