@@ -23,17 +23,8 @@ const ROW_COLUMNS = [
   'source_ref as sourceRef',
 ] as const;
 
-/** Values of an insert. */
-export interface InsertValues {
-  namespace: string;
-  sessionId: string;
-  kind: string;
-  name: string;
-  payloadJson: string;
-  payloadSha256: string;
-  createdAt: string;
-  sourceRef: string | null;
-}
+/** Values of an insert: a row without its id. */
+export type InsertValues = Omit<CheckpointRow, 'id'>;
 
 /** A row id as the driver returns it: PostgreSQL `bigint` arrives as a string. */
 export interface IdRow {
