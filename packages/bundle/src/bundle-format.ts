@@ -2,7 +2,7 @@
  * The bundle format `ellmos.session-checkpoint-export.v1`, shared with the Python reference
  * (PYTHON_REFERENCE.md section 8). Field names are the reference's snake_case: they are the wire format.
  */
-import type { RawJson } from '@session-checkpoint/core/internal';
+import type { CheckpointRecord } from '@session-checkpoint/core/internal';
 
 /** The `schema` value of every bundle. */
 export const EXPORT_SCHEMA = 'ellmos.session-checkpoint-export.v1';
@@ -27,20 +27,11 @@ export const CHECKPOINT_FIELDS = [
 export type CheckpointField = (typeof CHECKPOINT_FIELDS)[number];
 
 /**
- * One exported checkpoint. `payload` is the stored canonical text wrapped in {@link RawJson}, so
- * writing it never goes through a JavaScript number.
+ * One exported checkpoint: the reference's snake_case record (core's `CheckpointRecord`, also what
+ * the CLI prints). `payload` is the stored canonical text wrapped in `RawJson`, so writing it never
+ * goes through a JavaScript number.
  */
-export interface ExportedCheckpoint {
-  id: number;
-  namespace: string;
-  session_id: string;
-  kind: string;
-  name: string;
-  payload: RawJson;
-  payload_sha256: string;
-  created_at: string;
-  source_ref: string | null;
-}
+export type ExportedCheckpoint = CheckpointRecord;
 
 /**
  * An export bundle in memory, keys in the order they are written.

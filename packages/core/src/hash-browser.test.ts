@@ -1,7 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { loadCanonicalVectors, type CanonicalVector } from '@session-checkpoint/fixtures';
 import { build, type Rollup } from 'vite';
 import { afterAll, describe, expect, it } from 'vitest';
 import { canonicalPayloadFromJson, sha256Hex } from './hash.js';
@@ -15,15 +16,6 @@ import { canonicalPayloadFromJson, sha256Hex } from './hash.js';
 
 const packageRoot = fileURLToPath(new URL('../', import.meta.url));
 const workDir = join(packageRoot, 'out-tsc', 'hash-browser');
-const fixtures = new URL('../../../fixtures/python-v1/', import.meta.url);
-
-/** One golden case of fixtures/python-v1/canonical-vectors*.json (the fields used here). */
-interface Vector {
-  name: string;
-  input_json?: string;
-  input_template?: { prefix: string; repeat: string; count: number; suffix: string };
-  sha256: string | null;
-}
 
 /** What the page and Node compute for each input: hash and size, or the error. */
 interface Outcome {
@@ -49,10 +41,8 @@ function findChromium(): string | undefined {
   return undefined;
 }
 
-function vectors(): Vector[] {
-  return ['canonical-vectors.json', 'canonical-vectors-large.json'].flatMap(
-    (file) => JSON.parse(readFileSync(new URL(file, fixtures), 'utf8')) as Vector[],
-  );
+function vectors(): CanonicalVector[] {
+  return loadCanonicalVectors();
 }
 
 /** Random strings (seeded, so a failure repeats) across SHA-256 block boundaries, with non-ASCII and lone surrogates. */
@@ -90,7 +80,7 @@ out.node = typeof process !== 'undefined';
 document.getElementById('out').textContent = JSON.stringify(out);
 `;
 
-function outcomeInNode(vector: Vector): Outcome {
+function outcomeInNode(vector: CanonicalVector): Outcome {
   const t = vector.input_template;
   const text = vector.input_json ?? t!.prefix + t!.repeat.repeat(t!.count) + t!.suffix;
   try {

@@ -37,7 +37,7 @@ process.stdout.write(JSON.stringify({ urls, ...result }));
 `;
 
 describe('@session-checkpoint/core/hash subpath', () => {
-  it('loads only the canonical, sha256, errors and limits modules', () => {
+  it('loads only the canonical, sha256, errors and limits modules (and the integer rule limits use)', () => {
     expect(existsSync(hashUrl), `build core first: ${fileURLToPath(hashUrl)} is missing`).toBe(true);
     const out = execFileSync(process.execPath, ['--input-type=module', '-e', CHILD, hashUrl.href], { encoding: 'utf8' });
     const { urls, sha, canonical } = JSON.parse(out) as { urls: string[]; sha: string; canonical: string };
@@ -51,7 +51,7 @@ describe('@session-checkpoint/core/hash subpath', () => {
       expect(url.startsWith(distUrl.href), url).toBe(true);
       return url.slice(distUrl.href.length);
     });
-    const allowed = /^(canonical\/[\w-]+\.js|sha256(-portable)?\.js|errors\.js|limits\.js|hash\.js)$/;
+    const allowed = /^(canonical\/[\w-]+\.js|sha256(-portable)?\.js|errors\.js|limits\.js|validation\/integers\.js|hash\.js)$/;
     for (const file of relative) expect(file, `unexpected module loaded by the hash subpath: ${file}`).toMatch(allowed);
     expect(relative.some((file) => /^(store|port|memory|thread)\/|index\.js$/.test(file))).toBe(false);
     // Only built-in modules besides our files.

@@ -8,9 +8,11 @@
  */
 export { resolveLimits } from './limits.js';
 export * from './validation/fields.js';
+export * from './validation/integers.js';
 export * from './validation/timestamp.js';
 export * from './port/ordering.js';
 export { prepareCheckpoint } from './store/prepare.js';
 export * from './store/verify-row.js';
 export * from './lossless/index.js';
 export * from './python-repr.js';
+export * from './checkpoint-record.js';

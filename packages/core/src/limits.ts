@@ -1,4 +1,4 @@
-import { CheckpointValidationError } from './errors.js';
+import { positiveInteger } from './validation/integers.js';
 
 /**
  * Size and count caps. Every cap is overridable per store (`new CheckpointStore(adapter, { limits })`);
@@ -54,10 +54,7 @@ export function resolveLimits(overrides: Partial<CheckpointLimits> = {}): Readon
   for (const key of Object.keys(DEFAULT_LIMITS) as (keyof CheckpointLimits)[]) {
     const value = overrides[key];
     if (value === undefined) continue;
-    if (typeof value !== 'number' || !Number.isSafeInteger(value) || value <= 0) {
-      throw new CheckpointValidationError(`${key} must be a positive integer`);
-    }
-    merged[key] = value;
+    merged[key] = positiveInteger(value, key);
   }
   return Object.freeze(merged);
 }

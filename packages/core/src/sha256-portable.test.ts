@@ -1,6 +1,6 @@
 import { Buffer } from 'node:buffer';
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { loadCanonicalVectors } from '@session-checkpoint/fixtures';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { sha256HexPortable, utf8ByteLengthPortable } from './sha256-portable.js';
@@ -52,13 +52,10 @@ describe('sha256HexPortable', () => {
 
   it('gives every shared canonical vector its Python hash', () => {
     let checked = 0;
-    for (const file of ['canonical-vectors.json', 'canonical-vectors-large.json']) {
-      const url = new URL(`../../../fixtures/python-v1/${file}`, import.meta.url);
-      for (const vector of JSON.parse(readFileSync(url, 'utf8')) as { canonical?: string | null; sha256: string | null }[]) {
-        if (typeof vector.canonical !== 'string' || vector.sha256 === null) continue;
-        expect(sha256HexPortable(vector.canonical)).toBe(vector.sha256);
-        checked++;
-      }
+    for (const vector of loadCanonicalVectors()) {
+      if (typeof vector.canonical !== 'string' || vector.sha256 === null) continue;
+      expect(sha256HexPortable(vector.canonical)).toBe(vector.sha256);
+      checked++;
     }
     expect(checked).toBeGreaterThanOrEqual(70);
   });

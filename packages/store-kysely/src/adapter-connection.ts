@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { KyselyQueryRunner, type QueryRunner } from './query-runner.js';
 import type { SqlFlavor } from './sql-flavor.js';
+import { immediateTransaction } from './sqlite/immediate-transaction.js';
 
 /**
  * How a {@link KyselyAdapter} reaches its database: a runner for single statements, write
@@ -54,17 +55,9 @@ export class KyselyConnection implements AdapterConnection {
     // Kysely's own transaction detects a PostgreSQL transaction aborted by a swallowed error
     // (COMMIT answering ROLLBACK) and throws instead of reporting success.
     if (this.#flavor === 'postgres') return this.#db.transaction().execute((trx) => fn(new KyselyQueryRunner(trx)));
-    return this.#db.connection().execute(async (conn) => {
-      await sql`begin immediate`.execute(conn);
-      try {
-        const result = await fn(new KyselyQueryRunner(conn));
-        await sql`commit`.execute(conn);
-        return result;
-      } catch (error) {
-        await sql`rollback`.execute(conn).catch(() => undefined);
-        throw error;
-      }
-    });
+    return this.#db.connection().execute((conn) =>
+      immediateTransaction((statement) => sql.raw(statement).execute(conn), () => fn(new KyselyQueryRunner(conn))),
+    );
   }
 
   async close(): Promise<void> {

@@ -23,17 +23,8 @@ const ROW_COLUMNS = [
   'source_ref as sourceRef',
 ] as const;
 
-/** Values of an insert. */
-export interface InsertValues {
-  namespace: string;
-  sessionId: string;
-  kind: string;
-  name: string;
-  payloadJson: string;
-  payloadSha256: string;
-  createdAt: string;
-  sourceRef: string | null;
-}
+/** Values of an insert: a row without its id. */
+export type InsertValues = Omit<CheckpointRow, 'id'>;
 
 /** The inserted columns, in the order of {@link insertSelections}. */
 const INSERT_COLUMNS = ['namespace', 'session_id', 'kind', 'name', 'payload_json', 'payload_sha256', 'created_at', 'source_ref'] as const;

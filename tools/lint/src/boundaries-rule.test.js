@@ -34,6 +34,14 @@ describe('session-checkpoint/layers', () => {
     expect(found.join()).toMatch(/never canonicalise, hash or verify/);
   });
 
+  it('lets tests, and only tests, read the fixtures package; the fixtures package imports nothing of ours', async () => {
+    const fixtures = "import { loadTranscript } from '@session-checkpoint/fixtures';\n";
+    expect(await problems('packages/core/src/x.test.ts', fixtures)).toEqual([]);
+    expect(await problems('packages/cli/src/test-support/x.ts', fixtures)).toEqual([]);
+    expect(await problems('packages/core/src/x.ts', fixtures)).toHaveLength(1);
+    expect(await problems('tools/fixtures/src/x.js', "import { CheckpointStore } from '@session-checkpoint/core';\n")).toHaveLength(1);
+  });
+
   it('allows downward imports', async () => {
     expect(await problems('packages/cli/src/x.ts', "import { CheckpointStore } from '@session-checkpoint/core';\nimport { importBundle } from '@session-checkpoint/bundle';\n")).toEqual([]);
     expect(await problems('packages/store-kysely/src/x.test.ts', "import { runConformanceSuite } from '@session-checkpoint/conformance';\n")).toEqual([]);

@@ -1,16 +1,18 @@
 /**
  * Which layer may import which, by Nx project tag (`nx.tags` in each package.json). Dependencies
  * point downward only: core <- conformance/adapter/bundle <- cli <- plugins and tools.
- * `test` lists what test files may import on top (fixtures, adapters to test against).
+ * `test` lists what test files may import on top (the fixtures package, adapters to test against).
  */
 export const LAYER_RULES = {
-  'layer:core': { runtime: [], test: [] },
-  'layer:conformance': { runtime: ['layer:core'], test: [] },
-  'layer:adapter': { runtime: ['layer:core'], test: ['layer:conformance'] },
-  'layer:bundle': { runtime: ['layer:core'], test: ['layer:adapter', 'layer:conformance'] },
-  'layer:cli': { runtime: ['layer:core', 'layer:adapter', 'layer:bundle'], test: ['layer:conformance'] },
-  'layer:plugin': { runtime: ['layer:cli', 'layer:core', 'layer:adapter', 'layer:bundle'], test: [] },
+  'layer:core': { runtime: [], test: ['layer:fixtures'] },
+  'layer:conformance': { runtime: ['layer:core'], test: ['layer:fixtures'] },
+  'layer:adapter': { runtime: ['layer:core'], test: ['layer:conformance', 'layer:fixtures'] },
+  'layer:bundle': { runtime: ['layer:core'], test: ['layer:adapter', 'layer:conformance', 'layer:fixtures'] },
+  'layer:cli': { runtime: ['layer:core', 'layer:adapter', 'layer:bundle'], test: ['layer:conformance', 'layer:fixtures'] },
+  'layer:plugin': { runtime: ['layer:cli', 'layer:core', 'layer:adapter', 'layer:bundle'], test: ['layer:fixtures'] },
   'layer:tool': { runtime: ['*'], test: ['*'] },
+  // tools/fixtures: the Python reference's fixture files, for tests only; it imports nothing of ours.
+  'layer:fixtures': { runtime: [], test: [] },
 };
 
 /**

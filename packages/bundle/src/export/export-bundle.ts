@@ -3,7 +3,7 @@
  * verified on the way out (one bad row fails the export, naming every bad row).
  */
 import type { Checkpoint, CheckpointStore } from '@session-checkpoint/core';
-import { nowTimestamp, RawJson, validateToken } from '@session-checkpoint/core/internal';
+import { checkpointRecord, nowTimestamp, validateToken } from '@session-checkpoint/core/internal';
 import { EXPORT_SCHEMA, STORE_SCHEMA_VERSION, type ExportBundle, type ExportedCheckpoint } from '../bundle-format.js';
 import type { ProgressListener } from '../progress.js';
 
@@ -26,18 +26,7 @@ export interface ExportOptions {
  * ```
  */
 export function toExportedCheckpoint(checkpoint: Checkpoint): ExportedCheckpoint {
-  return {
-    id: checkpoint.id,
-    namespace: checkpoint.namespace,
-    session_id: checkpoint.sessionId,
-    kind: checkpoint.kind,
-    name: checkpoint.name,
-    // payloadJson, not payload: the parsed object would turn 1.0 into 1 and round big integers.
-    payload: new RawJson(checkpoint.payloadJson),
-    payload_sha256: checkpoint.payloadSha256,
-    created_at: checkpoint.createdAt,
-    source_ref: checkpoint.sourceRef,
-  };
+  return checkpointRecord(checkpoint);
 }
 
 /** The bundle fields that precede `checkpoints`, validated. */

@@ -1,5 +1,5 @@
 import type { Checkpoint, PreparedCheckpoint, SessionSummary } from '@session-checkpoint/core';
-import { RawJson } from '@session-checkpoint/core/internal';
+import { checkpointRecord } from '@session-checkpoint/core/internal';
 
 /*
  * Core records are camelCase; the CLI speaks the Python reference's snake_case, with keys in the
@@ -17,17 +17,10 @@ import { RawJson } from '@session-checkpoint/core/internal';
  * ```
  */
 export function checkpointJson(cp: Checkpoint, options: { payload?: boolean } = {}): Record<string, unknown> {
-  return {
-    id: cp.id,
-    namespace: cp.namespace,
-    session_id: cp.sessionId,
-    kind: cp.kind,
-    name: cp.name,
-    ...(options.payload === false ? {} : { payload: new RawJson(cp.payloadJson) }),
-    payload_sha256: cp.payloadSha256,
-    created_at: cp.createdAt,
-    source_ref: cp.sourceRef,
-  };
+  // The bundle item's record: one snake_case shape for `get` and export. Dropping a key keeps the others' order.
+  const record: Record<string, unknown> = { ...checkpointRecord(cp) };
+  if (options.payload === false) delete record.payload;
+  return record;
 }
 
 /**

@@ -8,9 +8,6 @@ import { fileURLToPath } from 'node:url';
 /** The real binary: every CLI test spawns it, so what is tested is what users run. */
 export const CLI_BIN = fileURLToPath(new URL('../../bin/run.js', import.meta.url));
 
-/** Repository root (for fixtures). */
-export const REPO_ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
-
 /** Outcome of one CLI call. */
 export interface CliResult {
   code: number | null;

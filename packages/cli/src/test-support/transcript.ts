@@ -1,35 +1,7 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { REPO_ROOT } from './run-cli.js';
+import type { TranscriptFile } from '@session-checkpoint/fixtures';
 
-/** One call of `fixtures/python-v1/cli-transcript.json`. */
-export interface TranscriptCase {
-  name: string;
-  argv: string[];
-  setup: string[] | null;
-  stdin_or_payload_file_content: TranscriptFile[] | null;
-  exit_code: number;
-  stdout: string;
-  stderr: string;
-  checks_after: { path: string; exists: boolean; mode?: string }[] | null;
-  note: string | null;
-}
-
-/** An input file of a case: inline text, hex bytes, or a recipe for large files. */
-export interface TranscriptFile {
-  path: string;
-  bytes: number;
-  sha256: string;
-  content: string | null;
-  content_hex?: string;
-  recipe?: string;
-}
-
-/** The 102 recorded calls, in order (later calls depend on the state earlier ones left). */
-export function loadTranscript(): TranscriptCase[] {
-  return JSON.parse(readFileSync(join(REPO_ROOT, 'fixtures/python-v1/cli-transcript.json'), 'utf8')) as TranscriptCase[];
-}
+/* The transcript and its types come from `@session-checkpoint/fixtures`; this file rebuilds its large inputs. */
 
 function bundle(items: { id: number; payload: string }[]): Buffer {
   const checkpoints = items.map(({ id, payload }) => {

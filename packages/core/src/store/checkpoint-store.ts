@@ -2,7 +2,8 @@ import { CheckpointConflictError, CheckpointNotFoundError, CheckpointValidationE
 import { resolveLimits, type CheckpointLimits } from '../limits.js';
 import type { CheckpointAdapter, InsertOptions } from '../port/adapter.js';
 import type { Checkpoint, CheckpointRow } from '../types.js';
-import { MAX_SESSION_ID_LENGTH, validateId, validatePage, validateText, validateToken } from '../validation/fields.js';
+import { MAX_SESSION_ID_LENGTH, resolveNamespace, validateId, validatePage, validateText, validateToken } from '../validation/fields.js';
+import { nonNegativeInteger } from '../validation/integers.js';
 import { normalizeTimestamp } from '../validation/timestamp.js';
 import { prepareCheckpoint, type CreateCheckpointInput, type PreparedCheckpoint } from './prepare.js';
 import type { DeleteResult, PruneResult, SessionSummary, VerifyReport } from './results.js';
@@ -167,7 +168,7 @@ export class CheckpointStore {
    */
   async get(id: number, options: NamespaceOption = {}): Promise<Checkpoint> {
     validateId(id);
-    const namespace = validateToken(options.namespace ?? 'default', 'namespace');
+    const namespace = resolveNamespace(options.namespace);
     const row = await this.adapter.getRow(id, namespace);
     if (!row) throw new CheckpointNotFoundError(`Checkpoint ${id} not found in namespace '${namespace}'`);
     return verifyRow(row, this.#readLimits);
@@ -200,7 +201,7 @@ export class CheckpointStore {
    * ```
    */
   async list(options: ListOptions = {}): Promise<Checkpoint[]> {
-    const namespace = validateToken(options.namespace ?? 'default', 'namespace');
+    const namespace = resolveNamespace(options.namespace);
     const { limit, offset } = validatePage(options.limit ?? 20, options.offset ?? 0, this.limits.maxListLimit);
     const query = { namespace, limit, offset, ...(options.sessionId === undefined ? {} : { sessionId: this.#session(options.sessionId) }) };
     return verifyRows(await this.adapter.listRows(query), this.#readLimits);
@@ -215,7 +216,7 @@ export class CheckpointStore {
    * ```
    */
   async latest(sessionId: string, options: NamespaceOption = {}): Promise<Checkpoint | undefined> {
-    const namespace = validateToken(options.namespace ?? 'default', 'namespace');
+    const namespace = resolveNamespace(options.namespace);
     const row = await this.adapter.latestRow(namespace, this.#session(sessionId));
     return row ? verifyRow(row, this.#readLimits) : undefined;
   }
@@ -241,7 +242,7 @@ export class CheckpointStore {
    * ```
    */
   async sessions(options: NamespaceOption = {}): Promise<SessionSummary[]> {
-    const namespace = validateToken(options.namespace ?? 'default', 'namespace');
+    const namespace = resolveNamespace(options.namespace);
     const rows = await this.adapter.sessions(namespace);
     return rows.map((r) => ({ sessionId: r.sessionId, count: r.count, latestId: r.latestId, latestCreatedAt: r.latestCreatedAt }));
   }
@@ -258,7 +259,7 @@ export class CheckpointStore {
    */
   async delete(id: number, options: DeleteOptions = {}): Promise<DeleteResult> {
     validateId(id);
-    const namespace = validateToken(options.namespace ?? 'default', 'namespace');
+    const namespace = resolveNamespace(options.namespace);
     const apply = options.apply === true;
     return this.adapter.transaction(async (tx) => {
       const row = await tx.getRow(id, namespace);
@@ -291,14 +292,14 @@ export class CheckpointStore {
    * ```
    */
   async prune(options: PruneOptions): Promise<PruneResult> {
-    const namespace = validateToken(options.namespace ?? 'default', 'namespace');
+    const namespace = resolveNamespace(options.namespace);
     if (options.keepLatest === undefined && options.olderThan === undefined) {
       throw new CheckpointValidationError('prune needs keepLatest and/or olderThan');
     }
     const query = {
       namespace,
       ...(options.sessionId === undefined ? {} : { sessionId: this.#session(options.sessionId) }),
-      ...(options.keepLatest === undefined ? {} : { keepLatest: this.#nonNegative(options.keepLatest, 'keepLatest') }),
+      ...(options.keepLatest === undefined ? {} : { keepLatest: nonNegativeInteger(options.keepLatest, 'keepLatest') }),
       ...(options.olderThan === undefined
         ? {}
         : { olderThan: normalizeTimestamp(options.olderThan instanceof Date ? options.olderThan.toISOString() : options.olderThan, 'olderThan') }),
@@ -321,7 +322,7 @@ export class CheckpointStore {
    * ```
    */
   async deleteSession(sessionId: string, options: NamespaceOption & { apply?: boolean } = {}): Promise<PruneResult> {
-    const namespace = validateToken(options.namespace ?? 'default', 'namespace');
+    const namespace = resolveNamespace(options.namespace);
     const session = this.#session(sessionId);
     if (options.apply !== true) {
       const selected = await this.adapter.findPrunable({ namespace, sessionId: session, keepLatest: 0 });
@@ -401,13 +402,6 @@ export class CheckpointStore {
 
   #session(sessionId: unknown): string {
     return validateText(sessionId, 'session_id', MAX_SESSION_ID_LENGTH);
-  }
-
-  #nonNegative(value: unknown, field: string): number {
-    if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
-      throw new CheckpointValidationError(`${field} must be a non-negative integer`);
-    }
-    return value;
   }
 
   async *#rawBatches(namespace: string | undefined, batchSize = 500): AsyncGenerator<CheckpointRow[]> {

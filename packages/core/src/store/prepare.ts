@@ -1,7 +1,8 @@
 import { canonicalPayloadFromJson, canonicalPayloadFromValue } from '../canonical/payload.js';
 import { CheckpointValidationError } from '../errors.js';
 import type { CheckpointLimits } from '../limits.js';
-import { defaultName, MAX_NAME_LENGTH, MAX_SESSION_ID_LENGTH, validateText, validateToken } from '../validation/fields.js';
+import type { CheckpointRow } from '../types.js';
+import { defaultName, MAX_NAME_LENGTH, MAX_SESSION_ID_LENGTH, resolveNamespace, validateText, validateToken } from '../validation/fields.js';
 import { normalizeTimestamp } from '../validation/timestamp.js';
 
 /**
@@ -32,19 +33,10 @@ export interface CreateCheckpointInput {
   sourceRef?: string | null;
 }
 
-/** A validated, canonicalised, hashed checkpoint, ready to insert. */
-export interface PreparedCheckpoint {
-  namespace: string;
-  sessionId: string;
-  kind: string;
-  name: string;
-  /** Canonical payload text. */
-  payloadJson: string;
-  payloadSha256: string;
+/** A validated, canonicalised, hashed checkpoint, ready to insert: a row without its id, plus its size. */
+export interface PreparedCheckpoint extends Omit<CheckpointRow, 'id'> {
   /** UTF-8 bytes of `payloadJson`. */
   payloadBytes: number;
-  createdAt: string;
-  sourceRef: string | null;
 }
 
 /**
@@ -79,7 +71,7 @@ export function prepareCheckpoint(
     ? canonicalPayloadFromJson(typeof input.payloadJson === 'string' ? input.payloadJson : notText(), limits)
     : canonicalPayloadFromValue(input.payload, limits);
   return {
-    namespace: validateToken(input.namespace ?? 'default', 'namespace'),
+    namespace: resolveNamespace(input.namespace),
     sessionId: validateText(input.sessionId, 'session_id', MAX_SESSION_ID_LENGTH),
     kind: validateToken(input.kind ?? 'manual', 'kind'),
     name: validateText(name, 'name', MAX_NAME_LENGTH),

@@ -3,6 +3,7 @@ import { CheckpointIntegrityError, type IntegrityFailure } from '../errors.js';
 import type { CheckpointLimits } from '../limits.js';
 import type { Checkpoint, CheckpointRow, JsonObject } from '../types.js';
 import { isToken, MAX_NAME_LENGTH, MAX_SESSION_ID_LENGTH, validateText } from '../validation/fields.js';
+import { isPositiveInteger } from '../validation/integers.js';
 import { isNormalizedTimestamp } from '../validation/timestamp.js';
 
 /*
@@ -28,7 +29,7 @@ function textOk(value: unknown, max: number): boolean {
  */
 export function rowFailure(row: CheckpointRow, limits: Limits): string | undefined {
   const r = row as unknown as Record<string, unknown>;
-  if (typeof r.id !== 'number' || !Number.isSafeInteger(r.id) || r.id <= 0) return 'id is not a positive integer';
+  if (!isPositiveInteger(r.id)) return 'id is not a positive integer';
   if (typeof r.payloadJson !== 'string') return 'payload is not text';
   if (typeof r.payloadSha256 !== 'string') return 'payload hash is not text';
   const payloadProblem = checkStoredPayload(r.payloadJson, r.payloadSha256, limits);

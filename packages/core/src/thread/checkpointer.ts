@@ -1,7 +1,7 @@
-import { CheckpointValidationError } from '../errors.js';
 import type { CheckpointStore } from '../store/checkpoint-store.js';
 import type { JsonObject } from '../types.js';
-import { validateToken } from '../validation/fields.js';
+import { resolveNamespace, validateToken } from '../validation/fields.js';
+import { positiveInteger } from '../validation/integers.js';
 
 /** Options of {@link Checkpointer}. */
 export interface CheckpointerOptions {
@@ -47,13 +47,9 @@ export class Checkpointer<State extends JsonObject = JsonObject> {
 
   constructor(store: CheckpointStore, options: CheckpointerOptions = {}) {
     this.store = store;
-    this.namespace = validateToken(options.namespace ?? 'default', 'namespace');
+    this.namespace = resolveNamespace(options.namespace);
     this.#kind = validateToken(options.kind ?? 'thread', 'kind');
-    const maxHistory = options.maxHistory ?? 50;
-    if (!Number.isSafeInteger(maxHistory) || maxHistory <= 0) {
-      throw new CheckpointValidationError('maxHistory must be a positive integer');
-    }
-    this.maxHistory = maxHistory;
+    this.maxHistory = positiveInteger(options.maxHistory ?? 50, 'maxHistory');
   }
 
   /**

@@ -1,4 +1,5 @@
 import { CheckpointValidationError } from '../errors.js';
+import { nonNegativeInteger, positiveInteger } from './integers.js';
 
 /*
  * Field rules of the Python reference (PYTHON_REFERENCE.md section 3), with its exact messages so
@@ -28,6 +29,20 @@ export function validateToken(value: unknown, field: 'namespace' | 'kind'): stri
     throw new CheckpointValidationError(`${field} ${TOKEN_MESSAGE}`);
   }
   return value;
+}
+
+/**
+ * The namespace of a call: the given one, validated, or `'default'` when none is given
+ * (`undefined` or `null`), as every reference command does.
+ *
+ * @example
+ * ```ts
+ * resolveNamespace(undefined); // 'default'
+ * resolveNamespace('app-a');   // 'app-a'
+ * ```
+ */
+export function resolveNamespace(namespace: unknown): string {
+  return validateToken(namespace ?? 'default', 'namespace');
 }
 
 /** True for a well-formed namespace or kind token. */
@@ -86,13 +101,11 @@ export function validateText(value: unknown, field: string, max: number): string
  * ```
  */
 export function validateId(value: unknown, field = 'checkpoint_id'): number {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value <= 0) {
-    throw new CheckpointValidationError(`${field} must be a positive integer`);
-  }
-  if (!Number.isSafeInteger(value)) {
+  // Integers past 2^53 get their own message (they would be rounded), before the general rule.
+  if (typeof value === 'number' && Number.isInteger(value) && value > Number.MAX_SAFE_INTEGER) {
     throw new CheckpointValidationError(`${field} must not exceed ${Number.MAX_SAFE_INTEGER}`);
   }
-  return value;
+  return positiveInteger(value, field);
 }
 
 /**
@@ -104,14 +117,9 @@ export function validateId(value: unknown, field = 'checkpoint_id'): number {
  * ```
  */
 export function validatePage(limit: unknown, offset: unknown, maxLimit: number): { limit: number; offset: number } {
-  if (typeof limit !== 'number' || !Number.isSafeInteger(limit) || limit <= 0) {
-    throw new CheckpointValidationError('limit must be a positive integer');
-  }
-  if (typeof offset !== 'number' || !Number.isSafeInteger(offset) || offset < 0) {
-    throw new CheckpointValidationError('offset must be a non-negative integer');
-  }
-  if (limit > maxLimit) throw new CheckpointValidationError(`limit must not exceed ${maxLimit}`);
-  return { limit, offset };
+  const page = { limit: positiveInteger(limit, 'limit'), offset: nonNegativeInteger(offset, 'offset') };
+  if (page.limit > maxLimit) throw new CheckpointValidationError(`limit must not exceed ${maxLimit}`);
+  return page;
 }
 
 /** The name given when none (or `""`) is: `checkpoint_` plus created_at without `-` and `:`. */

@@ -1,4 +1,5 @@
 import { CheckpointValidationError, StoreSchemaError } from '@session-checkpoint/core';
+import { nonNegativeInteger } from '@session-checkpoint/core/internal';
 import { Kysely, SqliteDialect } from 'kysely';
 import { KyselyAdapter } from '../kysely-adapter.js';
 import type { CheckpointDatabase } from '../schema.js';
@@ -32,10 +33,7 @@ export interface CreateSqliteAdapterOptions extends SqliteAdapterOptions {
  */
 export async function createSqliteAdapter(database: SqliteDatabaseLike, options: CreateSqliteAdapterOptions = {}): Promise<KyselyAdapter> {
   const location = options.location ?? database.name;
-  const busyTimeout = options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
-  if (!Number.isSafeInteger(busyTimeout) || busyTimeout < 0) {
-    throw new CheckpointValidationError('busyTimeoutMs must be a non-negative integer');
-  }
+  const busyTimeout = nonNegativeInteger(options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS, 'busyTimeoutMs');
   const durability = options.durability ?? 'full';
   if (durability !== 'full' && durability !== 'normal') throw new CheckpointValidationError('durability must be "full" or "normal"');
 

@@ -2,6 +2,7 @@ import { StoreNotFoundError } from '@session-checkpoint/core';
 import { sql, type Kysely } from 'kysely';
 import { applyMigrations, ENSURE_SESSION_INDEX, LATEST_SCHEMA_VERSION } from '../migrations.js';
 import type { MigrationReport } from '../migration-report.js';
+import { immediateTransaction } from './immediate-transaction.js';
 import { inspectSqliteFile, type SqliteStoreState } from './validate-sqlite-file.js';
 
 /**
@@ -24,21 +25,19 @@ export async function ensureSqliteSchema(db: Kysely<any>, location: string, crea
   refuseMissing(seen, location, create);
   // Only v1 exists, so a store that passed inspection reads as it is; the index is an optimisation.
   if (readOnly && seen.kind === 'store') return current;
-  return db.connection().execute(async (conn) => {
-    await sql`begin immediate`.execute(conn);
-    try {
-      const state = await inspectSqliteFile(conn, location);
-      refuseMissing(state, location, create);
-      const from = state.kind === 'empty' ? 0 : state.version;
-      const to = await applyMigrations(conn, { flavor: 'sqlite', schema: 'main' }, from);
-      if (state.kind === 'store' && !state.hasSessionIndex) await sql.raw(ENSURE_SESSION_INDEX).execute(conn);
-      await sql`commit`.execute(conn);
-      return { created: state.kind === 'empty', from, to };
-    } catch (error) {
-      await sql`rollback`.execute(conn).catch(() => undefined);
-      throw error;
-    }
-  });
+  return db.connection().execute((conn) =>
+    immediateTransaction(
+      (statement) => sql.raw(statement).execute(conn),
+      async () => {
+        const state = await inspectSqliteFile(conn, location);
+        refuseMissing(state, location, create);
+        const from = state.kind === 'empty' ? 0 : state.version;
+        const to = await applyMigrations(conn, { flavor: 'sqlite', schema: 'main' }, from);
+        if (state.kind === 'store' && !state.hasSessionIndex) await sql.raw(ENSURE_SESSION_INDEX).execute(conn);
+        return { created: state.kind === 'empty', from, to };
+      },
+    ),
+  );
 }
 
 function needsWrite(state: SqliteStoreState): boolean {

@@ -80,10 +80,6 @@ function readOnlyFailure(error: unknown, location: string): unknown {
 }
 
 /**
- * Resolves the path and makes sure a regular file is there (creating it owner-only when allowed).
- * Returns the resolved path, symlinks followed, as the reference reports it.
- */
-/**
  * `mkdir -p` one level at a time. Node's recursive mkdir never returns for some virtual file
  * systems (a parent under /proc spins forever), so each missing level is created on its own and
  * the first failure surfaces as an ordinary error.
@@ -97,6 +93,10 @@ function makeParents(dir: string): void {
   for (const level of missing) mkdirSync(level);
 }
 
+/**
+ * Resolves the path and makes sure a regular file is there (creating it owner-only when allowed).
+ * Returns the resolved path, symlinks followed, as the reference reports it.
+ */
 function prepareFile(path: string, create: boolean): string {
   const absolute = resolve(path);
   if (!existsSync(absolute)) {

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { AdapterConnection } from '../adapter-connection.js';
 import { ExclusiveQueue } from '../exclusive-queue.js';
 import type { QueryRunner } from '../query-runner.js';
+import { immediateTransaction } from './immediate-transaction.js';
 import type { SqliteDatabaseLike } from './sqlite-database.js';
 import { SqliteStatementRunner } from './sqlite-statement-runner.js';
 
@@ -34,18 +35,7 @@ export class SqliteConnection implements AdapterConnection {
   }
 
   transaction<T>(fn: (runner: QueryRunner) => Promise<T>): Promise<T> {
-    return this.#queue.run(async () => {
-      this.#database.exec('BEGIN IMMEDIATE');
-      try {
-        const result = await fn(this.runner);
-        this.#database.exec('COMMIT');
-        return result;
-      } catch (error) {
-        // A failed COMMIT (busy) leaves the transaction open; some errors already rolled it back.
-        if (this.#database.inTransaction) this.#database.exec('ROLLBACK');
-        throw error;
-      }
-    });
+    return this.#queue.run(() => immediateTransaction((statement) => this.#database.exec(statement), () => fn(this.runner)));
   }
 
   exclusive<T>(fn: () => Promise<T>): Promise<T> {

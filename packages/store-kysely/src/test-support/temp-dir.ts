@@ -1,10 +1,7 @@
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-/** The Python reference's golden files (read-only: tests copy what they open). */
-export const FIXTURES = resolve(dirname(fileURLToPath(import.meta.url)), '../../../../fixtures/python-v1');
+import { join } from 'node:path';
+import { fixturePath } from '@session-checkpoint/fixtures';
 
 /** A fresh temporary directory; `remove()` deletes it. */
 export function tempDir(prefix = 'sc-store-'): { path: string; file(name: string): string; remove(): void } {
@@ -12,9 +9,9 @@ export function tempDir(prefix = 'sc-store-'): { path: string; file(name: string
   return { path, file: (name) => join(path, name), remove: () => rmSync(path, { recursive: true, force: true }) };
 }
 
-/** Copies a fixture into `dir` and returns the copy's path. */
+/** Copies a fixture into `dir` and returns the copy's path (fixtures are read-only: tests open copies). */
 export function copyFixture(name: string, dir: string): string {
   const target = join(dir, name);
-  cpSync(join(FIXTURES, name), target);
+  cpSync(fixturePath(name), target);
   return target;
 }

@@ -11,7 +11,7 @@ import { exportBundle } from './export/export-bundle.js';
 import { serializeBundle } from './export/serialize-bundle.js';
 import { writeBundleFile } from './export/write-bundle-file.js';
 import { importBundle } from './import/import-bundle.js';
-import { PY_EXPORTS, fixtureText } from './test-support/fixtures.js';
+import { PY_EXPORTS, readFixtureText } from '@session-checkpoint/fixtures';
 import { pythonAcceptsBundle } from './test-support/python-import-rules.js';
 import { describeBackends, openTestStore, tempDir, type TestStore } from './test-support/stores.js';
 
@@ -28,7 +28,7 @@ function itemsBySource(text: string): Array<Record<string, string>> {
 
 describe('Python fixtures pass the independent model of the reference import rules', () => {
   it.each(PY_EXPORTS)('%s', (name) => {
-    expect(pythonAcceptsBundle(fixtureText(name)).length).toBeGreaterThan(0);
+    expect(pythonAcceptsBundle(readFixtureText(name)).length).toBeGreaterThan(0);
   });
 });
 
@@ -42,7 +42,7 @@ describeBackends('round trip of the Python bundles', (backend) => {
   it.each(PY_EXPORTS)('%s imports and exports back identically', async (name) => {
     const s = await openTestStore(backend);
     opened.push(s);
-    const input = fixtureText(name);
+    const input = readFixtureText(name);
     const result = await importBundle(s.store, input, { apply: true });
     expect(result.unchanged).toEqual([]);
     const inputBundle = JSON.parse(input) as { namespace: string | null; exported_at: string };

@@ -36,10 +36,11 @@
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { dirname, join } from 'node:path';
+import { loadTranscript, type TranscriptCase } from '@session-checkpoint/fixtures';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { removeTempDirs, runCli, tempDir, type CliResult } from './test-support/run-cli.js';
-import { fileBytes, loadTranscript, type TranscriptCase } from './test-support/transcript.js';
+import { fileBytes } from './test-support/transcript.js';
 
 /** The new outcome of a deliberately changed case. */
 interface Deviation {

@@ -1,11 +1,11 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
 import { isCheckpointIntegrityError, isStoreSchemaError, type Checkpoint } from '@session-checkpoint/core';
+import { readFixtureJson } from '@session-checkpoint/fixtures';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openSqliteStore } from './index.js';
-import { copyFixture, FIXTURES, tempDir } from './test-support/temp-dir.js';
+import { copyFixture, tempDir } from './test-support/temp-dir.js';
 
 interface ManifestRecord {
   id: number;
@@ -20,12 +20,12 @@ interface ManifestRecord {
   /** Python's json.loads of payload_json (big integers lose precision here, as in JSON.parse). */
   payload: unknown;
 }
-const manifest = JSON.parse(readFileSync(join(FIXTURES, 'py-store.manifest.json'), 'utf8')) as {
+const manifest = readFixtureJson<{
   schema_sql: string[];
   namespaces: string[];
   records: ManifestRecord[];
   sqlite_sequence: [string, number][];
-};
+}>('py-store.manifest.json');
 
 function asRecord(cp: Checkpoint): ManifestRecord {
   return {

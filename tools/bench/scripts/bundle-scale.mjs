@@ -4,7 +4,7 @@
  * its peak RSS is its own. Figures go to docs/bundle-scale.md.
  *
  * Runs the built packages (dist), as an application would. After building core, store-kysely and
- * bundle: `node packages/bundle/src/bench/bundle-scale.mjs [count] [payloadKiB]`
+ * bundle: `node tools/bench/scripts/bundle-scale.mjs [count] [payloadKiB]`
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
