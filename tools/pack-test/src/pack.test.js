@@ -1,6 +1,6 @@
 // Packs every published package, checks each tarball, installs the tarballs into a project in the
 // OS temp folder and uses them there: the hasher (ESM and CJS), a SQLite store, a bundle round
-// trip, the CLI binary and a linked plugin. Slow set-up, generous timeouts, no timing verdicts.
+// trip, the CLI binary and the example plugin installed from its tarball. Slow set-up, generous timeouts, no timing verdicts.
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -120,17 +120,21 @@ describe('installed from the tarballs, outside the workspace', () => {
     expect(got.out).toContain('"total": 12345678901234567890');
   });
 
-  it('links a plugin that depends only on @oclif/core and runs its command', () => {
-    // A minimal plugin made here; the repository's examples/ plugin could replace it.
-    const oclifCore = JSON.parse(readFileSync(join(project, 'node_modules', '@session-checkpoint', 'cli', 'package.json'), 'utf8')).dependencies['@oclif/core'];
-    writeFiles(join(project, 'tiny-plugin'), {
-      'package.json': `${JSON.stringify({ name: 'sc-tiny-plugin', version: '1.0.0', type: 'module', oclif: { commands: './commands' }, dependencies: { '@oclif/core': oclifCore } }, null, 2)}\n`,
-      'commands/ping.js': "import { Command } from '@oclif/core';\n\nexport default class Ping extends Command {\n  static description = 'Answer pong.';\n  async run() {\n    await this.parse(Ping);\n    this.log(JSON.stringify({ ok: true, result: 'pong' }));\n  }\n}\n",
-    });
-    const link = bin('plugins', 'link', 'tiny-plugin', '--no-install');
-    expect(link.status, link.stderr + link.stdout).toBe(0);
-    // oclif may warn on stderr about a linked plugin without TypeScript; the answer is on stdout.
-    const ping = bin('ping');
-    expect({ status: ping.status, out: ping.stdout }).toEqual({ status: 0, out: '{"ok":true,"result":"pong"}\n' });
+  it('installs the example plugin from its tarball with `plugins install`: it adds only the plugin and runs on the host', () => {
+    // examples/plugin-hello is written as a stranger would write one: no build, optional peers
+    // only. `plugins install` runs npm in the data directory; the plugin's import of
+    // @session-checkpoint/cli/plugin resolves to this project's installed CLI (docs/plugins.md).
+    const example = join(root, 'examples', 'plugin-hello');
+    const packedPlugin = run(project, 'npm', ['pack', example, '--pack-destination', packDir, '--silent']);
+    expect(packedPlugin.status, packedPlugin.stderr).toBe(0);
+    const tarball = join(packDir, packedPlugin.stdout.trim().split('\n').pop());
+    const install = bin('plugins', 'install', `file:${tarball}`);
+    expect(install.status, install.stderr + install.stdout).toBe(0);
+    const dataModules = join(project, '.xdg', 'data', 'session-checkpoint', 'node_modules');
+    expect(readdirSync(dataModules).filter((name) => !name.startsWith('.'))).toEqual(['session-checkpoint-plugin-hello']);
+    expect(cli('init', '--store', 'plugin.sqlite')).toMatchObject({ status: 0 });
+    const hello = cli('hello', '--store', 'plugin.sqlite');
+    expect(hello.status).toBe(0);
+    expect(JSON.parse(hello.out)).toMatchObject({ ok: true, result: { greeting: 'Hello from session-checkpoint-plugin-hello', sessions: 0, checkpoints: 0 } });
   });
 });
