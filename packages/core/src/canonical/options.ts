@@ -2,8 +2,8 @@
  * Option resolution shared by the canonicaliser entry points: defaults come from
  * {@link DEFAULT_LIMITS} and bad values are a validation error rather than silent misbehaviour.
  */
-import { CheckpointValidationError } from '../errors.js';
 import { DEFAULT_LIMITS } from '../limits.js';
+import { positiveInteger } from '../validation/integers.js';
 
 /** Options of {@link canonicalize} and {@link canonicalizeJson}. */
 export interface CanonicalizeOptions {
@@ -19,12 +19,8 @@ export interface PayloadLimits {
   maxDepth?: number;
 }
 
-function positiveInteger(name: string, value: number | undefined, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value <= 0) {
-    throw new CheckpointValidationError(`${name} must be a positive integer`);
-  }
-  return value;
+function positiveOr(name: string, value: number | undefined, fallback: number): number {
+  return value === undefined ? fallback : positiveInteger(value, name);
 }
 
 /**
@@ -37,7 +33,7 @@ function positiveInteger(name: string, value: number | undefined, fallback: numb
  * ```
  */
 export function resolveMaxDepth(maxDepth: number | undefined): number {
-  return positiveInteger('maxDepth', maxDepth, DEFAULT_LIMITS.maxDepth);
+  return positiveOr('maxDepth', maxDepth, DEFAULT_LIMITS.maxDepth);
 }
 
 /**
@@ -50,5 +46,5 @@ export function resolveMaxDepth(maxDepth: number | undefined): number {
  * ```
  */
 export function resolveMaxPayloadBytes(maxPayloadBytes: number | undefined): number {
-  return positiveInteger('maxPayloadBytes', maxPayloadBytes, DEFAULT_LIMITS.maxPayloadBytes);
+  return positiveOr('maxPayloadBytes', maxPayloadBytes, DEFAULT_LIMITS.maxPayloadBytes);
 }

@@ -3,6 +3,7 @@
  * is what the reference CLI prints and what its export files contain. Used for CLI output and
  * bundles, so that our bytes equal the reference's bytes.
  */
+import { nonNegativeInteger } from '../validation/integers.js';
 import { appendReindented, isRawJson } from './raw-json.js';
 
 type Frame =
@@ -48,8 +49,8 @@ type Frame =
  * ```
  */
 export function formatPythonJson(value: unknown, indent = 2, level = 0): string {
-  if (!Number.isSafeInteger(indent) || indent < 0) throw new TypeError('indent must be a non-negative integer');
-  if (!Number.isSafeInteger(level) || level < 0) throw new TypeError('level must be a non-negative integer');
+  nonNegativeInteger(indent, 'indent');
+  nonNegativeInteger(level, 'level');
   const unit = ' '.repeat(indent);
   const newlines: string[] = [];
   const newline = (depth: number): string => (newlines[depth] ??= '\n' + unit.repeat(depth));

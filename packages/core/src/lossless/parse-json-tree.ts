@@ -5,6 +5,7 @@
  * never recurses, so hostile depth costs a bounded array, not the call stack.
  */
 import { CheckpointValidationError } from '../errors.js';
+import { positiveInteger } from '../validation/integers.js';
 import {
   BEGIN_ARRAY,
   BEGIN_OBJECT,
@@ -56,11 +57,7 @@ interface Frame {
 const LITERALS = { [TRUE]: 'true', [FALSE]: 'false', [NULL]: 'null' } as const;
 
 function positive(value: number | undefined, fallback: number, name: string): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value <= 0) {
-    throw new CheckpointValidationError(`${name} must be a positive integer`);
-  }
-  return value;
+  return value === undefined ? fallback : positiveInteger(value, name);
 }
 
 /**
