@@ -18,8 +18,15 @@ export type * from './progress.js';
 export * from './export/export-bundle.js';
 export { serializeBundle } from './export/serialize-bundle.js';
 export * from './export/write-bundle-file.js';
-export { writeFileAtomic, type ChunkWriter } from './export/atomic-file.js';
-export { assertNotStorePath, resolveRealPath } from './export/store-path-guard.js';
+export { writeFileAtomic, type ChunkWriter, type WriteFileAtomicOptions } from './export/atomic-file.js';
+export {
+  assertNotStorePath,
+  prepareExportTarget,
+  resolveRealPath,
+  type ExportTarget,
+  type FileIdentity,
+} from './export/store-path-guard.js';
+export { fileKind, quotePath } from './export/file-kind.js';
 export * from './import/read-bundle-file.js';
 export { decodeUtf8Strict, utf8ErrorMessage } from './import/utf8-decode.js';
 export * from './import/parse-bundle.js';
