@@ -10,8 +10,20 @@
 /** The environment variable that turns verbose output on, like `--verbose`. */
 export const VERBOSE_ENV = 'SESSION_CHECKPOINT_VERBOSE';
 
-let verbose = false;
-let installed = false;
+/**
+ * State lives on `globalThis` under a registered symbol, not in module variables: the commands
+ * are bundled into chunks (dist/bundle) that carry their own copy of this module, and a plugin
+ * may bundle another; all of them must see the one guard that bin/run.js installed.
+ */
+const STATE = Symbol.for('session-checkpoint.stderr-guard');
+
+interface GuardState {
+  verbose: boolean;
+}
+
+function state(): GuardState | undefined {
+  return (globalThis as { [STATE]?: GuardState })[STATE];
+}
 
 /**
  * True when the user asked for diagnostics on stderr (`--verbose` or `SESSION_CHECKPOINT_VERBOSE=1`).
@@ -23,7 +35,7 @@ let installed = false;
  * ```
  */
 export function isVerbose(): boolean {
-  return verbose;
+  return state()?.verbose ?? false;
 }
 
 /** `--verbose` before any `--` (after it, arguments are values, not flags). */
@@ -52,17 +64,21 @@ function printWarning(warning: Error): void {
  * ```
  */
 export function guardStderr(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): void {
-  verbose = wantsVerbose(argv, env);
-  if (installed) return;
-  installed = true;
+  const existing = state();
+  if (existing !== undefined) {
+    existing.verbose = wantsVerbose(argv, env);
+    return;
+  }
+  const guard: GuardState = { verbose: wantsVerbose(argv, env) };
+  (globalThis as { [STATE]?: GuardState })[STATE] = guard;
   // Node's own warning printer is a 'warning' listener; replacing it keeps `(node:PID)` noise off stderr.
   process.removeAllListeners('warning');
   process.on('warning', (warning: Error) => {
-    if (verbose) printWarning(warning);
+    if (guard.verbose) printWarning(warning);
   });
   const original = process.stderr.write.bind(process.stderr);
   const guarded = (chunk: unknown, encoding?: unknown, callback?: unknown): boolean => {
-    if (verbose) return (original as (...args: unknown[]) => boolean)(chunk, encoding, callback);
+    if (guard.verbose) return (original as (...args: unknown[]) => boolean)(chunk, encoding, callback);
     const done = typeof encoding === 'function' ? encoding : callback;
     if (typeof done === 'function') queueMicrotask(() => (done as () => void)());
     return true;
