@@ -221,3 +221,41 @@ describe('file attacks through the binary', () => {
     });
   }
 });
+
+describe('what file handling still allows', () => {
+  let dir: string;
+  const ok = async (args: string[], input?: string): Promise<Record<string, unknown>> => {
+    const r = await runCli(args, { cwd: dir, ...(input === undefined ? {} : { input }) });
+    expect(r.stderr).toBe('');
+    expect(r.code, r.stdout).toBe(0);
+    return (JSON.parse(r.stdout) as { result: Record<string, unknown> }).result;
+  };
+
+  beforeAll(async () => {
+    dir = tempDir('sc-attack-ok-');
+    await ok(['create', '--store', 's.sqlite', '--namespace', 'app', '--session-id', 'a', '--payload-file', '-'], '{"step": 1}');
+  });
+  afterAll(removeTempDirs);
+
+  it('replaces an existing regular file, owner-only, and creates missing directories', async () => {
+    writeFileSync(join(dir, 'old.json'), 'old', { mode: 0o644 });
+    expect(await ok(OUT('old.json'))).toMatchObject({ output: join(dir, 'old.json'), checkpoints: 1 });
+    expect(lstatSync(join(dir, 'old.json')).mode & 0o777).toBe(0o600);
+    expect(await ok(OUT('new/deeper/out.json'))).toMatchObject({ output: join(dir, 'new', 'deeper', 'out.json') });
+    expect(readdirSync(join(dir, 'new', 'deeper'))).toEqual(['out.json']);
+  });
+
+  it('writes through a symlinked directory (only the last component may not be a link)', async () => {
+    mkdirSync(join(dir, 'real'));
+    symlinkSync('real', join(dir, 'via'));
+    expect(await ok(OUT('via/out.json'))).toMatchObject({ output: join(dir, 'real', 'out.json') });
+    expect(lstatSync(join(dir, 'via')).isSymbolicLink()).toBe(true);
+  });
+
+  it('imports from standard input with --input -, and reads a symlinked input file', async () => {
+    const bundle = readFileSync(join(dir, 'old.json'), 'utf8');
+    expect(await ok(['import', '--store', 'copy.sqlite', '--input', '-', '--apply'], bundle)).toEqual({ dry_run: false, inserted: [1], unchanged: [] });
+    symlinkSync('old.json', join(dir, 'bundle-link.json'));
+    expect(await ok(['import', '--store', 'copy.sqlite', '--input', 'bundle-link.json'])).toEqual({ dry_run: true, inserted: [], unchanged: [1] });
+  });
+});

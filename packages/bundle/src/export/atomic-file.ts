@@ -47,7 +47,8 @@ async function assertReplaceable(target: string, expected: FileIdentity | null |
     throw namingTarget(error, target);
   }
   if (!current.isFile()) throw new CheckpointValidationError(`Output ${target} is a ${fileKind(current)}, not a regular file; refusing to replace it`);
-  if (expected === null || (expected !== undefined && (expected.dev !== current.dev || expected.ino !== current.ino))) {
+  if (expected === null) throw new CheckpointValidationError(`Output file ${target} was created by someone else while it was being written; nothing was replaced`);
+  if (expected !== undefined && (expected.dev !== current.dev || expected.ino !== current.ino)) {
     throw new CheckpointValidationError(`Output file ${target} was changed by someone else while it was being written; nothing was replaced`);
   }
 }
