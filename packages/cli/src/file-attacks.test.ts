@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, linkSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, linkSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -50,13 +50,32 @@ function listenSocket(path: string): Promise<void> {
 const fifo = (path: string): void => {
   execFileSync('mkfifo', [path]);
 };
+/**
+ * A device to aim at. As root, a private node with the numbers of /dev/null or /dev/zero in the
+ * case directory: a regression then clobbers that copy, never the machine's /dev (the old export
+ * did replace /dev/null with a regular file). Other users cannot replace /dev entries at all, so
+ * the real ones are safe targets for them.
+ */
+const ROOT = process.getuid?.() === 0;
+const DEVICES = { null: [1, 3], zero: [1, 5] } as const;
+function device(dir: string, name: keyof typeof DEVICES): string {
+  if (!ROOT) return `/dev/${name}`;
+  const path = join(dir, `dev-${name}`);
+  const [major, minor] = DEVICES[name];
+  execFileSync('mknod', ['-m', '666', path, 'c', String(major), String(minor)]);
+  return path;
+}
+/** Marks an argument to be replaced by the case's own device path (see {@link device}). */
+const DEV_NULL = '<dev-null>';
+const DEV_ZERO = '<dev-zero>';
+
 /** A companion file with content, as a crashed writer would leave it. */
 const companion = (dir: string, suffix: string): void => writeFileSync(join(dir, `s.sqlite${suffix}`), `not really ${suffix}\n`, { mode: 0o644 });
 
 const ATTACKS: Attack[] = [
   // Export over things that are not regular files.
-  { name: 'export to /dev/null', args: OUT('/dev/null'), type: 'CheckpointValidationError', error: NOT_REGULAR('character device'), watch: ['/dev/null'] },
-  { name: 'export to /dev/zero', args: OUT('/dev/zero'), type: 'CheckpointValidationError', error: NOT_REGULAR('character device'), watch: ['/dev/zero'] },
+  { name: 'export to /dev/null', args: OUT(DEV_NULL), type: 'CheckpointValidationError', error: NOT_REGULAR('character device'), watch: [DEV_NULL] },
+  { name: 'export to /dev/zero', args: OUT(DEV_ZERO), type: 'CheckpointValidationError', error: NOT_REGULAR('character device'), watch: [DEV_ZERO] },
   { name: 'export to a FIFO', args: OUT('ff'), setup: (d) => fifo(join(d, 'ff')), type: 'CheckpointValidationError', error: NOT_REGULAR('FIFO'), watch: ['ff'] },
   { name: 'export to a unix socket', args: OUT('sock'), setup: (d) => listenSocket(join(d, 'sock')), type: 'CheckpointValidationError', error: NOT_REGULAR('socket'), watch: ['sock'] },
   { name: 'export to a directory', args: OUT('d'), setup: (d) => mkdirSync(join(d, 'd')), type: 'CheckpointValidationError', error: NOT_REGULAR('directory'), watch: ['d'] },
@@ -80,7 +99,7 @@ const ATTACKS: Attack[] = [
   { name: 'export through a dangling symlink', args: OUT('dangling'), setup: (d) => symlinkSync('planted.json', join(d, 'dangling')), type: 'CheckpointValidationError', error: SYMLINK, watch: ['dangling', 'planted.json'] },
   { name: 'export through a symlink to the store', args: OUT('store-link'), setup: (d) => symlinkSync('s.sqlite', join(d, 'store-link')), type: 'CheckpointValidationError', error: SYMLINK, watch: ['store-link'] },
   { name: 'export through a symlink to a directory', args: OUT('dir-link'), setup: (d) => { mkdirSync(join(d, 'd')); symlinkSync('d', join(d, 'dir-link')); }, type: 'CheckpointValidationError', error: SYMLINK, watch: ['dir-link', 'd'] },
-  { name: 'export through a symlink to /dev/null', args: OUT('null-link'), setup: (d) => symlinkSync('/dev/null', join(d, 'null-link')), type: 'CheckpointValidationError', error: SYMLINK, watch: ['null-link', '/dev/null'] },
+  { name: 'export through a symlink to /dev/null', args: OUT('null-link'), setup: (d) => symlinkSync(device(d, 'null'), join(d, 'null-link')), type: 'CheckpointValidationError', error: SYMLINK, watch: ['null-link', DEV_NULL] },
   { name: 'export through a symlink to a FIFO', args: OUT('fifo-link'), setup: (d) => { fifo(join(d, 'ff')); symlinkSync('ff', join(d, 'fifo-link')); }, type: 'CheckpointValidationError', error: SYMLINK, watch: ['fifo-link', 'ff'] },
   { name: 'export through a symlink loop', args: OUT('loop'), setup: (d) => symlinkSync('loop', join(d, 'loop')), type: 'CheckpointValidationError', error: SYMLINK, watch: ['loop'] },
   {
@@ -125,8 +144,8 @@ const ATTACKS: Attack[] = [
   // Import input that is not a regular file: refused at once, and no store is created.
   { name: 'import from a FIFO (would block forever)', args: IMPORT('ff'), setup: (d) => fifo(join(d, 'ff')), type: 'CheckpointValidationError', error: INPUT_NOT_REGULAR('input', 'FIFO'), watch: ['ff'] },
   { name: 'import from a symlink to a FIFO', args: IMPORT('fifo-link'), setup: (d) => { fifo(join(d, 'ff')); symlinkSync('ff', join(d, 'fifo-link')); }, type: 'CheckpointValidationError', error: INPUT_NOT_REGULAR('input', 'FIFO') },
-  { name: 'import from /dev/zero (never ends)', args: IMPORT('/dev/zero'), type: 'CheckpointValidationError', error: INPUT_NOT_REGULAR('input', 'character device') },
-  { name: 'import from /dev/null', args: IMPORT('/dev/null'), type: 'CheckpointValidationError', error: INPUT_NOT_REGULAR('input', 'character device') },
+  { name: 'import from /dev/zero (never ends)', args: IMPORT(DEV_ZERO), type: 'CheckpointValidationError', error: INPUT_NOT_REGULAR('input', 'character device') },
+  { name: 'import from /dev/null', args: IMPORT(DEV_NULL), type: 'CheckpointValidationError', error: INPUT_NOT_REGULAR('input', 'character device') },
   { name: 'import from a unix socket', args: IMPORT('sock'), setup: (d) => listenSocket(join(d, 'sock')), type: 'CheckpointValidationError', error: INPUT_NOT_REGULAR('input', 'socket'), watch: ['sock'] },
   { name: 'import from a directory', args: IMPORT('d'), setup: (d) => mkdirSync(join(d, 'd')), type: 'OSError', error: "[Errno 21] Is a directory: 'd'" },
   { name: 'import from a missing file', args: IMPORT('missing.json'), type: 'OSError', error: "[Errno 2] No such file or directory: 'missing.json'" },
@@ -136,9 +155,9 @@ const ATTACKS: Attack[] = [
   { name: 'import into the existing store from a FIFO', args: ['import', '--store', 's.sqlite', '--input', 'ff', '--apply'], setup: (d) => fifo(join(d, 'ff')), type: 'CheckpointValidationError', error: INPUT_NOT_REGULAR('input', 'FIFO') },
   // Payload files obey the same rule.
   { name: 'payload from a FIFO', args: CREATE('ff'), setup: (d) => fifo(join(d, 'ff')), type: 'CheckpointValidationError', error: INPUT_NOT_REGULAR('payload-file', 'FIFO'), watch: ['ff'] },
-  { name: 'payload from /dev/zero', args: CREATE('/dev/zero'), type: 'CheckpointValidationError', error: INPUT_NOT_REGULAR('payload-file', 'character device') },
+  { name: 'payload from /dev/zero', args: CREATE(DEV_ZERO), type: 'CheckpointValidationError', error: INPUT_NOT_REGULAR('payload-file', 'character device') },
   { name: 'payload from a unix socket', args: CREATE('sock'), setup: (d) => listenSocket(join(d, 'sock')), type: 'CheckpointValidationError', error: INPUT_NOT_REGULAR('payload-file', 'socket') },
-  { name: 'payload from a symlink to /dev/zero', args: CREATE('zero-link'), setup: (d) => symlinkSync('/dev/zero', join(d, 'zero-link')), type: 'CheckpointValidationError', error: INPUT_NOT_REGULAR('payload-file', 'character device') },
+  { name: 'payload from a symlink to /dev/zero', args: CREATE('zero-link'), setup: (d) => symlinkSync(device(d, 'zero'), join(d, 'zero-link')), type: 'CheckpointValidationError', error: INPUT_NOT_REGULAR('payload-file', 'character device') },
   { name: 'payload from a directory', args: CREATE('d'), setup: (d) => mkdirSync(join(d, 'd')), type: 'OSError', error: "[Errno 21] Is a directory: 'd'" },
 ];
 
@@ -187,8 +206,15 @@ describe('file attacks through the binary', () => {
       copyFileSync(join(base, 's.sqlite'), join(dir, 's.sqlite'));
       writeFileSync(join(dir, 'p.json'), '{"step": 2}\n');
       await c.setup?.(dir);
-      const args = c.args.length > 0 ? c.args : OUT(join(dir, 's.sqlite'));
-      const watched = [...(c.watch ?? []).map((p) => (p.startsWith('/') ? p : join(dir, p)))];
+      const devices = new Map<string, string>();
+      const local = (arg: string): string => {
+        if (arg !== DEV_NULL && arg !== DEV_ZERO) return arg;
+        const name = arg === DEV_NULL ? 'null' : 'zero';
+        if (!devices.has(name)) devices.set(name, ROOT && existsSync(join(dir, `dev-${name}`)) ? join(dir, `dev-${name}`) : device(dir, name));
+        return devices.get(name) as string;
+      };
+      const args = c.args.length > 0 ? c.args.map(local) : OUT(join(dir, 's.sqlite'));
+      const watched = (c.watch ?? []).map(local).map((p) => (p.startsWith('/') ? p : join(dir, p)));
       const snapshot = (): string[] => [...describeTree(dir), ...watched.map((p) => `${p}: ${describePath(p)}`)];
       const before = snapshot();
       const result = await runCli(args, { cwd: dir, ...(c.stdin === undefined ? {} : { input: c.stdin }) });
