@@ -26,7 +26,7 @@ export {
   type ExportTarget,
   type FileIdentity,
 } from './export/store-path-guard.js';
-export { fileKind, quotePath } from './export/file-kind.js';
+export { fileKind, namingPath, quotePath } from './export/file-kind.js';
 export * from './import/read-bundle-file.js';
 export { decodeUtf8Strict, utf8ErrorMessage } from './import/utf8-decode.js';
 export * from './import/parse-bundle.js';

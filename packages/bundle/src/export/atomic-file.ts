@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { chmod, link, lstat, open, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { CheckpointValidationError, StoreSecurityError } from '@session-checkpoint/core';
-import { fileKind } from './file-kind.js';
+import { fileKind, namingPath } from './file-kind.js';
 import { makeParents } from './make-parents.js';
 import type { FileIdentity } from './store-path-guard.js';
 
@@ -28,12 +28,6 @@ export interface WriteFileAtomicOptions {
   expected?: FileIdentity | null;
 }
 
-/** Sets `path` on a Node system error, so messages name the file the user asked for, not the temporary one. */
-function namingTarget(error: unknown, target: string): unknown {
-  if (error instanceof Error && typeof (error as { code?: unknown }).code === 'string') Object.assign(error, { path: target, dest: undefined });
-  return error;
-}
-
 /** Refuses to publish over anything but the expected regular file. */
 async function assertReplaceable(target: string, expected: FileIdentity | null | undefined): Promise<void> {
   let current;
@@ -44,7 +38,7 @@ async function assertReplaceable(target: string, expected: FileIdentity | null |
       if (expected) throw new CheckpointValidationError(`Output file ${target} disappeared while it was being written; nothing was replaced`);
       return;
     }
-    throw namingTarget(error, target);
+    throw namingPath(error, target, { replace: true });
   }
   if (!current.isFile()) throw new CheckpointValidationError(`Output ${target} is a ${fileKind(current)}, not a regular file; refusing to replace it`);
   if (expected === null) throw new CheckpointValidationError(`Output file ${target} was created by someone else while it was being written; nothing was replaced`);
@@ -69,7 +63,7 @@ async function publish(temporary: string, target: string, expected: FileIdentity
     }
   }
   await rename(temporary, target).catch((error: unknown) => {
-    throw namingTarget(error, target);
+    throw namingPath(error, target, { replace: true });
   });
 }
 
@@ -96,13 +90,13 @@ export async function writeFileAtomic(
 ): Promise<void> {
   const directory = dirname(target);
   await makeParents(directory).catch((error: unknown) => {
-    throw namingTarget(error, target);
+    throw namingPath(error, target, { replace: true });
   });
   // Fail before producing anything when the target can never be replaced.
   await assertReplaceable(target, options.expected === null ? undefined : options.expected);
   const temporary = join(directory, `.${basename(target)}.${randomBytes(6).toString('hex')}.tmp`);
   let handle: FileHandle | undefined = await open(temporary, 'wx', PRIVATE_MODE).catch((error: unknown) => {
-    throw namingTarget(error, target);
+    throw namingPath(error, target, { replace: true });
   });
   let published = false;
   try {

@@ -35,3 +35,27 @@ export function fileKind(stats: Stats): string {
 export function quotePath(path: string): string {
   return `'${path.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 }
+
+/**
+ * Sets `path` on a Node system error (code `E...`, e.g. `EISDIR` from a read, which Node reports
+ * without one) so that the message names the file the user gave. With `replace`, a path already
+ * there is overwritten too (a temporary file's name means nothing to the user) and `dest` is
+ * dropped. Any other value is returned unchanged.
+ *
+ * @example
+ * ```ts
+ * throw namingPath(error, 'backup/app.json', { replace: true });
+ * ```
+ */
+export function namingPath<E>(error: E, path: string, options: { replace?: boolean } = {}): E {
+  if (!(error instanceof Error)) return error;
+  const fields = error as { code?: unknown; path?: unknown; dest?: unknown };
+  if (typeof fields.code !== 'string' || !/^E[A-Z0-9]+$/u.test(fields.code)) return error;
+  if (options.replace === true) {
+    fields.path = path;
+    delete fields.dest;
+  } else if (typeof fields.path !== 'string') {
+    fields.path = path;
+  }
+  return error;
+}

@@ -10,7 +10,7 @@ import { lstat, realpath, stat } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { CheckpointValidationError } from '@session-checkpoint/core';
-import { fileKind, quotePath as quote } from './file-kind.js';
+import { fileKind, namingPath, quotePath as quote } from './file-kind.js';
 import { makeParents } from './make-parents.js';
 
 /** SQLite's files beside a database: a write over any of them corrupts or loses committed data. */
@@ -104,12 +104,6 @@ export async function assertNotStorePath(output: string, storePath: string): Pro
   await assertNotStoreFile(target, (await identity(target)) ?? null, storePath);
 }
 
-/** Sets the path on a Node system error that lacks one (or names a temporary file). */
-function withPath<E>(error: E, path: string): E {
-  if (error instanceof Error && typeof (error as { code?: unknown }).code === 'string') Object.assign(error, { path });
-  return error;
-}
-
 /**
  * Checks where an export may write, creating missing parent directories. On any refusal the
  * directories it created are removed again and nothing else is touched.
@@ -137,11 +131,11 @@ export async function prepareExportTarget(output: string, options: { storePath?:
   let undo: () => Promise<void> = async () => undefined;
   try {
     undo = await makeParents(dirname(output)).catch((error: unknown) => {
-      throw withPath(error, output);
+      throw namingPath(error, output, { replace: true });
     });
     // The kernel's view of the parent, `..` after a symlinked directory included.
     const parent = await realpath(dirname(output)).catch((error: unknown) => {
-      throw withPath(error, output);
+      throw namingPath(error, output, { replace: true });
     });
     const path = join(parent, name);
     let existing: FileIdentity | null = null;
@@ -149,7 +143,7 @@ export async function prepareExportTarget(output: string, options: { storePath?:
     try {
       found = await lstat(path);
     } catch (error) {
-      if ((error as { code?: unknown }).code !== 'ENOENT') throw withPath(error, output);
+      if ((error as { code?: unknown }).code !== 'ENOENT') throw namingPath(error, output, { replace: true });
     }
     if (found?.isSymbolicLink()) {
       throw new CheckpointValidationError(

@@ -8,7 +8,7 @@
 import { constants, type Stats } from 'node:fs';
 import { open, stat, type FileHandle } from 'node:fs/promises';
 import { CheckpointValidationError, type CheckpointLimits } from '@session-checkpoint/core';
-import { fileKind, quotePath as quote } from '../export/file-kind.js';
+import { fileKind, namingPath, quotePath as quote } from '../export/file-kind.js';
 import { decodeUtf8Strict } from './utf8-decode.js';
 
 /** Options of {@link readCappedTextFile}. */
@@ -17,14 +17,6 @@ export interface ReadCappedOptions {
   maxBytes: number;
   /** Name used in the message, e.g. `input` or `payload-file`. */
   label: string;
-}
-
-/** Sets the path on a Node system error that lacks one (reads report a bare EISDIR). */
-function namingPath(error: unknown, path: string): unknown {
-  if (error instanceof Error && typeof (error as { code?: unknown }).code === 'string' && typeof (error as { path?: unknown }).path !== 'string') {
-    Object.assign(error, { path });
-  }
-  return error;
 }
 
 /** A directory fails like Python's `open()` (`[Errno 21] Is a directory`); anything else not regular is refused by kind. */
