@@ -5,7 +5,7 @@
  * place, so a device, FIFO, directory or symlink swapped in meanwhile is not clobbered.
  */
 import { randomBytes } from 'node:crypto';
-import { chmod, link, lstat, open, rename, rm, stat, type FileHandle } from 'node:fs/promises';
+import { link, lstat, open, rename, rm, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { CheckpointValidationError, StoreSecurityError } from '@session-checkpoint/core';
 import { fileKind, namingPath } from './file-kind.js';
@@ -112,8 +112,9 @@ export async function writeFileAtomic(
     await publish(temporary, target, options.expected);
     published = true;
     if (POSIX) {
-      await chmod(target, PRIVATE_MODE);
-      const mode = (await stat(target)).mode & 0o777;
+      // The mode was set on the open handle; a chmod by path here could follow a symlink swapped in
+      // after the rename and change some other file's mode, so the path is only looked at.
+      const mode = (await lstat(target)).mode & 0o777;
       if ((mode & 0o077) !== 0) throw new StoreSecurityError(`Export file ${target} is still accessible by others (mode ${mode.toString(8)})`);
       await syncDirectory(directory);
     }
