@@ -12,6 +12,9 @@ function exit(code) {
 }
 
 try {
+  // Before oclif loads: some of its modules keep a reference to process.stderr.write.
+  const { guardStderr } = await import('../dist/output/stderr-guard.js');
+  guardStderr(process.argv.slice(2));
   const { main } = await import('../dist/fast/main.js');
   exit(await main(process.argv.slice(2), import.meta.url));
 } catch (error) {

@@ -3,6 +3,7 @@ import { Command, type Interfaces } from '@oclif/core';
 import type { CheckpointStore } from '@session-checkpoint/core';
 import { toErrorOutput } from './errors/to-error-json.js';
 import { storeFlags } from './flags/store-flags.js';
+import { verboseFlag } from './flags/verbose-flag.js';
 import { successJson, writeJson } from './output/write-json.js';
 import { openStore, type OpenStoreOptions } from './store/open-store.js';
 import { describeStore, selectStore, type StoreSelection } from './store/store-selection.js';
@@ -41,8 +42,8 @@ export type CommandArgs<T extends typeof Command> = Interfaces.InferredArgs<T['a
  * ```
  */
 export abstract class BaseCommand<T extends typeof Command = typeof Command> extends Command {
-  /** The store flags, added to every subclass's own flags. */
-  static override baseFlags = storeFlags;
+  /** The store flags and `--verbose`, added to every subclass's own flags. */
+  static override baseFlags = { ...storeFlags, ...verboseFlag };
 
   /** Parsed positional arguments, available in `run()`. */
   protected args!: CommandArgs<T>;

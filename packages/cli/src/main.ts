@@ -2,12 +2,15 @@ import { toErrorOutput } from './errors/to-error-json.js';
 import { UsageError } from './errors/usage-error.js';
 import { packageRoot, runFast } from './fast-path.js';
 import { registerHostModules, userPluginRoots } from './plugin-host.js';
+import { guardStderr } from './output/stderr-guard.js';
 import { writeJson } from './output/write-json.js';
 
 /**
  * Runs the CLI and returns the exit code. Whatever happens (a parse error, an unknown command,
  * a plugin command that throws, an error raised outside any command) exactly one JSON document
- * is printed on stdout, except for `--help` and `--version`, which print text as usual.
+ * is printed on stdout, except for `--help` and `--version`, which print text as usual. Nothing is
+ * written to stderr unless `--verbose` (or `SESSION_CHECKPOINT_VERBOSE=1`) asks for warnings and
+ * progress there.
  *
  * @param argv Arguments after the program name.
  * @param root `import.meta.url` (or a path) of the CLI package's bin script, for oclif.
@@ -17,6 +20,7 @@ import { writeJson } from './output/write-json.js';
  * ```
  */
 export async function main(argv: string[], root: string): Promise<number> {
+  guardStderr(argv);
   const report = (error: unknown): number => {
     const { json, exitCode } = toErrorOutput(error);
     if (json) writeJson(json);

@@ -22,6 +22,7 @@
  * | get_id_not_int_argparse | usage text on stderr, exit 2 | UsageError JSON on stdout, exit 2 | DESIGN 3.5: usage errors keep the JSON shape |
  * | get_id_overflow_traceback | OverflowError traceback | CheckpointValidationError (id too large) | no tracebacks; ids are safe integers |
  * | get_nonexistent_store_creates_it | store created, then not found | StoreNotFoundError, nothing created | DESIGN quirks: read commands never create stores |
+ * | import_file_over_32MiB | store created, then the input refused | input refused, no store created | docs/cli.md Refusals: a failed command changes nothing |
  * | missing_required_arg | usage on stderr, exit 2 | UsageError JSON, exit 2 | DESIGN 3.5 |
  * | unknown_command | usage on stderr, exit 2 | UsageError JSON, exit 2 | DESIGN 3.5 |
  * | no_command | usage on stderr, exit 2 | UsageError JSON, exit 2 | DESIGN 3.5 |
@@ -111,6 +112,13 @@ const DEVIATIONS: Readonly<Record<string, Deviation>> = {
     type: 'StoreNotFoundError',
     error: 'Checkpoint store not found: <workdir>/new/fresh.sqlite',
     exists: { 'new/fresh.sqlite': false },
+  },
+  import_file_over_32MiB: {
+    reason: 'docs/cli.md Refusals: import reads and validates the bundle before it opens (and creates) the store, so a failed import creates nothing',
+    exitCode: 1,
+    type: 'CheckpointValidationError',
+    error: 'input exceeds the 33554432-byte input limit',
+    exists: { 'v.sqlite': false },
   },
   missing_required_arg: {
     reason: 'DESIGN 3.5: usage errors exit 2 with the JSON error shape on stdout',

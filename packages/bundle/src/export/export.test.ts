@@ -1,4 +1,5 @@
-import { existsSync, linkSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, linkSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -10,9 +11,11 @@ import {
 import { EXPORT_SCHEMA } from '../bundle-format.js';
 import type { BundleProgress } from '../progress.js';
 import { openTestStore, tempDir, type TestStore } from '../test-support/stores.js';
+import { readCappedTextFile } from '../import/read-bundle-file.js';
 import { writeFileAtomic } from './atomic-file.js';
 import { exportBundle } from './export-bundle.js';
 import { serializeBundle } from './serialize-bundle.js';
+import { prepareExportTarget } from './store-path-guard.js';
 import { writeBundleFile } from './write-bundle-file.js';
 
 const NOW = () => new Date('2026-11-29T08:06:12.987Z');
@@ -94,7 +97,7 @@ describe('writeBundleFile', () => {
     expect(JSON.parse(readFileSync(output, 'utf8'))).toMatchObject({ namespace: 'ns-a' });
   });
 
-  it('refuses to overwrite the store: same path, relative, symlink, hard link', async () => {
+  it('refuses to overwrite the store or its companions: same path, relative, symlink, hard link', async () => {
     const s = await openTestStore('sqlite');
     cleanups.push(s);
     await s.store.create({ sessionId: 's', payload: { a: 1 } });
@@ -106,10 +109,11 @@ describe('writeBundleFile', () => {
     const hard = join(dir, 'hard.sqlite');
     linkSync(storePath, hard);
     const relative = join(storePath, '..', '.', 'store.sqlite');
-    for (const output of [storePath, relative, link, hard]) {
-      await expect(writeBundleFile(s.store, output, { storePath })).rejects.toThrow(
-        new CheckpointValidationError('Export output must not overwrite the checkpoint store'),
-      );
+    // A symlink as the last component is refused before the store comparison.
+    await expect(writeBundleFile(s.store, link, { storePath })).rejects.toThrow('is a symbolic link; refusing to write through it');
+    for (const output of [storePath, relative, hard, `${storePath}-wal`, `${storePath}-journal`]) {
+      await expect(writeBundleFile(s.store, output, { storePath })).rejects.toThrow(CheckpointValidationError);
+      await expect(writeBundleFile(s.store, output, { storePath })).rejects.toThrow(/^Export output must not overwrite the checkpoint store/u);
     }
     // The store path given through a symlink is resolved too.
     await expect(writeBundleFile(s.store, storePath, { storePath: link })).rejects.toThrow('Export output must not overwrite the checkpoint store');
@@ -155,7 +159,71 @@ describe('writeFileAtomic', () => {
 
   it('fails cleanly when the target is a directory', async () => {
     const dir = tempDir();
-    await expect(writeFileAtomic(dir, async (write) => write('x'))).rejects.toThrow();
+    await expect(writeFileAtomic(dir, async (write) => write('x'))).rejects.toThrow('is a directory, not a regular file; refusing to replace it');
     expect(readdirSync(join(dir, '..')).filter((n) => n.startsWith('.' + dir.split('/').pop()))).toEqual([]);
+  });
+
+  it('never replaces a symlink, and refuses a file that appeared or changed while writing', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'victim'), 'keep');
+    symlinkSync('victim', join(dir, 'link'));
+    await expect(writeFileAtomic(join(dir, 'link'), async (write) => write('x'))).rejects.toThrow('is a symbolic link, not a regular file');
+    // Expected absent, but planted during the write: link() refuses to replace it.
+    const planted = join(dir, 'planted.json');
+    await expect(
+      writeFileAtomic(planted, async (write) => {
+        await write('new');
+        writeFileSync(planted, 'attacker');
+      }, { expected: null }),
+    ).rejects.toThrow('was created by someone else while it was being written');
+    expect(readFileSync(planted, 'utf8')).toBe('attacker');
+    // Expected to be a given file, but swapped for a symlink during the write.
+    const swapped = join(dir, 'swapped.json');
+    writeFileSync(swapped, 'mine');
+    const { dev, ino } = statSync(swapped);
+    await expect(
+      writeFileAtomic(swapped, async (write) => {
+        await write('new');
+        rmSync(swapped);
+        symlinkSync('victim', swapped);
+      }, { expected: { dev, ino } }),
+    ).rejects.toThrow('is a symbolic link, not a regular file');
+    expect(readFileSync(join(dir, 'victim'), 'utf8')).toBe('keep');
+    expect(readdirSync(dir).sort()).toEqual(['link', 'planted.json', 'swapped.json', 'victim']);
+  });
+});
+
+describe('prepareExportTarget', () => {
+  it('refuses non-regular targets and store companions, removing the directories it created', async () => {
+    const s = await openTestStore('sqlite');
+    try {
+      const storePath = s.path as string;
+      const dir = tempDir();
+      await expect(prepareExportTarget('/dev/null')).rejects.toThrow("Export output '/dev/null' is a character device, not a regular file");
+      await expect(prepareExportTarget(`${storePath}-WAL`, { storePath })).rejects.toThrow("the checkpoint store's -wal file");
+      await expect(prepareExportTarget(join(dir, 'a', 'b', '..', 'b', 'c/'))).rejects.toThrow('must name a file, not a directory');
+      // Created directories are removed again when the file itself is refused.
+      symlinkSync('/dev/null', join(dir, 'null'));
+      await expect(prepareExportTarget(join(dir, 'x', 'y', '..', '..', 'null'))).rejects.toThrow('is a symbolic link');
+      expect(readdirSync(dir)).toEqual(['null']);
+      const target = await prepareExportTarget(join(dir, 'new', 'deep', 'out.json'), { storePath });
+      expect(target).toMatchObject({ path: join(dir, 'new', 'deep', 'out.json'), existing: null });
+      await target.undo();
+      expect(readdirSync(dir)).toEqual(['null']);
+    } finally {
+      await s.cleanup();
+    }
+  });
+});
+
+describe('readCappedTextFile', () => {
+  it('reads only regular files, naming the path in every refusal', async () => {
+    const dir = tempDir();
+    execFileSync('mkfifo', [join(dir, 'fifo')]);
+    const options = { maxBytes: 100, label: 'input' };
+    await expect(readCappedTextFile(join(dir, 'fifo'), options)).rejects.toThrow(/^input '.*fifo' is a FIFO, not a regular file/u);
+    await expect(readCappedTextFile('/dev/zero', options)).rejects.toThrow("input '/dev/zero' is a character device, not a regular file");
+    await expect(readCappedTextFile(dir, options)).rejects.toMatchObject({ code: 'EISDIR', path: dir });
+    await expect(readCappedTextFile(join(dir, 'none'), options)).rejects.toMatchObject({ code: 'ENOENT', path: join(dir, 'none') });
   });
 });

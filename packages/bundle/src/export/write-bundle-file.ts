@@ -8,13 +8,13 @@ import type { ProgressListener } from '../progress.js';
 import { writeFileAtomic } from './atomic-file.js';
 import { bundleHeader, toExportedCheckpoint } from './export-bundle.js';
 import { bundleTextHead, bundleTextItem, bundleTextTail } from './serialize-bundle.js';
-import { assertNotStorePath, resolveRealPath } from './store-path-guard.js';
+import { prepareExportTarget } from './store-path-guard.js';
 
 /** Options of {@link writeBundleFile}. */
 export interface WriteBundleFileOptions {
   /** Only this namespace. Default is the whole store. */
   namespace?: string;
-  /** Path of the store file; the export refuses to overwrite it. Default is no check (e.g. PostgreSQL). */
+  /** Path of the store file; the export refuses to overwrite it or its -wal/-shm/-journal files. Default is no check (e.g. PostgreSQL). */
   storePath?: string;
   /** Clock for `exported_at`. Default is `() => new Date()`. */
   now?: () => Date;
@@ -25,7 +25,7 @@ export interface WriteBundleFileOptions {
 /** What {@link writeBundleFile} reports (the CLI's `export` result). */
 export interface WriteBundleFileResult {
   schema: typeof EXPORT_SCHEMA;
-  /** Absolute path written, symlinks resolved. */
+  /** Absolute path written (the parent directory's real path plus the file name). */
   output: string;
   /** Checkpoints written. */
   checkpoints: number;
@@ -40,9 +40,12 @@ const WRITE_BUFFER_CHARS = 1 << 20;
 /**
  * Exports a namespace, or the whole store, to `outputPath` in the reference's file layout. The
  * file is replaced atomically (never left half-written, mode 0600), missing parent directories
- * are created, and if any row fails verification nothing is written.
+ * are created, and if any row fails verification nothing is written. Only a regular file is
+ * replaced: a device, FIFO, socket, directory, a symlink as the last component, and the store
+ * with its companion files are refused before anything is read (see {@link prepareExportTarget}).
+ * On any failure the output and the directories around it are left as they were.
  *
- * @throws CheckpointValidationError `Export output must not overwrite the checkpoint store`.
+ * @throws CheckpointValidationError for a refused output, e.g. `Export output must not overwrite the checkpoint store`.
  * @throws CheckpointIntegrityError naming every bad row (the output file is left untouched).
  * @example
  * ```ts
@@ -56,10 +59,10 @@ export async function writeBundleFile(
   options: WriteBundleFileOptions = {},
 ): Promise<WriteBundleFileResult> {
   const header = bundleHeader(options);
-  const output = await resolveRealPath(outputPath);
-  if (options.storePath !== undefined) await assertNotStorePath(output, options.storePath);
+  const target = await prepareExportTarget(outputPath, options.storePath === undefined ? {} : { storePath: options.storePath });
+  const output = target.path;
   let count = 0;
-  await writeFileAtomic(output, async (write) => {
+  const produce = async (write: (chunk: string) => Promise<void>): Promise<void> => {
     let buffer = bundleTextHead(header);
     const scan = store.scan({ batchSize: SCAN_BATCH, ...(header.namespace === null ? {} : { namespace: header.namespace }) });
     for await (const checkpoint of scan) {
@@ -72,6 +75,12 @@ export async function writeBundleFile(
       options.onProgress?.({ phase: 'export', done: count, total: null });
     }
     await write(buffer + bundleTextTail(count === 0));
-  });
+  };
+  try {
+    await writeFileAtomic(output, produce, { expected: target.existing });
+  } catch (error) {
+    await target.undo();
+    throw error;
+  }
   return { schema: EXPORT_SCHEMA, output, checkpoints: count };
 }

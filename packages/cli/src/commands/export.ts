@@ -8,7 +8,8 @@ import { expandHome } from '../input/expand-home.js';
 export default class Export extends BaseCommand<typeof Export> {
   static override description = [
     'Export verified checkpoints, ordered by id, to a bundle file (ellmos.session-checkpoint-export.v1, owner-only, written atomically).',
-    'Missing parent directories are created; the store file itself is never overwritten. One bad row fails the export and no file is written.',
+    'Missing parent directories are created. Only a regular file is replaced: an existing directory, device, FIFO or socket, a symlink (the last component), and the store with its -wal/-shm/-journal files are refused before the store is opened.',
+    'One bad row fails the export and no file is written.',
   ].join('\n');
   static override examples = [
     '<%= config.bin %> <%= command.id %> --store app.sqlite --output backup/all.json',
@@ -16,22 +17,32 @@ export default class Export extends BaseCommand<typeof Export> {
   ];
   static override flags = {
     namespace: namespaceFlag({ optional: true, description: 'Only this namespace. Default is every namespace.' }),
-    output: Flags.string({ description: 'Bundle file to write (replaced if it exists).', required: true }),
+    output: Flags.string({ description: 'Bundle file to write (a regular file, replaced if it exists; never a symlink).', required: true }),
   };
   static override summary = 'Export checkpoints to a local JSON bundle file.';
 
   /** `{ schema, output, checkpoints }`. */
   async run(): Promise<Record<string, unknown>> {
     const { flags } = this;
-    const store = await this.openStore();
     const { writeBundleFile } = await import('@session-checkpoint/bundle');
-    const onProgress = stderrProgress();
+    const { prepareExportTarget } = await import('@session-checkpoint/bundle/internal');
     const selection = this.storeSelection;
-    const result = await writeBundleFile(store, expandHome(flags.output), {
-      ...(flags.namespace === undefined ? {} : { namespace: flags.namespace }),
-      ...(selection.kind === 'sqlite' ? { storePath: selection.path } : {}),
-      ...(onProgress === undefined ? {} : { onProgress }),
-    });
+    const storePath = selection.kind === 'sqlite' ? { storePath: selection.path } : {};
+    // The output is checked before the store is opened: a refused export touches nothing.
+    const target = await prepareExportTarget(expandHome(flags.output), storePath);
+    let result;
+    try {
+      const store = await this.openStore();
+      const onProgress = stderrProgress();
+      result = await writeBundleFile(store, target.path, {
+        ...(flags.namespace === undefined ? {} : { namespace: flags.namespace }),
+        ...storePath,
+        ...(onProgress === undefined ? {} : { onProgress }),
+      });
+    } catch (error) {
+      await target.undo();
+      throw error;
+    }
     return { schema: result.schema, output: result.output, checkpoints: result.checkpoints };
   }
 }

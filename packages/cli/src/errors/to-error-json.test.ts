@@ -33,6 +33,8 @@ describe('toErrorOutput', () => {
       error: "[Errno 2] No such file or directory: 'missing.json'",
       type: 'OSError',
     });
+    expect(toErrorOutput(sys('EISDIR', { syscall: 'rename', path: 'a.tmp', dest: 'out' })).json?.error).toBe("[Errno 21] Is a directory: 'a.tmp' -> 'out'");
+    expect(toErrorOutput(sys('ENXIO', { syscall: 'open', path: 'sock' })).json?.error).toBe("[Errno 6] No such device or address: 'sock'");
     expect(toErrorOutput(sys('ECONNREFUSED', { syscall: 'connect', address: '127.0.0.1', port: 1 })).json?.error).toBe('[Errno 111] Connection refused (127.0.0.1:1)');
     expect(toErrorOutput(new AggregateError([sys('ECONNREFUSED', { syscall: 'connect', address: '::1', port: 5 })])).json?.type).toBe('OSError');
   });

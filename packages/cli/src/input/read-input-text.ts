@@ -2,9 +2,9 @@ import { CheckpointValidationError } from '@session-checkpoint/core';
 
 /*
  * Input files are bounded before anything parses them (at most cap + 1 bytes are ever read) and
- * decoded as strict UTF-8 with CPython's messages. Files go through the bundle package's reader;
- * this module adds standard input (`-`) and names the file in errors that Node reports without
- * a path (reading a directory gives a bare EISDIR).
+ * decoded as strict UTF-8 with CPython's messages. Files go through the bundle package's reader,
+ * which reads only regular files and names the path in every error; this module adds standard
+ * input (`-`), the one way to pipe data in.
  */
 
 /** Options of {@link readInputText}. */
@@ -33,11 +33,13 @@ async function readStdinBytes(options: ReadInputOptions): Promise<Buffer> {
 }
 
 /**
- * Reads a file, or standard input for `-`, as strict UTF-8 text of at most `maxBytes` bytes.
+ * Reads a regular file, or standard input for `-`, as strict UTF-8 text of at most `maxBytes`
+ * bytes. Standard input is read as a stream and reading stops as soon as the cap is passed.
  *
- * @throws CheckpointValidationError `payload-file exceeds the 8388608-byte input limit`, or
- *   `'utf-8' codec can't decode byte 0xff in position 7: invalid start byte`; Node system errors
- *   (ENOENT, EACCES, EISDIR) carrying the path.
+ * @throws CheckpointValidationError `payload-file exceeds the 8388608-byte input limit`,
+ *   `'utf-8' codec can't decode byte 0xff in position 7: invalid start byte`, or
+ *   `payload-file 'x' is a FIFO, not a regular file; ...`; Node system errors (ENOENT, EACCES,
+ *   EISDIR) carrying the path.
  * @example
  * ```ts
  * const text = await readInputText('-', { maxBytes: 8_388_608, label: 'payload-file' });
@@ -46,12 +48,5 @@ async function readStdinBytes(options: ReadInputOptions): Promise<Buffer> {
 export async function readInputText(path: string, options: ReadInputOptions): Promise<string> {
   const { decodeUtf8Strict, readCappedTextFile } = await import('@session-checkpoint/bundle/internal');
   if (path === '-') return decodeUtf8Strict(await readStdinBytes(options));
-  try {
-    return await readCappedTextFile(path, options);
-  } catch (error) {
-    if (error instanceof Error && typeof (error as { code?: unknown }).code === 'string' && (error as { path?: unknown }).path === undefined) {
-      Object.assign(error, { path });
-    }
-    throw error;
-  }
+  return readCappedTextFile(path, options);
 }

@@ -1,7 +1,9 @@
 /**
- * Progress for long exports and imports. It goes to stderr, and only when stderr is a terminal:
- * stdout stays one JSON document, and logs or pipes never collect carriage-return noise.
+ * Progress for long exports and imports. It goes to stderr, and only with `--verbose` when stderr
+ * is a terminal: stdout stays one JSON document, stderr stays empty unless asked, and logs or
+ * pipes never collect carriage-return noise.
  */
+import { isVerbose } from '../output/stderr-guard.js';
 
 /** What the bundle functions report while they work (structurally `BundleProgress`). */
 export interface ProgressEvent {
@@ -15,7 +17,7 @@ export interface ProgressEvent {
 
 /**
  * A progress callback for `writeBundleFile` / `importBundle`, or `undefined` when the stream is
- * not a terminal. Updates are throttled to ten per second; the last one of a phase ends the line.
+ * not a terminal or `--verbose` was not given. Updates are throttled to ten per second; the last one of a phase ends the line.
  *
  * @param stream Default is `process.stderr`.
  * @example
@@ -25,7 +27,7 @@ export interface ProgressEvent {
  * ```
  */
 export function stderrProgress(stream: NodeJS.WriteStream = process.stderr): ((event: ProgressEvent) => void) | undefined {
-  if (!stream.isTTY) return undefined;
+  if (!stream.isTTY || !isVerbose()) return undefined;
   let last = 0;
   return (event) => {
     const finished = event.total !== null && event.done >= event.total;
