@@ -16,5 +16,5 @@ export {
   type ExportTarget,
   type FileIdentity,
 } from './export/store-path-guard.js';
-export { fileKind, namingPath, quotePath } from './export/file-kind.js';
+export { fileKind, namingPath } from './export/file-kind.js';
 export { utf8ErrorMessage } from './import/utf8-decode.js';

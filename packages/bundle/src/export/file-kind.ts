@@ -25,18 +25,6 @@ export function fileKind(stats: Stats): string {
 }
 
 /**
- * A path in single quotes with `\` and `'` escaped, like Python's `repr()` of a plain string.
- *
- * @example
- * ```ts
- * quotePath("it's.json"); // "'it\\'s.json'"
- * ```
- */
-export function quotePath(path: string): string {
-  return `'${path.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
-}
-
-/**
  * Sets `path` on a Node system error (code `E...`, e.g. `EISDIR` from a read, which Node reports
  * without one) so that the message names the file the user gave. With `replace`, a path already
  * there is overwritten too (a temporary file's name means nothing to the user) and `dest` is

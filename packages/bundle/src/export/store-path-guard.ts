@@ -10,7 +10,8 @@ import { lstat, realpath, stat } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { CheckpointValidationError } from '@session-checkpoint/core';
-import { fileKind, namingPath, quotePath as quote } from './file-kind.js';
+import { pythonRepr as quote } from '@session-checkpoint/core/internal';
+import { fileKind, namingPath } from './file-kind.js';
 import { makeParents } from './make-parents.js';
 
 /** SQLite's files beside a database: a write over any of them corrupts or loses committed data. */

@@ -8,7 +8,8 @@
 import { constants, type Stats } from 'node:fs';
 import { open, stat, type FileHandle } from 'node:fs/promises';
 import { CheckpointValidationError, type CheckpointLimits } from '@session-checkpoint/core';
-import { fileKind, namingPath, quotePath as quote } from '../export/file-kind.js';
+import { positiveInteger, pythonRepr as quote } from '@session-checkpoint/core/internal';
+import { fileKind, namingPath } from '../export/file-kind.js';
 import { decodeUtf8Strict } from './utf8-decode.js';
 
 /** Options of {@link readCappedTextFile}. */
@@ -69,7 +70,7 @@ async function openRegularFile(path: string, label: string): Promise<FileHandle>
  */
 export async function readCappedTextFile(path: string, options: ReadCappedOptions): Promise<string> {
   const { maxBytes, label } = options;
-  if (!Number.isSafeInteger(maxBytes) || maxBytes <= 0) throw new CheckpointValidationError('max_bytes must be a positive integer');
+  positiveInteger(maxBytes, 'max_bytes');
   const handle = await openRegularFile(path, label);
   try {
     const { size } = await handle.stat();

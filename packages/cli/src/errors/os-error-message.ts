@@ -1,4 +1,5 @@
 import { constants } from 'node:os';
+import { pythonRepr as quote } from '@session-checkpoint/core/internal';
 
 /**
  * Python prints a failed system call as `[Errno 2] No such file or directory: 'missing.json'`;
@@ -59,10 +60,6 @@ export function isSystemError(value: unknown): value is SystemErrorLike {
   return typeof code === 'string' && /^E[A-Z0-9_]+$/.test(code) && (typeof syscall === 'string' || code === 'ENOTFOUND');
 }
 
-/** Python's `repr()` of a path string, close enough for messages: single quotes, escaped. */
-function quote(text: string): string {
-  return `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
-}
 
 /**
  * Formats a system error like Python's `str(OSError)`: with the path when the error has one
