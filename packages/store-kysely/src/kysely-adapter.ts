@@ -2,6 +2,7 @@ import {
   CheckpointAdapterBase,
   CheckpointConflictError,
   CheckpointError,
+  sourceRefBounds,
   type AdapterCapabilities,
   type CheckpointAdapter,
   type CheckpointRow,
@@ -12,6 +13,7 @@ import {
   type PruneQuery,
   type ScanRowsQuery,
   type SessionSummaryRow,
+  type SourceRefPrefixQuery,
 } from '@session-checkpoint/core';
 import type { Kysely } from 'kysely';
 import { KyselyConnection, type AdapterConnection } from './adapter-connection.js';
@@ -109,7 +111,7 @@ export class KyselyAdapter extends CheckpointAdapterBase {
     this.capabilities = options.capabilities ?? { multiProcess: true, persistent: true };
     this.#shared = {
       connection,
-      queries: compileQueries(scoped),
+      queries: compileQueries(scoped, flavor),
       db: scoped,
       postgres: flavor === 'postgres' ? postgresStatements(db, schema) : undefined,
       closed: false,
@@ -145,6 +147,16 @@ export class KyselyAdapter extends CheckpointAdapterBase {
   override async findBySourceRef(namespace: string, sourceRef: string): Promise<CheckpointRow | undefined> {
     return this.#single(async (runner) =>
       first(await runner.rows(this.#shared.queries.findBySourceRef.withValues({ namespace, sourceRef }))),
+    );
+  }
+
+  /** Rows whose sourceRef starts with a prefix: one range of the `(namespace, source_ref)` index. */
+  override async listBySourceRefPrefix(query: SourceRefPrefixQuery): Promise<CheckpointRow[]> {
+    const { lo, hi } = sourceRefBounds(query);
+    const q = this.#shared.queries;
+    const template = query.descending === true ? q.sourceRefRangeDesc : q.sourceRefRangeAsc;
+    return this.#single(async (runner) =>
+      numericIds(await runner.rows(template.withValues({ namespace: query.namespace, lo, hi, limit: query.limit }))),
     );
   }
 

@@ -40,6 +40,14 @@ export interface IdRow {
   id: number | string;
 }
 
+/** Bounds of a sourceRef range: `lo <= source_ref < hi`. */
+export interface SourceRefRange {
+  namespace: string;
+  lo: string;
+  hi: string;
+  limit: number;
+}
+
 /** The compiled per-call queries of one adapter. */
 export interface CheckpointQueries {
   insert: QueryTemplate<InsertValues, IdRow>;
@@ -47,6 +55,9 @@ export interface CheckpointQueries {
   getRow: QueryTemplate<{ id: number; namespace: string }, CheckpointRow>;
   getRowAnyNamespace: QueryTemplate<{ id: number }, CheckpointRow>;
   findBySourceRef: QueryTemplate<{ namespace: string; sourceRef: string }, CheckpointRow>;
+  /** A sourceRef range `[lo, hi)` in code point order, ascending and descending. */
+  sourceRefRangeAsc: QueryTemplate<SourceRefRange, CheckpointRow>;
+  sourceRefRangeDesc: QueryTemplate<SourceRefRange, CheckpointRow>;
   listNamespace: QueryTemplate<{ namespace: string; limit: number; offset: number }, CheckpointRow>;
   listSession: QueryTemplate<{ namespace: string; sessionId: string; limit: number; offset: number }, CheckpointRow>;
   /** Newest row of a session. */
@@ -64,7 +75,17 @@ export interface CheckpointQueries {
  * Compiles the per-call queries for one Kysely instance (its dialect decides quoting and
  * placeholders; a `withSchema` instance qualifies every table).
  */
-export function compileQueries(db: Kysely<CheckpointDatabase>): CheckpointQueries {
+export function compileQueries(db: Kysely<CheckpointDatabase>, flavor: 'sqlite' | 'postgres' = 'sqlite'): CheckpointQueries {
+  // SQLite's BINARY collation is code point order already and keeps the unique index usable; on
+  // PostgreSQL the database collation may be linguistic, so the range and order say "C".
+  const ref = flavor === 'postgres' ? sql<string>`source_ref collate "C"` : sql<string>`source_ref`;
+  const refRange = (p: SourceRefRange, direction: 'asc' | 'desc') =>
+    rows()
+      .where('namespace', '=', p.namespace)
+      .where(ref, '>=', p.lo)
+      .where(ref, '<', p.hi)
+      .orderBy(ref, direction)
+      .limit(p.limit);
   const insertColumns = (p: InsertValues) => ({
     namespace: p.namespace,
     session_id: p.sessionId,
@@ -95,6 +116,8 @@ export function compileQueries(db: Kysely<CheckpointDatabase>): CheckpointQuerie
     findBySourceRef: QueryTemplate.compile((p) =>
       rows().where('namespace', '=', p.namespace).where('source_ref', '=', p.sourceRef),
     ),
+    sourceRefRangeAsc: QueryTemplate.compile((p) => refRange(p, 'asc')),
+    sourceRefRangeDesc: QueryTemplate.compile((p) => refRange(p, 'desc')),
     listNamespace: QueryTemplate.compile((p) =>
       rows()
         .where('namespace', '=', p.namespace)
