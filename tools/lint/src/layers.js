@@ -8,6 +8,7 @@ export const LAYER_RULES = {
   'layer:conformance': { runtime: ['layer:core'], test: [] },
   'layer:adapter': { runtime: ['layer:core'], test: ['layer:conformance'] },
   'layer:bundle': { runtime: ['layer:core'], test: ['layer:adapter', 'layer:conformance'] },
+  'layer:langgraph': { runtime: ['layer:core'], test: ['layer:adapter', 'layer:bundle'] },
   'layer:cli': { runtime: ['layer:core', 'layer:adapter', 'layer:bundle'], test: ['layer:conformance'] },
   'layer:plugin': { runtime: ['layer:cli', 'layer:core', 'layer:adapter', 'layer:bundle'], test: [] },
   'layer:tool': { runtime: ['*'], test: ['*'] },
