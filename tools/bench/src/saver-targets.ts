@@ -1,0 +1,26 @@
+import type { RatioSpec } from './targets.js';
+
+const vs = (scenario: string, target: number | undefined): RatioSpec => ({
+  label: `${scenario}: SessionCheckpointSaver vs SqliteSaver`,
+  scenario,
+  numerator: 'SessionCheckpointSaver',
+  denominator: 'SqliteSaver',
+  direction: 'at least',
+  ...(target === undefined ? {} : { target }),
+});
+
+/** The LangGraph saver's bars (issue 10): put, putWrites and getTuple at least 1x SqliteSaver, list 1.5x. */
+export const SAVER_RATIOS: RatioSpec[] = [
+  vs('saver put (1 of 3 channels changed)', 1),
+  vs('saver putWrites (2 writes)', 1),
+  vs('saver getTuple latest', 1),
+  vs('saver getTuple by id', 1),
+  vs('saver list(100)', 1.5),
+  {
+    label: 'bytes after 200 growing steps: SessionCheckpointSaver / SqliteSaver',
+    scenario: 'saver bytes after 200 growing steps',
+    numerator: 'SessionCheckpointSaver',
+    denominator: 'SqliteSaver',
+    direction: 'at most',
+  },
+];
