@@ -1,8 +1,9 @@
 import { INTERRUPT } from '@langchain/langgraph-checkpoint';
 import { CheckpointValidationError, utf8ByteLength, type Checkpoint as StoredRow, type CheckpointStore } from '@session-checkpoint/core';
-import { checkpointPayload, writePayload, type CheckpointPayload } from './row-payloads.js';
-import { checkpointPrefix, writePrefix } from './source-refs.js';
+import { checkpointPayload, isCheckpointRow, writePayload, type CheckpointPayload } from './row-payloads.js';
+import { checkpointPrefix } from './source-refs.js';
 import { allRowsByPrefix } from './thread-rows.js';
+import { keyOf } from './tuple-reader.js';
 
 /** Options of `SessionCheckpointSaver.prune`. A checkpoint is selected when it matches every criterion given. */
 export interface SaverPruneOptions {
@@ -24,7 +25,7 @@ export interface PruneReport {
   dryRun: boolean;
   /** Checkpoint ids removed (or that would be), per thread. */
   checkpoints: { threadId: string; checkpointNs: string; checkpointId: string }[];
-  /** Pending-write rows removed with them. */
+  /** Rows of pending writes (one per task) removed with them. */
   writes: number;
   /** Checkpoint ids kept back because an interrupt on them has not been resumed. */
   keptForInterrupt: string[];
@@ -34,7 +35,6 @@ export interface PruneReport {
   freedBytes: number;
 }
 
-const keyOf = (p: { thread_id: string; checkpoint_ns: string; checkpoint_id: string }) => `${p.thread_id}\u0000${p.checkpoint_ns}\u0000${p.checkpoint_id}`;
 
 /**
  * Retention over the LangGraph rows of a namespace. Never removes the newest checkpoint of a
@@ -71,8 +71,9 @@ async function pruneThread(
   report: PruneReport,
   apply: boolean,
 ): Promise<void> {
-  const rows = await allRowsByPrefix(store, { namespace, prefix: checkpointPrefix(threadId, options.checkpointNs) });
-  const writeRows = await allRowsByPrefix(store, { namespace, prefix: writePrefix(threadId, options.checkpointNs) });
+  const everything = await allRowsByPrefix(store, { namespace, prefix: checkpointPrefix(threadId, options.checkpointNs) });
+  const rows = everything.filter(isCheckpointRow);
+  const writeRows = everything.filter((row) => !isCheckpointRow(row));
   const all = rows.map((row) => ({ row, p: checkpointPayload(row) }));
   const byKey = new Map(all.map((e) => [keyOf(e.p), e]));
   const hasChild = new Set<string>();
@@ -82,7 +83,7 @@ async function pruneThread(
   for (const row of writeRows) {
     const w = writePayload(row);
     const k = keyOf(w);
-    if (w.channel === INTERRUPT) interrupted.add(k);
+    if (w.writes.some((write) => write.channel === INTERRUPT)) interrupted.add(k);
     writesOf.set(k, [...(writesOf.get(k) ?? []), row]);
   }
   // Select per (thread, checkpoint_ns), newest first by checkpoint id.

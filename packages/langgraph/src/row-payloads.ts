@@ -3,8 +3,8 @@ import type { StoredValue } from './stored-value.js';
 
 /** Kind of the row that holds one LangGraph checkpoint. */
 export const CHECKPOINT_KIND = 'langgraph.checkpoint';
-/** Kind of the row that holds one pending write. */
-export const WRITE_KIND = 'langgraph.write';
+/** Kind of the row that holds the pending writes of one task on one checkpoint. */
+export const WRITE_KIND = 'langgraph.writes';
 
 /**
  * Payload of a checkpoint row. Channel values are stored once, in the row of the checkpoint where
@@ -26,7 +26,15 @@ export interface CheckpointPayload {
   carried: Record<string, string>;
 }
 
-/** Payload of a pending-write row. */
+/** One pending write inside a {@link WritePayload}. */
+export interface StoredWrite {
+  /** LangGraph's index: the position in the call, or a negative one for special channels. */
+  idx: number;
+  channel: string;
+  value: StoredValue;
+}
+
+/** Payload of the row holding the pending writes of one task on one checkpoint. */
 export interface WritePayload {
   langgraph: 1;
   thread_id: string;
@@ -34,9 +42,8 @@ export interface WritePayload {
   checkpoint_id: string;
   task_id: string;
   task_path: string;
-  idx: number;
-  channel: string;
-  value: StoredValue;
+  /** By idx, each idx once. */
+  writes: StoredWrite[];
 }
 
 function malformed(row: StoredRow, what: string): never {
@@ -47,6 +54,11 @@ function malformed(row: StoredRow, what: string): never {
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isStored = (v: unknown): boolean => isObject(v) && typeof v.t === 'string';
+
+/** True for a row of a checkpoint (as opposed to one of pending writes). */
+export function isCheckpointRow(row: StoredRow): boolean {
+  return row.kind === CHECKPOINT_KIND;
+}
 
 /** The checkpoint payload of a verified row, shape-checked. */
 export function checkpointPayload(row: StoredRow): CheckpointPayload {
@@ -77,9 +89,8 @@ export function writePayload(row: StoredRow): WritePayload {
     typeof p.checkpoint_id !== 'string' ||
     typeof p.task_id !== 'string' ||
     typeof p.task_path !== 'string' ||
-    typeof p.idx !== 'number' ||
-    typeof p.channel !== 'string' ||
-    !isStored(p.value)
+    !Array.isArray(p.writes) ||
+    !p.writes.every((w: unknown) => isObject(w) && typeof w.idx === 'number' && typeof w.channel === 'string' && isStored(w.value))
   ) {
     return malformed(row, 'write');
   }

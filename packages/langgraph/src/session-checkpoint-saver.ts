@@ -14,17 +14,16 @@ import {
   CheckpointConflictError,
   CheckpointValidationError,
   isCheckpointConflictError,
-  type Checkpoint as StoredRow,
   type CheckpointStore,
   type CreateCheckpointInput,
 } from '@session-checkpoint/core';
 import { sameJson } from './same-json.js';
 import { checkpointPrefix, checkpointRef, writeRef } from './source-refs.js';
-import { CHECKPOINT_KIND, checkpointPayload, WRITE_KIND, type CheckpointPayload, type WritePayload } from './row-payloads.js';
+import { CHECKPOINT_KIND, checkpointPayload, WRITE_KIND, writePayload, type CheckpointPayload, type StoredWrite, type WritePayload } from './row-payloads.js';
 import { pruneThreads, type PruneReport, type SaverPruneOptions } from './retention.js';
 import { loadValue, storeValue, type StoredValue } from './stored-value.js';
-import { PAGE_SIZE } from './thread-rows.js';
-import { TupleReader } from './tuple-reader.js';
+import { allRowsByPrefix, PAGE_SIZE } from './thread-rows.js';
+import { groupRows, TupleReader, type CheckpointEntry } from './tuple-reader.js';
 
 /** Options of {@link SessionCheckpointSaver}. */
 export interface SessionCheckpointSaverOptions {
@@ -98,13 +97,17 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
     if (thread === undefined || thread === '') return undefined;
     const ns = optionalText(c.checkpoint_ns, 'checkpoint_ns') ?? '';
     const id = optionalText(c.checkpoint_id, 'checkpoint_id');
-    const row =
-      id !== undefined
-        ? await this.store.findBySourceRef(this.namespace, checkpointRef(thread, ns, id))
-        : (await this.store.listBySourceRefPrefix({ namespace: this.namespace, prefix: checkpointPrefix(thread, ns), descending: true, limit: 1 }))[0];
-    if (!row) return undefined;
-    const [tuple] = await this.#reader.tuples([row]);
-    return tuple;
+    if (id !== undefined) {
+      // The checkpoint and its writes in one range: its ref, then its ref continued by "/".
+      const ref = checkpointRef(thread, ns, id);
+      const rows = await allRowsByPrefix(this.store, { namespace: this.namespace, prefix: ref });
+      const [entry] = groupRows(rows.filter((row) => row.sourceRef === ref || row.sourceRef?.startsWith(`${ref}/`)));
+      return entry ? (await this.#reader.tuples([entry]))[0] : undefined;
+    }
+    for await (const entry of this.#newestFirst(checkpointPrefix(thread, ns), undefined, 1)) {
+      return (await this.#reader.tuples([entry]))[0];
+    }
+    return undefined;
   }
 
   /**
@@ -120,45 +123,39 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
     const beforeId = optionalText((options.before?.configurable as Configurable | undefined)?.checkpoint_id, 'before.checkpoint_id');
     let remaining = options.limit ?? Infinity;
     if (remaining <= 0) return;
-    const filter = options.filter ?? {};
+    const filter = Object.entries(options.filter ?? {});
     const keep = async (p: CheckpointPayload): Promise<boolean> => {
       if (onlyId !== undefined && p.checkpoint_id !== onlyId) return false;
       if (ns !== undefined && p.checkpoint_ns !== ns) return false;
       if (beforeId !== undefined && !(p.checkpoint_id < beforeId)) return false;
-      if (Object.keys(filter).length === 0) return true;
+      if (filter.length === 0) return true;
       const metadata = (await this.#reader.metadata(p)) as Record<string, unknown>;
-      return Object.entries(filter).every(([k, v]) => sameJson(metadata[k], v));
+      return filter.every(([k, v]) => sameJson(metadata[k], v));
     };
     if (thread !== undefined && ns !== undefined) {
-      // One (thread, namespace): refs sort like checkpoint ids, so pages come newest first.
-      const prefix = checkpointPrefix(thread, ns);
-      let before = beforeId === undefined ? undefined : checkpointRef(thread, ns, beforeId);
-      for (;;) {
-        const limit = Math.min(PAGE_SIZE, Number.isFinite(remaining) && Object.keys(filter).length === 0 ? remaining : PAGE_SIZE);
-        const page = await this.store.listBySourceRefPrefix({ namespace: this.namespace, prefix, descending: true, limit, ...(before === undefined ? {} : { before }) });
-        const kept: StoredRow[] = [];
-        for (const row of page) if (kept.length < remaining && (await keep(checkpointPayload(row)))) kept.push(row);
-        for (const tuple of await this.#reader.tuples(kept)) yield tuple;
-        remaining -= kept.length;
-        if (remaining <= 0 || page.length < limit) return;
-        before = page[page.length - 1]?.sourceRef ?? undefined;
+      // One (thread, namespace): refs sort like checkpoint ids, so rows come newest first.
+      const before = beforeId === undefined ? undefined : checkpointRef(thread, ns, beforeId);
+      let batch: CheckpointEntry[] = [];
+      const hint = Number.isFinite(remaining) && filter.length === 0 ? remaining : PAGE_SIZE;
+      for await (const entry of this.#newestFirst(checkpointPrefix(thread, ns), before, hint)) {
+        if (!(await keep(entry.checkpoint))) continue;
+        batch.push(entry);
+        remaining--;
+        if (remaining <= 0 || batch.length >= PAGE_SIZE) {
+          for (const tuple of await this.#reader.tuples(batch)) yield tuple;
+          batch = [];
+          if (remaining <= 0) return;
+        }
       }
+      for (const tuple of await this.#reader.tuples(batch)) yield tuple;
+      return;
     }
     // Several threads or namespaces: collect, then order by checkpoint id across them.
-    const rows: { row: StoredRow; p: CheckpointPayload }[] = [];
-    let after: string | undefined;
-    const prefix = checkpointPrefix(thread, ns);
-    for (;;) {
-      const page = await this.store.listBySourceRefPrefix({ namespace: this.namespace, prefix, limit: PAGE_SIZE, ...(after === undefined ? {} : { after }) });
-      for (const row of page) {
-        const p = checkpointPayload(row);
-        if (await keep(p)) rows.push({ row, p });
-      }
-      if (page.length < PAGE_SIZE) break;
-      after = page[page.length - 1]?.sourceRef ?? undefined;
-    }
-    rows.sort((a, b) => (a.p.checkpoint_id < b.p.checkpoint_id ? 1 : a.p.checkpoint_id > b.p.checkpoint_id ? -1 : 0));
-    const selected = rows.slice(0, remaining).map((r) => r.row);
+    const rows = await allRowsByPrefix(this.store, { namespace: this.namespace, prefix: checkpointPrefix(thread, thread === undefined ? undefined : ns) });
+    const entries: CheckpointEntry[] = [];
+    for (const entry of groupRows(rows)) if (await keep(entry.checkpoint)) entries.push(entry);
+    entries.sort((a, b) => (a.checkpoint.checkpoint_id < b.checkpoint.checkpoint_id ? 1 : a.checkpoint.checkpoint_id > b.checkpoint.checkpoint_id ? -1 : 0));
+    const selected = entries.slice(0, remaining);
     for (let i = 0; i < selected.length; i += PAGE_SIZE) {
       for (const tuple of await this.#reader.tuples(selected.slice(i, i + PAGE_SIZE))) yield tuple;
     }
@@ -229,46 +226,50 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
   }
 
   /**
-   * Stores pending writes of a task against a checkpoint, keyed (task_id, idx): a regular write
-   * already stored is kept, a special one (`__error__`, `__interrupt__`, ...) is replaced.
+   * Stores pending writes of a task against a checkpoint, all in one row per (checkpoint, task),
+   * keyed by LangGraph's idx: a regular write already stored is kept, a special one
+   * (`__error__`, `__interrupt__`, ...) is replaced.
    */
   async putWrites(config: RunnableConfig, writes: PendingWrite[], taskId: string, taskPath = ''): Promise<void> {
     const c = (config.configurable ?? {}) as Configurable;
     const thread = requireText(c.thread_id, 'thread_id');
     const ns = optionalText(c.checkpoint_ns, 'checkpoint_ns') ?? '';
     const id = requireText(c.checkpoint_id, 'checkpoint_id');
-    const inputs: { input: CreateCheckpointInput; replace: boolean }[] = [];
+    if (writes.length === 0) return;
+    const stored: StoredWrite[] = [];
     for (const [i, [channel, value]] of writes.entries()) {
       const idx = (WRITES_IDX_MAP as Record<string, number>)[channel] ?? i;
-      const payload: WritePayload = {
-        langgraph: 1,
-        thread_id: thread,
-        checkpoint_ns: ns,
-        checkpoint_id: id,
-        task_id: taskId,
-        task_path: taskPath,
-        idx,
-        channel,
-        value: await storeValue(this.serde, value, `write '${channel}' of task ${taskId}`),
-      };
-      const sourceRef = writeRef(thread, ns, id, taskId, idx);
-      inputs.push({ input: { namespace: this.namespace, sessionId: thread, kind: WRITE_KIND, name: displayName(channel), payload, sourceRef }, replace: idx < 0 });
+      const write = { idx, channel, value: await storeValue(this.serde, value, `write '${channel}' of task ${taskId}`) };
+      const at = stored.findIndex((w) => w.idx === idx);
+      if (at < 0) stored.push(write);
+      else if (idx < 0) stored[at] = write;
     }
-    const write = async (store: CheckpointStore, { input, replace }: (typeof inputs)[number]) => {
-      if (replace) {
-        const existing = await store.adapter.findBySourceRef(this.namespace, input.sourceRef ?? '');
-        if (existing) await store.adapter.deleteRow(existing.id, this.namespace);
+    const sourceRef = writeRef(thread, ns, id, taskId);
+    const input = (list: StoredWrite[]): CreateCheckpointInput => ({
+      namespace: this.namespace,
+      sessionId: thread,
+      kind: WRITE_KIND,
+      name: displayName(taskId),
+      sourceRef,
+      payload: { langgraph: 1, thread_id: thread, checkpoint_ns: ns, checkpoint_id: id, task_id: taskId, task_path: taskPath, writes: list } satisfies WritePayload,
+    });
+    try {
+      await this.store.create(input(stored));
+      return;
+    } catch (error) {
+      if (!isCheckpointConflictError(error)) throw error;
+    }
+    // The task wrote before: merge into its row (regular writes kept, special ones replaced).
+    await this.store.transaction(async (tx) => {
+      const existing = await tx.findBySourceRef(this.namespace, sourceRef);
+      const merged = existing ? [...writePayload(existing).writes] : [];
+      for (const write of stored) {
+        const at = merged.findIndex((w) => w.idx === write.idx);
+        if (at < 0) merged.push(write);
+        else if (write.idx < 0) merged[at] = write;
       }
-      try {
-        await store.create(input);
-      } catch (error) {
-        if (!isCheckpointConflictError(error)) throw error;
-      }
-    };
-    const [only] = inputs;
-    if (inputs.length === 1 && only && !only.replace) return write(this.store, only);
-    if (inputs.length > 0) await this.store.transaction(async (tx) => {
-      for (const item of inputs) await write(tx, item);
+      if (existing) await tx.adapter.deleteRow(existing.id, this.namespace);
+      await tx.create(input(merged));
     });
   }
 
@@ -294,6 +295,23 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
     const report = await pruneThreads(this.store, this.namespace, options);
     for (const c of report.checkpoints) this.#holderCache.delete(`${c.threadId}\u0000${c.checkpointNs}\u0000${c.checkpointId}`);
     return report;
+  }
+
+  /**
+   * Checkpoints of one (thread, namespace) prefix, newest first, each with its writes: a
+   * descending range read, where a checkpoint's writes come just before it.
+   */
+  async *#newestFirst(prefix: string, before: string | undefined, hint: number): AsyncGenerator<CheckpointEntry> {
+    const orphans = new Map<string, WritePayload[]>();
+    let limit = Math.min(PAGE_SIZE, hint + 3);
+    let bound = before;
+    for (;;) {
+      const page = await this.store.listBySourceRefPrefix({ namespace: this.namespace, prefix, descending: true, limit, ...(bound === undefined ? {} : { before: bound }) });
+      yield* groupRows(page, orphans);
+      if (page.length < limit) return;
+      bound = page[page.length - 1]?.sourceRef ?? undefined;
+      limit = PAGE_SIZE;
+    }
   }
 
   async #createOnce(input: CreateCheckpointInput): Promise<void> {

@@ -11,20 +11,59 @@ import {
   type SerializerProtocol,
 } from '@langchain/langgraph-checkpoint';
 import { CheckpointNotFoundError, type Checkpoint as StoredRow, type CheckpointStore } from '@session-checkpoint/core';
-import { checkpointIdPart, checkpointRef, writePrefix } from './source-refs.js';
-import { checkpointPayload, writePayload, type CheckpointPayload, type WritePayload } from './row-payloads.js';
+import { checkpointPayload, isCheckpointRow, writePayload, type CheckpointPayload, type WritePayload } from './row-payloads.js';
+import { checkpointRef } from './source-refs.js';
 import { loadValue, type StoredValue } from './stored-value.js';
 import { allRowsByPrefix } from './thread-rows.js';
 
 /*
- * Turns verified checkpoint rows into CheckpointTuples in batches: the pending writes of a batch
- * come from one range query per (thread, namespace), and each checkpoint row holding carried-over
- * values is read once for the whole batch.
+ * Turns verified rows into CheckpointTuples. A checkpoint's pending writes come from the same range
+ * read as the checkpoint (their refs continue its ref); each checkpoint row holding carried-over
+ * values is read once per batch.
  */
 
-const key = (thread: string, ns: string, id: string) => `${thread}\u0000${ns}\u0000${id}`;
+/** Key of a checkpoint across threads and namespaces. */
+export const keyOf = (p: { thread_id: string; checkpoint_ns: string; checkpoint_id: string }) =>
+  `${p.thread_id}\u0000${p.checkpoint_ns}\u0000${p.checkpoint_id}`;
 
-/** Builds tuples for rows of checkpoints; the order of `rows` is kept. */
+/** A checkpoint payload with the write payloads of its tasks. */
+export interface CheckpointEntry {
+  checkpoint: CheckpointPayload;
+  writes: WritePayload[];
+}
+
+/**
+ * Splits verified rows of a range read into checkpoints and the writes found for each, keeping
+ * the order of the checkpoints. Writes of checkpoints not among `rows` are returned in `orphans`.
+ */
+export function groupRows(rows: readonly StoredRow[], orphans = new Map<string, WritePayload[]>()): CheckpointEntry[] {
+  const entries: CheckpointEntry[] = [];
+  for (const row of rows) {
+    if (isCheckpointRow(row)) entries.push({ checkpoint: checkpointPayload(row), writes: [] });
+    else {
+      const w = writePayload(row);
+      const k = keyOf(w);
+      const list = orphans.get(k);
+      if (list) list.push(w);
+      else orphans.set(k, [w]);
+    }
+  }
+  for (const entry of entries) {
+    const k = keyOf(entry.checkpoint);
+    entry.writes = orphans.get(k) ?? [];
+    orphans.delete(k);
+  }
+  return entries;
+}
+
+/** Pending writes of task rows, flattened in LangGraph's `writesSortKey` order. */
+export function sortedWrites(rows: readonly WritePayload[]): { task: WritePayload; write: WritePayload['writes'][number] }[] {
+  return rows
+    .flatMap((task) => task.writes.map((write) => ({ task, write, key: writesSortKey(task.task_path, task.task_id, write.idx) })))
+    .sort((a, b) => compareWritesSortKeys(a.key, b.key));
+}
+
+/** Builds tuples for checkpoints with their writes; the order is kept. */
 export class TupleReader {
   constructor(
     private readonly store: CheckpointStore,
@@ -32,31 +71,34 @@ export class TupleReader {
     private readonly serde: SerializerProtocol,
   ) {}
 
-  /** The tuples of these checkpoint rows, in the same order. */
-  async tuples(rows: readonly StoredRow[]): Promise<CheckpointTuple[]> {
-    const payloads = rows.map(checkpointPayload);
-    const writes = await this.#writesOf(payloads);
-    const holders = await this.#holders(payloads);
-    return Promise.all(payloads.map((p) => this.#tuple(p, writes, holders)));
+  /** The tuples of these entries, in the same order. */
+  async tuples(entries: readonly CheckpointEntry[]): Promise<CheckpointTuple[]> {
+    const holders = await this.#holders(entries.map((e) => e.checkpoint));
+    const handedOut = new Set<StoredValue>();
+    return Promise.all(entries.map((e) => this.#tuple(e, holders, handedOut)));
   }
 
   /** Loads a checkpoint payload's metadata (for `list` filters, before building whole tuples). */
   async metadata(payload: CheckpointPayload): Promise<CheckpointMetadata> {
-    return (await loadValue(this.serde, payload.metadata)) as CheckpointMetadata;
+    return (await loadValue(this.serde, payload.metadata, false)) as CheckpointMetadata;
   }
 
-  async #tuple(p: CheckpointPayload, writes: Map<string, WritePayload[]>, holders: Map<string, CheckpointPayload>): Promise<CheckpointTuple> {
+  async #tuple({ checkpoint: p, writes }: CheckpointEntry, holders: Map<string, CheckpointPayload>, handedOut: Set<StoredValue>): Promise<CheckpointTuple> {
     const checkpoint = (await loadValue(this.serde, p.checkpoint)) as Checkpoint;
     const channelValues: Record<string, unknown> = {};
-    for (const [channel, stored] of Object.entries(p.values)) channelValues[channel] = await loadValue(this.serde, stored);
+    // A value read from a row may serve several tuples of a batch: only its first use gets it uncopied.
+    const use = (stored: StoredValue) => {
+      const fresh = !handedOut.has(stored);
+      handedOut.add(stored);
+      return loadValue(this.serde, stored, fresh);
+    };
+    for (const [channel, stored] of Object.entries(p.values)) channelValues[channel] = await use(stored);
     for (const [channel, holderId] of Object.entries(p.carried)) {
-      const stored = this.#carriedValue(p, holders, channel, holderId);
-      channelValues[channel] = await loadValue(this.serde, stored);
+      channelValues[channel] = await use(this.#carriedValue(p, holders, channel, holderId));
     }
     checkpoint.channel_values = channelValues;
-    const own = writes.get(key(p.thread_id, p.checkpoint_ns, p.checkpoint_id)) ?? [];
     const pendingWrites: CheckpointPendingWrite[] = [];
-    for (const w of own) pendingWrites.push([w.task_id, w.channel, await loadValue(this.serde, w.value)]);
+    for (const { task, write } of sortedWrites(writes)) pendingWrites.push([task.task_id, write.channel, await loadValue(this.serde, write.value)]);
     if (checkpoint.v < 4 && p.parent_checkpoint_id !== null) await this.#migratePendingSends(checkpoint, p);
     const configurable = { thread_id: p.thread_id, checkpoint_ns: p.checkpoint_ns };
     const tuple: CheckpointTuple = {
@@ -72,7 +114,7 @@ export class TupleReader {
   }
 
   #carriedValue(p: CheckpointPayload, holders: Map<string, CheckpointPayload>, channel: string, holderId: string): StoredValue {
-    const stored = holders.get(key(p.thread_id, p.checkpoint_ns, holderId))?.values[channel];
+    const stored = holders.get(keyOf({ ...p, checkpoint_id: holderId }))?.values[channel];
     if (stored === undefined) {
       throw new CheckpointNotFoundError(
         `checkpoint ${p.checkpoint_id} of thread '${p.thread_id}' carries channel '${channel}' from checkpoint ${holderId}, which is missing`,
@@ -84,69 +126,29 @@ export class TupleReader {
   /** The rows holding carried-over values that are not in the batch itself, one read each. */
   async #holders(payloads: CheckpointPayload[]): Promise<Map<string, CheckpointPayload>> {
     const found = new Map<string, CheckpointPayload>();
-    for (const p of payloads) found.set(key(p.thread_id, p.checkpoint_ns, p.checkpoint_id), p);
-    const wanted = new Map<string, [string, string, string]>();
+    for (const p of payloads) found.set(keyOf(p), p);
+    const wanted = new Map<string, CheckpointPayload>();
     for (const p of payloads) {
       for (const holderId of Object.values(p.carried)) {
-        const k = key(p.thread_id, p.checkpoint_ns, holderId);
-        if (!found.has(k)) wanted.set(k, [p.thread_id, p.checkpoint_ns, holderId]);
+        const k = keyOf({ ...p, checkpoint_id: holderId });
+        if (!found.has(k)) wanted.set(k, { ...p, checkpoint_id: holderId });
       }
     }
     await Promise.all(
-      [...wanted].map(async ([k, [thread, ns, id]]) => {
-        const row = await this.store.findBySourceRef(this.namespace, checkpointRef(thread, ns, id));
+      [...wanted].map(async ([k, p]) => {
+        const row = await this.store.findBySourceRef(this.namespace, checkpointRef(p.thread_id, p.checkpoint_ns, p.checkpoint_id));
         if (row) found.set(k, checkpointPayload(row));
       }),
     );
     return found;
   }
 
-  /** Pending writes of every checkpoint of the batch, sorted as LangGraph requires. */
-  async #writesOf(payloads: CheckpointPayload[]): Promise<Map<string, WritePayload[]>> {
-    const groups = new Map<string, { thread: string; ns: string; ids: string[] }>();
-    for (const p of payloads) {
-      const g = key(p.thread_id, p.checkpoint_ns, '');
-      const group = groups.get(g) ?? { thread: p.thread_id, ns: p.checkpoint_ns, ids: [] };
-      group.ids.push(checkpointIdPart(p.checkpoint_id));
-      groups.set(g, group);
-    }
-    const out = new Map<string, WritePayload[]>();
-    await Promise.all(
-      [...groups.values()].map(async ({ thread, ns, ids }) => {
-        const prefix = writePrefix(thread, ns);
-        // One range from the lowest to the highest checkpoint id of the group ("0" follows "/").
-        ids.sort();
-        const rows = await allRowsByPrefix(this.store, {
-          namespace: this.namespace,
-          prefix,
-          after: `${prefix}${ids[0]}`,
-          before: `${prefix}${ids[ids.length - 1]}0`,
-        });
-        for (const row of rows) {
-          const w = writePayload(row);
-          const k = key(thread, ns, w.checkpoint_id);
-          const list = out.get(k);
-          if (list) list.push(w);
-          else out.set(k, [w]);
-        }
-      }),
-    );
-    for (const list of out.values()) {
-      list.sort((a, b) => compareWritesSortKeys(writesSortKey(a.task_path, a.task_id, a.idx), writesSortKey(b.task_path, b.task_id, b.idx)));
-    }
-    return out;
-  }
-
   /** Checkpoints before v4 kept pending sends in the parent's TASKS writes; move them into channel_values. */
   async #migratePendingSends(checkpoint: Checkpoint, p: CheckpointPayload): Promise<void> {
-    const parentId = p.parent_checkpoint_id ?? '';
-    const rows = await allRowsByPrefix(this.store, { namespace: this.namespace, prefix: writePrefix(p.thread_id, p.checkpoint_ns, parentId) });
-    const sends = rows
-      .map(writePayload)
-      .filter((w) => w.channel === TASKS)
-      .sort((a, b) => compareWritesSortKeys(writesSortKey(a.task_path, a.task_id, a.idx), writesSortKey(b.task_path, b.task_id, b.idx)));
-    const values = await Promise.all(sends.map((w) => loadValue(this.serde, w.value)));
-    checkpoint.channel_values[TASKS] = values;
+    const parent = checkpointRef(p.thread_id, p.checkpoint_ns, p.parent_checkpoint_id ?? '');
+    const rows = await allRowsByPrefix(this.store, { namespace: this.namespace, prefix: `${parent}/` });
+    const sends = sortedWrites(rows.map(writePayload)).filter(({ write }) => write.channel === TASKS);
+    checkpoint.channel_values[TASKS] = await Promise.all(sends.map(({ write }) => loadValue(this.serde, write.value)));
     const versions = Object.values(checkpoint.channel_versions);
     checkpoint.channel_versions[TASKS] = versions.length > 0 ? maxChannelVersion(...versions) : 1;
   }

@@ -19,33 +19,41 @@ function refuse(where: Where, what: string): never {
 
 /**
  * Throws `CheckpointValidationError` if `value` holds a BigInt, a non-finite number, an invalid
- * Date or a cycle anywhere inside.
+ * Date or a cycle anywhere inside. Returns `true` when the value is plain JSON data (plain
+ * objects, arrays, strings, booleans, null, finite numbers other than -0): what JSON.parse could
+ * have produced, so serializing it changes nothing.
  *
  * @example
  * ```ts
  * assertStorable({ n: 1n }, "channel 'count'"); // throws: ... channel 'count'.n is a BigInt ...
+ * assertStorable({ a: [1, 'x'] }, 'x');          // true
  * ```
  */
-export function assertStorable(value: unknown, where: Where): void {
-  walk(value, where, []);
+export function assertStorable(value: unknown, where: Where): boolean {
+  return walk(value, where, []);
 }
 
-function walk(value: unknown, where: Where, ancestors: object[]): void {
+/** Walks `value`; returns whether everything seen was plain JSON. */
+function walk(value: unknown, where: Where, ancestors: object[]): boolean {
   switch (typeof value) {
     case 'bigint':
       return refuse(where, 'a BigInt');
     case 'number':
       if (!Number.isFinite(value)) refuse(where, String(value));
-      return;
+      return !Object.is(value, -0);
+    case 'string':
+    case 'boolean':
+      return true;
     case 'object':
       break;
     default:
-      return;
+      return false;
   }
-  if (value === null || ArrayBuffer.isView(value) || value instanceof ArrayBuffer) return;
+  if (value === null) return true;
+  if (ArrayBuffer.isView(value) || value instanceof ArrayBuffer) return false;
   if (value instanceof Date) {
     if (Number.isNaN(value.getTime())) refuse(where, 'an invalid Date');
-    return;
+    return false;
   }
   if (ancestors.includes(value)) refuse(where, 'a circular reference');
   ancestors.push(value);
@@ -54,20 +62,30 @@ function walk(value: unknown, where: Where, ancestors: object[]): void {
     if (typeof toJSON === 'function') {
       const json: unknown = toJSON.call(value);
       if (json !== value) walk(json, where, ancestors);
-    } else if (value instanceof Map) {
+      return false;
+    }
+    if (value instanceof Map) {
       let i = 0;
       for (const [k, v] of value) {
         walk(k, `${where}<key ${i}>`, ancestors);
         walk(v, `${where}<value ${i++}>`, ancestors);
       }
-    } else if (value instanceof Set) {
+      return false;
+    }
+    if (value instanceof Set) {
       let i = 0;
       for (const v of value) walk(v, `${where}<item ${i++}>`, ancestors);
-    } else if (Array.isArray(value)) {
-      for (let i = 0; i < value.length; i++) walk(value[i], `${where}[${i}]`, ancestors);
-    } else {
-      for (const key of Object.keys(value)) walk((value as Record<string, unknown>)[key], `${where}.${key}`, ancestors);
+      return false;
     }
+    let plain = true;
+    if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i++) plain = walk(value[i], `${where}[${i}]`, ancestors) && plain;
+      return plain;
+    }
+    const proto: unknown = Object.getPrototypeOf(value);
+    plain = proto === Object.prototype || proto === null;
+    for (const key of Object.keys(value)) plain = walk((value as Record<string, unknown>)[key], `${where}.${key}`, ancestors) && plain;
+    return plain;
   } finally {
     ancestors.pop();
   }
