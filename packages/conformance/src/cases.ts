@@ -182,6 +182,22 @@ export const CONFORMANCE_GROUPS: Record<string, ConformanceCase[]> = {
         assert.equal((await store.findBySourceRef('other', 'legacy:1'))?.namespace, 'other');
       },
     },
+    {
+      name: 'listBySourceRefPrefix reads a prefix range of one namespace in code point order',
+      async run({ store, make }) {
+        for (const ref of ['t/b', 't/a', 't/a/2', 't/a/1', 't/ab', 'u/a', 't/\u00e9', 't/\u{1F600}', 't/\uFFFD']) await make({ sourceRef: ref });
+        await make({ namespace: 'other', sourceRef: 't/a' });
+        await make({ sourceRef: null });
+        const refs = async (q: { prefix: string; after?: string; before?: string; descending?: boolean; limit?: number }) =>
+          (await store.listBySourceRefPrefix({ namespace: 'app', limit: 100, ...q })).map((r) => r.sourceRef);
+        assert.deepEqual(await refs({ prefix: 't/' }), ['t/a', 't/a/1', 't/a/2', 't/ab', 't/b', 't/\u00e9', 't/\uFFFD', 't/\u{1F600}']);
+        assert.deepEqual(await refs({ prefix: 't/a' }), ['t/a', 't/a/1', 't/a/2', 't/ab']);
+        assert.deepEqual(await refs({ prefix: 't/', descending: true, limit: 3 }), ['t/\u{1F600}', 't/\uFFFD', 't/\u00e9']);
+        assert.deepEqual(await refs({ prefix: 't/', after: 't/a/1', before: 't/b' }), ['t/a/2', 't/ab']);
+        assert.deepEqual(await refs({ prefix: 't/', before: 't/a/2', descending: true }), ['t/a/1', 't/a']);
+        assert.deepEqual(await refs({ prefix: 'v/' }), []);
+      },
+    },
   ],
 
   ids: [
