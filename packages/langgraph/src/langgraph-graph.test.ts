@@ -39,6 +39,11 @@ function buildGraph(checkpointer: BaseCheckpointSaver) {
     .compile({ checkpointer });
 }
 
+/** The value of the first interrupt an invoke returned. */
+function interruptOf(result: object): unknown {
+  return (result as { __interrupt__?: { value: unknown }[] }).__interrupt__?.[0]?.value;
+}
+
 /** A history with checkpoint ids replaced by their position, so that two runs compare. */
 function normalize(history: StateSnapshot[]): unknown[] {
   const ids = new Map<string, number>();
@@ -67,7 +72,7 @@ async function scenario(checkpointer: BaseCheckpointSaver): Promise<{ history: u
   const graph = buildGraph(checkpointer);
   const thread = { configurable: { thread_id: 'graph-thread' } };
   const first = await graph.invoke({ messages: [new HumanMessage('hello')] }, thread);
-  expect(first.__interrupt__?.[0]?.value).toEqual({ question: 'continue after 2?' });
+  expect(interruptOf(first)).toEqual({ question: 'continue after 2?' });
   const done = await graph.invoke(new Command({ resume: 'yes' }), thread);
   expect(done.count).toBe(3);
   expect(done.messages.map((m) => m.content).slice(-3)).toEqual(['review: yes', 'step 3', 'review: auto']);
@@ -85,7 +90,7 @@ async function scenario(checkpointer: BaseCheckpointSaver): Promise<{ history: u
   // Fork: change the state at that checkpoint and run on from there; it interrupts again.
   const forkConfig = await graph.updateState(earlier.config, { messages: [new HumanMessage('forked')], count: 1 });
   const forked = await graph.invoke(null, forkConfig);
-  expect(forked.__interrupt__?.[0]?.value).toEqual({ question: 'continue after 2?' });
+  expect(interruptOf(forked)).toEqual({ question: 'continue after 2?' });
   await graph.invoke(new Command({ resume: 'again' }), thread);
 
   const all = [];

@@ -1,4 +1,5 @@
 import { validate } from '@langchain/langgraph-checkpoint-validation';
+import { describe, it } from 'vitest';
 import { CheckpointStore, MemoryAdapter } from '@session-checkpoint/core';
 import { openPostgresStore, openSqliteStore } from '@session-checkpoint/store-kysely';
 import { join } from 'node:path';
@@ -27,14 +28,15 @@ validate<SessionCheckpointSaver>({
   afterAll: () => tmp.remove(),
 });
 
-if (PG_URL) {
+const pgUrl = PG_URL;
+if (pgUrl) {
   const schema = uniqueSchema('sc_lg_suite');
   let store: CheckpointStore | undefined;
   let namespaces = 0;
   validate<SessionCheckpointSaver>({
     checkpointerName: '@session-checkpoint/langgraph (PostgreSQL)',
     beforeAll: async () => {
-      store = await openPostgresStore(PG_URL, { schema, poolSize: 4 });
+      store = await openPostgresStore(pgUrl, { schema, poolSize: 4 });
     },
     beforeAllTimeout: 120_000,
     createCheckpointer: () => new SessionCheckpointSaver(store as CheckpointStore, { namespace: `suite-${namespaces++}` }),
