@@ -303,14 +303,16 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
    */
   async *#newestFirst(prefix: string, before: string | undefined, hint: number): AsyncGenerator<CheckpointEntry> {
     const orphans = new Map<string, WritePayload[]>();
-    let limit = Math.min(PAGE_SIZE, hint + 3);
+    // Every row read is verified, so read about what is needed and grow the pages when more is. A
+    // checkpoint's writes sort above it: when the first row is a checkpoint, it has no writes.
+    let limit = Math.min(PAGE_SIZE, hint === 1 ? 1 : hint + (hint >> 2) + 1);
     let bound = before;
     for (;;) {
       const page = await this.store.listBySourceRefPrefix({ namespace: this.namespace, prefix, descending: true, limit, ...(bound === undefined ? {} : { before: bound }) });
       yield* groupRows(page, orphans);
       if (page.length < limit) return;
       bound = page[page.length - 1]?.sourceRef ?? undefined;
-      limit = PAGE_SIZE;
+      limit = Math.min(PAGE_SIZE, limit * 4);
     }
   }
 
