@@ -89,3 +89,16 @@ describe.each(list)('values on $name', (backend) => {
     }
   });
 });
+
+describe('latest checkpoint lookup', () => {
+  it('finds the latest checkpoint when writes for an id that was never put sort above it', async () => {
+    const [memory] = backends();
+    const store = await memory!.open();
+    const saver = new SessionCheckpointSaver(store);
+    const cp = checkpointWith({ a: 1 });
+    await saver.put(cfg('t'), cp, meta(0), cp.channel_versions);
+    await saver.putWrites(cfg('t', 'ffffffff-never-put'), [['a', 2]], 'task');
+    expect((await saver.getTuple(cfg('t')))?.checkpoint.id).toBe(cp.id);
+    await store.close();
+  });
+});

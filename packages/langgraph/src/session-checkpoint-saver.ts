@@ -19,7 +19,7 @@ import {
 } from '@session-checkpoint/core';
 import { sameJson } from './same-json.js';
 import { checkpointPrefix, checkpointRef, writeRef } from './source-refs.js';
-import { CHECKPOINT_KIND, checkpointPayload, WRITE_KIND, writePayload, type CheckpointPayload, type StoredWrite, type WritePayload } from './row-payloads.js';
+import { CHECKPOINT_KIND, checkpointPayload, isCheckpointRow, WRITE_KIND, writePayload, type CheckpointPayload, type StoredWrite, type WritePayload } from './row-payloads.js';
 import { pruneThreads, type PruneReport, type SaverPruneOptions } from './retention.js';
 import { loadValue, storeValue, type StoredValue } from './stored-value.js';
 import { allRowsByPrefix, PAGE_SIZE } from './thread-rows.js';
@@ -104,9 +104,14 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
       const [entry] = groupRows(rows.filter((row) => row.sourceRef === ref || row.sourceRef?.startsWith(`${ref}/`)));
       return entry ? (await this.#reader.tuples([entry]))[0] : undefined;
     }
-    for await (const entry of this.#newestFirst(checkpointPrefix(thread, ns), undefined, 1)) {
-      return (await this.#reader.tuples([entry]))[0];
-    }
+    // The largest ref is the latest checkpoint or one of its writes (they sort right above it).
+    const [top] = await this.store.listBySourceRefPrefix({ namespace: this.namespace, prefix: checkpointPrefix(thread, ns), descending: true, limit: 1 });
+    if (!top) return undefined;
+    if (isCheckpointRow(top)) return (await this.#reader.tuples(groupRows([top])))[0];
+    const latest = await this.getTuple({ configurable: { thread_id: thread, checkpoint_ns: ns, checkpoint_id: writePayload(top).checkpoint_id } });
+    if (latest) return latest;
+    // Writes without their checkpoint (written for an id never put): walk down to a real one.
+    for await (const entry of this.#newestFirst(checkpointPrefix(thread, ns), undefined, 1)) return (await this.#reader.tuples([entry]))[0];
     return undefined;
   }
 
@@ -303,9 +308,8 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
    */
   async *#newestFirst(prefix: string, before: string | undefined, hint: number): AsyncGenerator<CheckpointEntry> {
     const orphans = new Map<string, WritePayload[]>();
-    // Every row read is verified, so read about what is needed and grow the pages when more is. A
-    // checkpoint's writes sort above it: when the first row is a checkpoint, it has no writes.
-    let limit = Math.min(PAGE_SIZE, hint === 1 ? 1 : hint + (hint >> 2) + 1);
+    // Every row read is verified, so read about what is needed and grow the pages when more is.
+    let limit = Math.min(PAGE_SIZE, hint + (hint >> 2) + 1);
     let bound = before;
     for (;;) {
       const page = await this.store.listBySourceRefPrefix({ namespace: this.namespace, prefix, descending: true, limit, ...(bound === undefined ? {} : { before: bound }) });
