@@ -61,6 +61,6 @@ function hasRevivable(value: unknown): boolean {
 export async function loadValue(serde: SerializerProtocol, stored: StoredValue, fresh = true): Promise<unknown> {
   if (stored.b64 !== undefined) return serde.loadsTyped(stored.t, new Uint8Array(Buffer.from(stored.b64, 'base64')));
   const j = stored.j ?? null;
-  if (stored.t === 'json' && isStockJsonPlus(serde) && !hasRevivable(j)) return fresh ? j : structuredClone(j);
+  if (stored.t === 'json' && isStockJsonPlus(serde) && !hasRevivable(j)) return fresh ? j : (JSON.parse(JSON.stringify(j)) as unknown);
   return serde.loadsTyped(stored.t, JSON.stringify(j));
 }
