@@ -1,10 +1,10 @@
 import type { RatioSpec } from './targets.js';
 
-const vs = (scenario: string, target: number | undefined): RatioSpec => ({
-  label: `${scenario}: SessionCheckpointSaver vs SqliteSaver`,
+const vs = (scenario: string, target: number | undefined, peer = 'SqliteSaver'): RatioSpec => ({
+  label: `${scenario}: SessionCheckpointSaver vs ${peer}`,
   scenario,
   numerator: 'SessionCheckpointSaver',
-  denominator: 'SqliteSaver',
+  denominator: peer,
   direction: 'at least',
   ...(target === undefined ? {} : { target }),
 });
@@ -23,4 +23,7 @@ export const SAVER_RATIOS: RatioSpec[] = [
     denominator: 'SqliteSaver',
     direction: 'at most',
   },
+  ...['put (1 of 3 channels changed)', 'putWrites (2 writes)', 'getTuple latest', 'getTuple by id', 'list(100)'].map((op) =>
+    vs(`PostgreSQL saver ${op}`, undefined, 'PostgresSaver'),
+  ),
 ];

@@ -1,8 +1,10 @@
+import { PostgresSaver } from '@langchain/langgraph-checkpoint-postgres';
 import { SqliteSaver } from '@langchain/langgraph-checkpoint-sqlite';
 import { uuid6, type BaseCheckpointSaver, type Checkpoint, type PendingWrite } from '@langchain/langgraph-checkpoint';
 import { SessionCheckpointSaver } from '@session-checkpoint/langgraph';
-import { openSqliteStore } from '@session-checkpoint/store-kysely';
+import { openPostgresStore, openSqliteStore } from '@session-checkpoint/store-kysely';
 import Database from 'better-sqlite3';
+import pg from 'pg';
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { n, type BenchContext, type Sample } from '../context.js';
@@ -11,8 +13,9 @@ import { agentState } from '../payloads.js';
 
 /*
  * SessionCheckpointSaver against LangGraph's SqliteSaver, side by side in one run on files in the
- * same directory, both at synchronous=NORMAL with WAL (SqliteSaver's defaults). Each saver gets
- * exactly the same calls: a chain of checkpoints where one of three channels changes per step.
+ * same directory, both at synchronous=NORMAL with WAL (SqliteSaver's defaults), and against
+ * PostgresSaver on the same server when SC_PG_URL is set. Each saver gets exactly the same calls:
+ * a chain of checkpoints where one of three channels changes per step.
  */
 
 const THREAD = 'bench-thread';
@@ -70,33 +73,62 @@ async function putChain(saver: BaseCheckpointSaver, thread: string, count: numbe
   return ids;
 }
 
-/** put, putWrites, getTuple (latest and by id), list(100), and the bytes after a 200-step growing run. */
-export async function langgraphSaver(ctx: BenchContext): Promise<Sample[]> {
+/** put, putWrites, getTuple (latest and by id) and list(100) of one saver, as samples named `<prefix> ...`. */
+async function measure(ctx: BenchContext, prefix: string, name: string, saver: BaseCheckpointSaver): Promise<Sample[]> {
   const samples: Sample[] = [];
   const count = n(ctx, 2000, 150);
-  const dir = ctx.dir();
-  for (const { name, saver, close } of await savers(dir)) {
-    // put: measured as the time of the whole chain (one of three channels changed per put).
-    const start = process.hrtime.bigint();
-    const ids = await putChain(saver, THREAD, count, false);
-    samples.push({ scenario: 'saver put (1 of 3 channels changed)', impl: name, unit: 'ops/s', value: count / (Number(process.hrtime.bigint() - start) / 1e9) });
-    const latest = { configurable: { thread_id: THREAD, checkpoint_ns: '', checkpoint_id: ids[ids.length - 1] } };
-    // Writes go to the first checkpoint, so that the reads below see a normal number of them.
-    const first = { configurable: { thread_id: THREAD, checkpoint_ns: '', checkpoint_id: ids[0] } };
-    const writes: PendingWrite[] = [['messages', agentState(512, 3)], ['branch:to:tools', null]];
-    samples.push({ scenario: 'saver putWrites (2 writes)', impl: name, unit: 'ops/s', value: await opsPerSecond((i) => saver.putWrites(first, writes, `task-${i}`), count) });
-    // The latest checkpoint has two pending writes, as after a step.
-    await saver.putWrites(latest, writes, 'task-latest');
-    const thread = { configurable: { thread_id: THREAD, checkpoint_ns: '' } };
-    const byId = (i: number) => ({ configurable: { thread_id: THREAD, checkpoint_ns: '', checkpoint_id: ids[1 + ((Math.abs(i) * 7919) % (ids.length - 1))] } });
-    samples.push({ scenario: 'saver getTuple latest', impl: name, unit: 'ops/s', value: await opsPerSecond(() => saver.getTuple(thread), count) });
-    samples.push({ scenario: 'saver getTuple by id', impl: name, unit: 'ops/s', value: await opsPerSecond((i) => saver.getTuple(byId(i)), count) });
-    const list100 = async () => {
-      let k = 0;
-      for await (const t of saver.list(thread, { limit: 100, before: latest })) if (t.checkpoint) k++;
-      if (k !== 100) throw new Error(`list returned ${k}`);
-    };
-    samples.push({ scenario: 'saver list(100)', impl: name, unit: 'ops/s', value: await opsPerSecond(list100, n(ctx, 200, 10), 5) });
+  // put: measured as the time of the whole chain (one of three channels changed per put).
+  const start = process.hrtime.bigint();
+  const ids = await putChain(saver, THREAD, count, false);
+  samples.push({ scenario: `${prefix} put (1 of 3 channels changed)`, impl: name, unit: 'ops/s', value: count / (Number(process.hrtime.bigint() - start) / 1e9) });
+  const latest = { configurable: { thread_id: THREAD, checkpoint_ns: '', checkpoint_id: ids[ids.length - 1] } };
+  // Writes go to the first checkpoint, so that the reads below see a normal number of them.
+  const first = { configurable: { thread_id: THREAD, checkpoint_ns: '', checkpoint_id: ids[0] } };
+  const writes: PendingWrite[] = [['messages', agentState(512, 3)], ['branch:to:tools', null]];
+  samples.push({ scenario: `${prefix} putWrites (2 writes)`, impl: name, unit: 'ops/s', value: await opsPerSecond((i) => saver.putWrites(first, writes, `task-${i}`), count) });
+  // The latest checkpoint has two pending writes, as after a step.
+  await saver.putWrites(latest, writes, 'task-latest');
+  const thread = { configurable: { thread_id: THREAD, checkpoint_ns: '' } };
+  const byId = (i: number) => ({ configurable: { thread_id: THREAD, checkpoint_ns: '', checkpoint_id: ids[1 + ((Math.abs(i) * 7919) % (ids.length - 1))] } });
+  samples.push({ scenario: `${prefix} getTuple latest`, impl: name, unit: 'ops/s', value: await opsPerSecond(() => saver.getTuple(thread), count) });
+  samples.push({ scenario: `${prefix} getTuple by id`, impl: name, unit: 'ops/s', value: await opsPerSecond((i) => saver.getTuple(byId(i)), count) });
+  const list100 = async () => {
+    let k = 0;
+    for await (const t of saver.list(thread, { limit: 100, before: latest })) if (t.checkpoint) k++;
+    if (k !== 100) throw new Error(`list returned ${k}`);
+  };
+  samples.push({ scenario: `${prefix} list(100)`, impl: name, unit: 'ops/s', value: await opsPerSecond(list100, n(ctx, 200, 10), 5) });
+  return samples;
+}
+
+/** The same against PostgresSaver and our saver on PostgreSQL, each in a fresh schema dropped afterwards. */
+async function postgresSavers(ctx: BenchContext, url: string): Promise<Sample[]> {
+  const pool = new pg.Pool({ connectionString: url, max: 1 });
+  const suffix = `${process.pid}_${Date.now()}`;
+  const ours = `bench_lg_ours_${suffix}`;
+  const theirs = `bench_lg_peer_${suffix}`;
+  const samples: Sample[] = [];
+  try {
+    const store = await openPostgresStore(url, { schema: ours, poolSize: 2 });
+    samples.push(...(await measure(ctx, 'PostgreSQL saver', 'SessionCheckpointSaver', new SessionCheckpointSaver(store))));
+    await store.close();
+    await pool.query(`CREATE SCHEMA IF NOT EXISTS ${theirs}`);
+    const peer = PostgresSaver.fromConnString(url, { schema: theirs });
+    await peer.setup();
+    samples.push(...(await measure(ctx, 'PostgreSQL saver', 'PostgresSaver', peer)));
+    await peer.end();
+  } finally {
+    for (const schema of [ours, theirs]) await pool.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    await pool.end();
+  }
+  return samples;
+}
+
+/** SQLite (and PostgreSQL when configured): the operations, and the bytes after a 200-step growing run. */
+export async function langgraphSaver(ctx: BenchContext): Promise<Sample[]> {
+  const samples: Sample[] = [];
+  for (const { name, saver, close } of await savers(ctx.dir())) {
+    samples.push(...(await measure(ctx, 'saver', name, saver)));
     await close();
   }
   // Storage: a 200-step run whose message list grows every step, in fresh files.
@@ -105,5 +137,6 @@ export async function langgraphSaver(ctx: BenchContext): Promise<Sample[]> {
     await close();
     samples.push({ scenario: 'saver bytes after 200 growing steps', impl: name, unit: 'KiB', value: bytes() / 1024 });
   }
+  if (ctx.pgUrl !== undefined) samples.push(...(await postgresSavers(ctx, ctx.pgUrl)));
   return samples;
 }
