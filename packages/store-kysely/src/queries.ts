@@ -58,6 +58,12 @@ export interface CheckpointQueries {
   /** A sourceRef range `[lo, hi)` in code point order, ascending and descending. */
   sourceRefRangeAsc: QueryTemplate<SourceRefRange, CheckpointRow>;
   sourceRefRangeDesc: QueryTemplate<SourceRefRange, CheckpointRow>;
+  /**
+   * The same in the column's own collation: served by the unique index, and equal to the above
+   * when that collation is byte order (SQLite always; PostgreSQL with a C/POSIX/C.UTF-8 database).
+   */
+  sourceRefRangeAscNative: QueryTemplate<SourceRefRange, CheckpointRow>;
+  sourceRefRangeDescNative: QueryTemplate<SourceRefRange, CheckpointRow>;
   listNamespace: QueryTemplate<{ namespace: string; limit: number; offset: number }, CheckpointRow>;
   listSession: QueryTemplate<{ namespace: string; sessionId: string; limit: number; offset: number }, CheckpointRow>;
   /** Newest row of a session. */
@@ -78,13 +84,14 @@ export interface CheckpointQueries {
 export function compileQueries(db: Kysely<CheckpointDatabase>, flavor: 'sqlite' | 'postgres' = 'sqlite'): CheckpointQueries {
   // SQLite's BINARY collation is code point order already and keeps the unique index usable; on
   // PostgreSQL the database collation may be linguistic, so the range and order say "C".
-  const ref = flavor === 'postgres' ? sql<string>`source_ref collate "C"` : sql<string>`source_ref`;
-  const refRange = (p: SourceRefRange, direction: 'asc' | 'desc') =>
+  const native = sql<string>`source_ref`;
+  const ref = flavor === 'postgres' ? sql<string>`source_ref collate "C"` : native;
+  const refRange = (p: SourceRefRange, direction: 'asc' | 'desc', column = ref) =>
     rows()
       .where('namespace', '=', p.namespace)
-      .where(ref, '>=', p.lo)
-      .where(ref, '<', p.hi)
-      .orderBy(ref, direction)
+      .where(column, '>=', p.lo)
+      .where(column, '<', p.hi)
+      .orderBy(column, direction)
       .limit(p.limit);
   const insertColumns = (p: InsertValues) => ({
     namespace: p.namespace,
@@ -118,6 +125,8 @@ export function compileQueries(db: Kysely<CheckpointDatabase>, flavor: 'sqlite' 
     ),
     sourceRefRangeAsc: QueryTemplate.compile((p) => refRange(p, 'asc')),
     sourceRefRangeDesc: QueryTemplate.compile((p) => refRange(p, 'desc')),
+    sourceRefRangeAscNative: QueryTemplate.compile((p) => refRange(p, 'asc', native)),
+    sourceRefRangeDescNative: QueryTemplate.compile((p) => refRange(p, 'desc', native)),
     listNamespace: QueryTemplate.compile((p) =>
       rows()
         .where('namespace', '=', p.namespace)
