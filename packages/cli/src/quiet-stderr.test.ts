@@ -6,8 +6,11 @@
  */
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT, removeTempDirs, runCli, tempDir } from './test-support/run-cli.js';
+import { removeTempDirs, runCli, tempDir } from './test-support/run-cli.js';
+
+const EXAMPLE_PLUGIN = fileURLToPath(new URL('../../../examples/plugin-hello', import.meta.url));
 
 let dir: string;
 
@@ -25,8 +28,11 @@ interface Scenario {
   env: () => Record<string, string>;
   /** The JSON `ok` expected on stdout. */
   ok: boolean;
-  /** What `--verbose` shows on stderr for this scenario. */
-  warning: RegExp;
+  /**
+   * What `--verbose` shows on stderr for this scenario; `undefined` where nothing warns any more
+   * (the check that stderr stays empty by default still holds).
+   */
+  warning: RegExp | undefined;
   skip?: boolean;
 }
 
@@ -51,7 +57,8 @@ const SCENARIOS: Scenario[] = [
     args: ['list', '--store', 's.sqlite'],
     env: () => ({ XDG_DATA_HOME: dataHome('file', (p) => writeFileSync(p, 'not a folder')) }),
     ok: true,
-    warning: /ENOTDIR/u,
+    // The fast path finds no plugin there and never hands the folder to oclif, so nothing warns.
+    warning: undefined,
   },
   {
     // root reads any folder whatever its mode, so this one only warns for other users.
@@ -74,7 +81,7 @@ const SCENARIOS: Scenario[] = [
     env: () => ({
       XDG_DATA_HOME: dataHome('linked', (p) => {
         mkdirSync(p);
-        const plugin = { name: '@session-checkpoint/plugin-hello', root: join(REPO_ROOT, 'examples', 'plugin-hello'), type: 'link' };
+        const plugin = { name: '@session-checkpoint/plugin-hello', root: EXAMPLE_PLUGIN, type: 'link' };
         writeFileSync(join(p, 'package.json'), JSON.stringify({ name: '@session-checkpoint/cli', private: true, oclif: { schema: 1, plugins: [plugin] } }));
       }),
     }),
@@ -86,7 +93,9 @@ const SCENARIOS: Scenario[] = [
     args: ['list', '--database-url', 'postgres://postgres@127.0.0.1:5432/test?sslmode=require'],
     env: () => ({}),
     ok: false,
-    warning: /SECURITY WARNING/u,
+    // store-kysely passes sslmode=require to pg as verify-full (pg 8's meaning), so pg no longer
+    // prints its SECURITY WARNING at all; the guard would hide it.
+    warning: undefined,
     skip: PG === undefined,
   },
 ];
@@ -108,10 +117,13 @@ describe('stderr stays empty unless --verbose', () => {
       expect(parsed.ok, quiet.stdout).toBe(s.ok);
       expect(quiet.code).toBe(s.ok ? 0 : 1);
       const loud = await runCli([...s.args, '--verbose'], { cwd: dir, env });
-      expect(loud.stderr).toMatch(s.warning);
       expect(JSON.parse(loud.stdout)).toEqual(parsed);
       const byEnv = await runCli(s.args, { cwd: dir, env: { ...env, SESSION_CHECKPOINT_VERBOSE: '1' } });
-      expect(byEnv.stderr).toMatch(s.warning);
+      expect(JSON.parse(byEnv.stdout)).toEqual(parsed);
+      if (s.warning !== undefined) {
+        expect(loud.stderr).toMatch(s.warning);
+        expect(byEnv.stderr).toMatch(s.warning);
+      }
     });
   }
 });

@@ -2,6 +2,7 @@ import {
   CheckpointAdapterBase,
   CheckpointConflictError,
   CheckpointError,
+  sourceRefBounds,
   type AdapterCapabilities,
   type CheckpointAdapter,
   type CheckpointRow,
@@ -12,8 +13,9 @@ import {
   type PruneQuery,
   type ScanRowsQuery,
   type SessionSummaryRow,
+  type SourceRefPrefixQuery,
 } from '@session-checkpoint/core';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { KyselyConnection, type AdapterConnection } from './adapter-connection.js';
 import { postgresStatements, type PostgresStatements } from './postgres/postgres-statements.js';
 import { compileQueries, deleteIdsQuery, prunableQuery, type CheckpointQueries, type IdRow } from './queries.js';
@@ -52,6 +54,10 @@ interface Shared {
   /** Compiles per-call queries (prune, delete by ids). */
   readonly db: Kysely<CheckpointDatabase>;
   readonly postgres: PostgresStatements | undefined;
+  /** Whether text sorts in byte order here (always on SQLite; asked once on PostgreSQL). */
+  byteOrder: boolean | undefined;
+  /** PostgreSQL schema of the tables (`public` on SQLite, unused there). */
+  readonly schema: string;
   closed: boolean;
 }
 
@@ -112,9 +118,11 @@ export class KyselyAdapter extends CheckpointAdapterBase {
     this.#capabilities = { ...super.capabilities, multiProcess: true, persistent: true, concurrentTransactions: flavor === 'postgres', ...options.capabilities };
     this.#shared = {
       connection,
-      queries: compileQueries(scoped),
+      queries: compileQueries(scoped, flavor),
       db: scoped,
       postgres: flavor === 'postgres' ? postgresStatements(db, schema) : undefined,
+      byteOrder: flavor === 'postgres' ? undefined : true,
+      schema,
       closed: false,
     };
     this.#runner = connection.runner;
@@ -154,6 +162,20 @@ export class KyselyAdapter extends CheckpointAdapterBase {
     return this.#single(async (runner) =>
       first(await runner.rows(this.#shared.queries.findBySourceRef.withValues({ namespace, sourceRef }))),
     );
+  }
+
+  /** Rows whose sourceRef starts with a prefix: one range of the `(namespace, source_ref)` index. */
+  override async listBySourceRefPrefix(query: SourceRefPrefixQuery): Promise<CheckpointRow[]> {
+    const { lo, hi } = sourceRefBounds(query);
+    const q = this.#shared.queries;
+    return this.#single(async (runner) => {
+      // Byte-order collation: the plain comparison is the same order and the unique index serves it.
+      this.#shared.byteOrder ??= await byteOrderCollation(runner, this.#shared.db, this.#shared.schema);
+      const template = this.#shared.byteOrder
+        ? query.descending === true ? q.sourceRefRangeDescNative : q.sourceRefRangeAscNative
+        : query.descending === true ? q.sourceRefRangeDesc : q.sourceRefRangeAsc;
+      return numericIds(await runner.rows(template.withValues({ namespace: query.namespace, lo, hi, limit: query.limit })));
+    });
   }
 
   /** A page, newest first (`created_at DESC, id DESC`), optionally of one session. */
@@ -348,4 +370,18 @@ function numericIds<R extends { id: unknown }>(rows: R[]): R[] {
 
 function idsOf(rows: IdRow[]): number[] {
   return rows.map((row) => Number(row.id));
+}
+
+/**
+ * True when PostgreSQL compares text in byte (code point) order here: the database collation is
+ * C, POSIX or C.UTF-8 and the column has no collation of its own.
+ */
+async function byteOrderCollation(runner: QueryRunner, db: Kysely<CheckpointDatabase>, schema: string): Promise<boolean> {
+  const query = sql<{ collation: string | null; database: string }>`
+    select (select collation_name from information_schema.columns
+             where table_schema = ${schema} and table_name = 'checkpoints' and column_name = 'source_ref') as collation,
+           (select datcollate from pg_database where datname = current_database()) as database`.compile(db);
+  const [row] = await runner.rows(query);
+  if (!row || row.collation !== null) return false;
+  return ['C', 'POSIX', 'C.UTF-8', 'C.utf8'].includes(row.database);
 }

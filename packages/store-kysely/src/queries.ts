@@ -68,6 +68,14 @@ export interface IdRow {
   id: number | string;
 }
 
+/** Bounds of a sourceRef range: `lo <= source_ref < hi`. */
+export interface SourceRefRange {
+  namespace: string;
+  lo: string;
+  hi: string;
+  limit: number;
+}
+
 /** The compiled per-call queries of one adapter. */
 export interface CheckpointQueries {
   insert: QueryTemplate<InsertValues, IdRow>;
@@ -75,6 +83,15 @@ export interface CheckpointQueries {
   getRow: QueryTemplate<{ id: number; namespace: string }, CheckpointRow>;
   getRowAnyNamespace: QueryTemplate<{ id: number }, CheckpointRow>;
   findBySourceRef: QueryTemplate<{ namespace: string; sourceRef: string }, CheckpointRow>;
+  /** A sourceRef range `[lo, hi)` in code point order, ascending and descending. */
+  sourceRefRangeAsc: QueryTemplate<SourceRefRange, CheckpointRow>;
+  sourceRefRangeDesc: QueryTemplate<SourceRefRange, CheckpointRow>;
+  /**
+   * The same in the column's own collation: served by the unique index, and equal to the above
+   * when that collation is byte order (SQLite always; PostgreSQL with a C/POSIX/C.UTF-8 database).
+   */
+  sourceRefRangeAscNative: QueryTemplate<SourceRefRange, CheckpointRow>;
+  sourceRefRangeDescNative: QueryTemplate<SourceRefRange, CheckpointRow>;
   listNamespace: QueryTemplate<{ namespace: string; limit: number; offset: number }, CheckpointRow>;
   listSession: QueryTemplate<{ namespace: string; sessionId: string; limit: number; offset: number }, CheckpointRow>;
   /** Newest row of a session. */
@@ -92,7 +109,18 @@ export interface CheckpointQueries {
  * Compiles the per-call queries for one Kysely instance (its dialect decides quoting and
  * placeholders; a `withSchema` instance qualifies every table).
  */
-export function compileQueries(db: Kysely<CheckpointDatabase>): CheckpointQueries {
+export function compileQueries(db: Kysely<CheckpointDatabase>, flavor: 'sqlite' | 'postgres' = 'sqlite'): CheckpointQueries {
+  // SQLite's BINARY collation is code point order already and keeps the unique index usable; on
+  // PostgreSQL the database collation may be linguistic, so the range and order say "C".
+  const native = sql<string>`source_ref`;
+  const ref = flavor === 'postgres' ? sql<string>`source_ref collate "C"` : native;
+  const refRange = (p: SourceRefRange, direction: 'asc' | 'desc', column = ref) =>
+    rows()
+      .where('namespace', '=', p.namespace)
+      .where(column, '>=', p.lo)
+      .where(column, '<', p.hi)
+      .orderBy(column, direction)
+      .limit(p.limit);
   const rows = () => db.selectFrom('checkpoints').select(ROW_COLUMNS);
 
   return {
@@ -123,6 +151,10 @@ export function compileQueries(db: Kysely<CheckpointDatabase>): CheckpointQuerie
     findBySourceRef: QueryTemplate.compile((p) =>
       rows().where('namespace', '=', p.namespace).where('source_ref', '=', p.sourceRef),
     ),
+    sourceRefRangeAsc: QueryTemplate.compile((p) => refRange(p, 'asc')),
+    sourceRefRangeDesc: QueryTemplate.compile((p) => refRange(p, 'desc')),
+    sourceRefRangeAscNative: QueryTemplate.compile((p) => refRange(p, 'asc', native)),
+    sourceRefRangeDescNative: QueryTemplate.compile((p) => refRange(p, 'desc', native)),
     listNamespace: QueryTemplate.compile((p) =>
       rows()
         .where('namespace', '=', p.namespace)

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 export interface Sample {
   scenario: string;
   impl: string;
-  unit: 'ops/s' | 'ms' | 'MB/s' | 'µs/op';
+  unit: 'ops/s' | 'ms' | 'MB/s' | 'µs/op' | 'KiB';
   value: number;
 }
 

@@ -15,6 +15,7 @@ import { bundleTransfer } from './scenarios/bundle-transfer.js';
 import { canonicalHash } from './scenarios/canonical-hash.js';
 import { cliCalls } from './scenarios/cli-calls.js';
 import { growth } from './scenarios/growth.js';
+import { langgraphSaver } from './scenarios/langgraph-saver.js';
 import { memory } from './scenarios/memory.js';
 import { postgres } from './scenarios/postgres.js';
 import { sqliteReads } from './scenarios/sqlite-reads.js';
@@ -35,7 +36,7 @@ const write = !flag('--no-write') && !quick;
 const ctx = createContext({ scale: quick ? 0.05 : 1, pgUrl: process.env.SC_PG_URL, growthMax: quick ? 1000 : 1_000_000 });
 
 /** Scenarios measured once per run. */
-const PER_RUN: Record<string, (c: typeof ctx) => Promise<Sample[]>> = { sqliteWrites, sqliteReads, memory, canonicalHash, bundleTransfer, cliCalls, postgres };
+const PER_RUN: Record<string, (c: typeof ctx) => Promise<Sample[]>> = { sqliteWrites, sqliteReads, memory, canonicalHash, bundleTransfer, cliCalls, postgres, langgraphSaver };
 
 const started = Date.now();
 const samples: RunSample[] = [];

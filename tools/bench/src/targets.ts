@@ -9,6 +9,8 @@ export interface RatioSpec {
   target?: number;
 }
 
+import { SAVER_RATIOS } from './saver-targets.js';
+
 const durabilities = ['full', 'normal'] as const;
 
 /** Every ratio in the report; those with a `target` are the issue's bars. */
@@ -46,4 +48,5 @@ export const RATIOS: RatioSpec[] = [
     direction: 'at most',
     target: 2.0,
   })),
+  ...SAVER_RATIOS,
 ];

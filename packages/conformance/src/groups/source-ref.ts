@@ -17,4 +17,20 @@ export const sourceRef: ConformanceCase[] = [
       ensureEqual((await store.findBySourceRef('other', 'legacy:1'))?.namespace, 'other', 'the same source_ref must be free in another namespace');
     },
   },
+  {
+    name: 'listBySourceRefPrefix reads a prefix range of one namespace in code point order',
+    async run({ store, make }) {
+      for (const ref of ['t/b', 't/a', 't/a/2', 't/a/1', 't/ab', 'u/a', 't/\u00e9', 't/\u{1F600}', 't/\uFFFD']) await make({ sourceRef: ref });
+      await make({ namespace: 'other', sourceRef: 't/a' });
+      await make({ sourceRef: null });
+      const refs = async (q: { prefix: string; after?: string; before?: string; descending?: boolean; limit?: number }) =>
+        (await store.listBySourceRefPrefix({ namespace: 'app', limit: 100, ...q })).map((r) => r.sourceRef);
+      ensureEqual(await refs({ prefix: 't/' }), ['t/a', 't/a/1', 't/a/2', 't/ab', 't/b', 't/\u00e9', 't/\uFFFD', 't/\u{1F600}'], 'a prefix range must hold every ref of the namespace with that prefix, in code point order');
+      ensureEqual(await refs({ prefix: 't/a' }), ['t/a', 't/a/1', 't/a/2', 't/ab'], 'a prefix range must include the prefix itself and every longer ref');
+      ensureEqual(await refs({ prefix: 't/', descending: true, limit: 3 }), ['t/\u{1F600}', 't/\uFFFD', 't/\u00e9'], 'a descending range must start at the highest code point and honour limit');
+      ensureEqual(await refs({ prefix: 't/', after: 't/a/1', before: 't/b' }), ['t/a/2', 't/ab'], 'after and before must be exclusive bounds');
+      ensureEqual(await refs({ prefix: 't/', before: 't/a/2', descending: true }), ['t/a/1', 't/a'], 'before must bound a descending range');
+      ensureEqual(await refs({ prefix: 'v/' }), [], 'a prefix nothing has must give an empty range');
+    },
+  },
 ];

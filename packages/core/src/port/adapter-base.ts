@@ -8,8 +8,9 @@ import type {
   PruneQuery,
   ScanRowsQuery,
   SessionSummaryRow,
+  SourceRefPrefixQuery,
 } from './adapter.js';
-import { compareNewestFirst, selectPrunable } from './ordering.js';
+import { compareNewestFirst, selectPrunable, selectSourceRefPrefix } from './ordering.js';
 
 /** The base class's answer: no promise beyond the contract. */
 const NO_CAPABILITIES: AdapterCapabilities = Object.freeze({ multiProcess: false, persistent: false, concurrentTransactions: false });
@@ -65,6 +66,11 @@ export abstract class CheckpointAdapterBase implements CheckpointAdapter {
   /** Default: scans the namespace. */
   async findBySourceRef(namespace: string, sourceRef: string): Promise<CheckpointRow | undefined> {
     return (await this.allRows(namespace)).find((row) => row.sourceRef === sourceRef);
+  }
+
+  /** Default: {@link selectSourceRefPrefix} over a scan of the namespace. */
+  async listBySourceRefPrefix(query: SourceRefPrefixQuery): Promise<CheckpointRow[]> {
+    return selectSourceRefPrefix(await this.allRows(query.namespace), query);
   }
 
   /** Default: the first row of a one-row page. */

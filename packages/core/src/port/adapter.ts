@@ -82,6 +82,25 @@ export interface PruneQuery {
 }
 
 /**
+ * A range of one namespace by `sourceRef`, as {@link CheckpointAdapter.listBySourceRefPrefix} reads
+ * it: rows whose sourceRef starts with `prefix`, ordered by sourceRef in code point order (the
+ * byte order of UTF-8, SQLite's BINARY and PostgreSQL's "C" collation).
+ */
+export interface SourceRefPrefixQuery {
+  namespace: string;
+  /** Non-empty prefix every returned sourceRef starts with. */
+  prefix: string;
+  /** Only refs greater than this one. Default is no lower bound beyond `prefix`. */
+  after?: string;
+  /** Only refs lower than this one. Default is no upper bound beyond `prefix`. */
+  before?: string;
+  /** Largest ref first. Default is `false` (ascending). */
+  descending?: boolean;
+  /** At most this many rows. */
+  limit: number;
+}
+
+/**
  * The storage port: the whole surface a backend implements. Adapters store and fetch rows; they
  * never canonicalise, hash or verify: the {@link CheckpointStore} facade does that, in one place.
  *
@@ -115,6 +134,13 @@ export interface CheckpointAdapter {
 
   /** The row holding `sourceRef` in `namespace`, or `undefined`. */
   findBySourceRef(namespace: string, sourceRef: string): Promise<CheckpointRow | undefined>;
+
+  /**
+   * Rows whose sourceRef starts with a prefix, ordered by sourceRef: a range of the
+   * `(namespace, sourceRef)` index. Optional so that adapters written against the interface keep
+   * compiling; {@link CheckpointAdapterBase} gives a default that scans the namespace.
+   */
+  listBySourceRefPrefix?(query: SourceRefPrefixQuery): Promise<CheckpointRow[]>;
 
   /** A page of rows, newest first. */
   listRows(query: ListRowsQuery): Promise<CheckpointRow[]>;

@@ -1,5 +1,6 @@
+import { compareCodePoints } from '../canonical/key-order.js';
 import type { CheckpointRow } from '../types.js';
-import type { PruneQuery } from './adapter.js';
+import type { PruneQuery, SourceRefPrefixQuery } from './adapter.js';
 
 /**
  * The one order of the contract: newest first, by stored created_at text descending, then id
@@ -34,4 +35,39 @@ export function selectPrunable(rows: readonly CheckpointRow[], query: PruneQuery
     });
   }
   return selected.sort((a, b) => a - b);
+}
+
+/** Code point order (UTF-8 byte order), the order of canonical keys and of source_ref ranges. */
+export { compareCodePoints };
+
+/**
+ * Applies a sourceRef prefix query to rows of one namespace in memory: the reference semantics of
+ * `listBySourceRefPrefix` for adapters without an index range.
+ */
+export function selectSourceRefPrefix(rows: readonly CheckpointRow[], query: SourceRefPrefixQuery): CheckpointRow[] {
+  const { prefix, after, before } = query;
+  const hits = rows.filter(
+    (row) =>
+      row.namespace === query.namespace &&
+      typeof row.sourceRef === 'string' &&
+      row.sourceRef.startsWith(prefix) &&
+      (after === undefined || compareCodePoints(row.sourceRef, after) > 0) &&
+      (before === undefined || compareCodePoints(row.sourceRef, before) < 0),
+  );
+  const sign = query.descending === true ? -1 : 1;
+  hits.sort((a, b) => sign * compareCodePoints(a.sourceRef ?? '', b.sourceRef ?? ''));
+  return hits.slice(0, query.limit);
+}
+
+/**
+ * The half-open range `[lo, hi)` of sourceRefs that a prefix query covers, for adapters that read
+ * it from an index. Source refs hold no control characters, so `after + "\u0001"` is the lowest
+ * ref above `after`; `prefix + "\u{10FFFF}"` bounds every ref that continues the prefix.
+ */
+export function sourceRefBounds(query: Pick<SourceRefPrefixQuery, 'prefix' | 'after' | 'before'>): { lo: string; hi: string } {
+  let lo = query.prefix;
+  let hi = `${query.prefix}\u{10FFFF}`;
+  if (query.after !== undefined && compareCodePoints(`${query.after}\u0001`, lo) > 0) lo = `${query.after}\u0001`;
+  if (query.before !== undefined && compareCodePoints(query.before, hi) < 0) hi = query.before;
+  return { lo, hi };
 }

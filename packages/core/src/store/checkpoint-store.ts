@@ -1,6 +1,7 @@
 import { CheckpointConflictError, CheckpointNotFoundError, CheckpointValidationError, isCheckpointConflictError, type IntegrityFailure } from '../errors.js';
 import { resolveLimits, type CheckpointLimits } from '../limits.js';
-import type { CheckpointAdapter, InsertOptions } from '../port/adapter.js';
+import type { CheckpointAdapter, InsertOptions, SourceRefPrefixQuery } from '../port/adapter.js';
+import { selectSourceRefPrefix } from '../port/ordering.js';
 import type { Checkpoint, CheckpointRow } from '../types.js';
 import { MAX_SESSION_ID_LENGTH, resolveNamespace, validateId, validatePage, validateText, validateToken } from '../validation/fields.js';
 import { nonNegativeInteger } from '../validation/integers.js';
@@ -189,6 +190,26 @@ export class CheckpointStore {
     validateToken(namespace, 'namespace');
     const row = await this.adapter.findBySourceRef(namespace, sourceRef);
     return row ? verifyRow(row, this.#readLimits) : undefined;
+  }
+
+  /**
+   * Verified checkpoints of a namespace whose sourceRef starts with `prefix`, ordered by sourceRef
+   * (code point order), for callers that encode a hierarchy into source refs. One bad row fails
+   * the whole call, naming every bad row. Adapters without `listBySourceRefPrefix` are scanned.
+   *
+   * @example
+   * ```ts
+   * const runs = await store.listBySourceRefPrefix({ namespace: 'app', prefix: 'run:42/', limit: 100 });
+   * ```
+   */
+  async listBySourceRefPrefix(query: SourceRefPrefixQuery): Promise<Checkpoint[]> {
+    validateToken(query.namespace, 'namespace');
+    if (typeof query.prefix !== 'string' || query.prefix === '') throw new CheckpointValidationError('prefix must be a non-empty string');
+    validateId(query.limit, 'limit');
+    if (this.adapter.listBySourceRefPrefix) return verifyRows(await this.adapter.listBySourceRefPrefix(query), this.#readLimits);
+    const all: CheckpointRow[] = [];
+    for await (const batch of this.#rawBatches(query.namespace)) all.push(...batch);
+    return verifyRows(selectSourceRefPrefix(all, query), this.#readLimits);
   }
 
   /**

@@ -1,0 +1,56 @@
+import { HumanMessage } from '@langchain/core/messages';
+import type { CheckpointTuple } from '@langchain/langgraph-checkpoint';
+import { exportBundle, importBundle, serializeBundle } from '@session-checkpoint/bundle';
+import { CheckpointStore, MemoryAdapter } from '@session-checkpoint/core';
+import { openSqliteStore } from '@session-checkpoint/store-kysely';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { SessionCheckpointSaver } from './index.js';
+import { tempDir } from './test-support/backends.js';
+import { cfg, checkpointWith, meta } from './test-support/checkpoints.js';
+
+/*
+ * LangGraph rows are ordinary checkpoints: a bundle export of the saver's namespace, imported
+ * into another store, gives a saver there the same tuples (a thread moved from a laptop's SQLite
+ * file to another backend).
+ */
+
+const tmp = tempDir();
+afterAll(() => tmp.remove());
+
+async function everything(saver: SessionCheckpointSaver): Promise<CheckpointTuple[]> {
+  const out: CheckpointTuple[] = [];
+  for await (const t of saver.list({})) out.push(t);
+  return out;
+}
+
+describe('moving LangGraph threads with bundles', () => {
+  it('export from SQLite, import into another store: the same tuples, still verified', async () => {
+    const source = await openSqliteStore(join(tmp.dir, 'laptop.db'));
+    const target = new CheckpointStore(new MemoryAdapter());
+    try {
+      const saver = new SessionCheckpointSaver(source);
+      const first = checkpointWith({ messages: [new HumanMessage('hi')], bytes: new Uint8Array([1, 2]) });
+      const c1 = await saver.put(cfg('laptop-thread'), first, meta(0), first.channel_versions);
+      const second = { ...checkpointWith({ messages: [new HumanMessage('hi'), new HumanMessage('again')], bytes: new Uint8Array([1, 2]) }), channel_versions: { messages: 2, bytes: 1 } };
+      const c2 = await saver.put(c1, second, meta(1), { messages: 2 });
+      await saver.putWrites(c2, [['messages', [new HumanMessage('pending')]]], 'task-1');
+
+      const text = serializeBundle(await exportBundle(source, { namespace: 'langgraph' }));
+      const result = await importBundle(target, text, { apply: true });
+      expect(result.inserted).toHaveLength(3);
+
+      const moved = new SessionCheckpointSaver(target);
+      expect(await everything(moved)).toEqual(await everything(saver));
+      expect(await moved.getTuple(cfg('laptop-thread'))).toEqual(await saver.getTuple(cfg('laptop-thread')));
+      expect((await target.verify()).failures).toEqual([]);
+      // The moved thread carries on in its new store.
+      const third = { ...checkpointWith({ messages: [new HumanMessage('on the server')], bytes: new Uint8Array([1, 2]) }), channel_versions: { messages: 3, bytes: 1 } };
+      const c3 = await moved.put(c2, third, meta(2), { messages: 3 });
+      expect((await moved.getTuple(c3))?.checkpoint.channel_values.bytes).toEqual(new Uint8Array([1, 2]));
+    } finally {
+      await source.close();
+      await target.close();
+    }
+  });
+});

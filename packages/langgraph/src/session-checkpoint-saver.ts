@@ -1,0 +1,375 @@
+import type { RunnableConfig } from '@langchain/core/runnables';
+import {
+  BaseCheckpointSaver,
+  WRITES_IDX_MAP,
+  type ChannelVersions,
+  type Checkpoint,
+  type CheckpointListOptions,
+  type CheckpointMetadata,
+  type CheckpointTuple,
+  type PendingWrite,
+  type SerializerProtocol,
+} from '@langchain/langgraph-checkpoint';
+import {
+  CheckpointConflictError,
+  CheckpointValidationError,
+  isCheckpointConflictError,
+  type CheckpointStore,
+  type CreateCheckpointInput,
+} from '@session-checkpoint/core';
+import { sameJson } from './same-json.js';
+import { checkpointPrefix, checkpointRef, writeRef } from './source-refs.js';
+import { CHECKPOINT_KIND, checkpointPayload, isCheckpointRow, WRITE_KIND, writePayload, type CheckpointPayload, type StoredWrite, type WritePayload } from './row-payloads.js';
+import { pruneThreads, type PruneReport, type SaverPruneOptions } from './retention.js';
+import { loadValue, storeValue, type StoredValue } from './stored-value.js';
+import { allRowsByPrefix, PAGE_SIZE } from './thread-rows.js';
+import { groupRows, TupleReader, type CheckpointEntry } from './tuple-reader.js';
+
+/** Options of {@link SessionCheckpointSaver}. */
+export interface SessionCheckpointSaverOptions {
+  /** Store namespace that holds the LangGraph rows. Default is `"langgraph"`. */
+  namespace?: string;
+  /** Serializer of values. Default is LangGraph's `JsonPlusSerializer`. */
+  serde?: SerializerProtocol;
+  /**
+   * Retention: after each `put`, keep at most this many checkpoints per (thread, checkpoint_ns),
+   * never dropping the newest one, one awaiting an interrupt's resume, or one whose values a kept
+   * checkpoint still reads (see {@link SessionCheckpointSaver.prune}). Default is unlimited.
+   */
+  maxCheckpointsPerThread?: number;
+}
+
+interface Configurable {
+  thread_id?: unknown;
+  checkpoint_ns?: unknown;
+  checkpoint_id?: unknown;
+}
+
+/** Where each channel value of a checkpoint lives: the input of the next put's carried map. */
+interface Holders {
+  versions: ChannelVersions;
+  holder: Record<string, string>;
+}
+
+const HOLDER_CACHE_MAX = 1024;
+
+/**
+ * A LangGraph.js checkpointer over a session-checkpoint {@link CheckpointStore}, so it runs on
+ * every backend (MemoryAdapter, SQLite, PostgreSQL, custom adapters). Every LangGraph checkpoint
+ * and pending write is an ordinary verified row: a tampered value fails closed with
+ * `CheckpointIntegrityError`, and `verify`, the CLI and bundles see LangGraph data. Channel values
+ * are stored only when they change.
+ *
+ * @example
+ * ```ts
+ * const saver = new SessionCheckpointSaver(await openSqliteStore('agent.db'));
+ * const graph = builder.compile({ checkpointer: saver });
+ * await graph.invoke(input, { configurable: { thread_id: 't-1' } });
+ * ```
+ */
+export class SessionCheckpointSaver extends BaseCheckpointSaver {
+  /** The store the rows go to. */
+  readonly store: CheckpointStore;
+  /** Store namespace of the LangGraph rows. */
+  readonly namespace: string;
+  /** Retention cap per (thread, checkpoint_ns); `undefined` keeps everything. */
+  readonly maxCheckpointsPerThread: number | undefined;
+  readonly #reader: TupleReader;
+  /** Holder maps of recently put checkpoints: the parent of the next put is almost always here. */
+  readonly #holderCache = new Map<string, Holders>();
+
+  constructor(store: CheckpointStore, options: SessionCheckpointSaverOptions = {}) {
+    super(options.serde);
+    this.store = store;
+    this.namespace = options.namespace ?? 'langgraph';
+    const max = options.maxCheckpointsPerThread;
+    if (max !== undefined && (!Number.isSafeInteger(max) || max < 1)) {
+      throw new CheckpointValidationError('maxCheckpointsPerThread must be a positive integer');
+    }
+    this.maxCheckpointsPerThread = max;
+    this.#reader = new TupleReader(store, this.namespace, this.serde);
+  }
+
+  /** The checkpoint named by `checkpoint_id`, or the latest of (`thread_id`, `checkpoint_ns`). */
+  async getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
+    const c = (config.configurable ?? {}) as Configurable;
+    const thread = optionalText(c.thread_id, 'thread_id');
+    if (thread === undefined || thread === '') return undefined;
+    const ns = optionalText(c.checkpoint_ns, 'checkpoint_ns') ?? '';
+    const id = optionalText(c.checkpoint_id, 'checkpoint_id');
+    if (id !== undefined) {
+      // The checkpoint and its writes in one range: its ref, then its ref continued by "/".
+      const ref = checkpointRef(thread, ns, id);
+      const rows = await allRowsByPrefix(this.store, { namespace: this.namespace, prefix: ref });
+      const [entry] = groupRows(rows.filter((row) => row.sourceRef === ref || row.sourceRef?.startsWith(`${ref}/`)));
+      return entry ? (await this.#reader.tuples([entry]))[0] : undefined;
+    }
+    // The largest ref is the latest checkpoint or one of its writes (they sort right above it).
+    const [top] = await this.store.listBySourceRefPrefix({ namespace: this.namespace, prefix: checkpointPrefix(thread, ns), descending: true, limit: 1 });
+    if (!top) return undefined;
+    if (isCheckpointRow(top)) return (await this.#reader.tuples(groupRows([top])))[0];
+    const latest = await this.getTuple({ configurable: { thread_id: thread, checkpoint_ns: ns, checkpoint_id: writePayload(top).checkpoint_id } });
+    if (latest) return latest;
+    // Writes without their checkpoint (written for an id never put): walk down to a real one.
+    for await (const entry of this.#newestFirst(checkpointPrefix(thread, ns), undefined, 1)) return (await this.#reader.tuples([entry]))[0];
+    return undefined;
+  }
+
+  /**
+   * Checkpoints newest first (by checkpoint id). Without `thread_id`, of every thread; without
+   * `checkpoint_ns`, of every namespace. `before` keeps ids lower than its `checkpoint_id`,
+   * `filter` keeps checkpoints whose metadata has equal values at each of its keys.
+   */
+  async *list(config: RunnableConfig, options: CheckpointListOptions = {}): AsyncGenerator<CheckpointTuple> {
+    const c = (config.configurable ?? {}) as Configurable;
+    const thread = optionalText(c.thread_id, 'thread_id');
+    const ns = optionalText(c.checkpoint_ns, 'checkpoint_ns');
+    const onlyId = optionalText(c.checkpoint_id, 'checkpoint_id');
+    const beforeId = optionalText((options.before?.configurable as Configurable | undefined)?.checkpoint_id, 'before.checkpoint_id');
+    let remaining = options.limit ?? Infinity;
+    if (remaining <= 0) return;
+    const filter = Object.entries(options.filter ?? {});
+    const keep = async (p: CheckpointPayload): Promise<boolean> => {
+      if (onlyId !== undefined && p.checkpoint_id !== onlyId) return false;
+      if (ns !== undefined && p.checkpoint_ns !== ns) return false;
+      if (beforeId !== undefined && !(p.checkpoint_id < beforeId)) return false;
+      if (filter.length === 0) return true;
+      const metadata = (await this.#reader.metadata(p)) as Record<string, unknown>;
+      return filter.every(([k, v]) => sameJson(metadata[k], v));
+    };
+    if (thread !== undefined && ns !== undefined) {
+      // One (thread, namespace): refs sort like checkpoint ids, so rows come newest first.
+      const before = beforeId === undefined ? undefined : checkpointRef(thread, ns, beforeId);
+      let batch: CheckpointEntry[] = [];
+      const hint = Number.isFinite(remaining) && filter.length === 0 ? remaining : PAGE_SIZE;
+      for await (const entry of this.#newestFirst(checkpointPrefix(thread, ns), before, hint)) {
+        if (!(await keep(entry.checkpoint))) continue;
+        batch.push(entry);
+        remaining--;
+        if (remaining <= 0 || batch.length >= PAGE_SIZE) {
+          for (const tuple of await this.#reader.tuples(batch)) yield tuple;
+          batch = [];
+          if (remaining <= 0) return;
+        }
+      }
+      for (const tuple of await this.#reader.tuples(batch)) yield tuple;
+      return;
+    }
+    // Several threads or namespaces: collect, then order by checkpoint id across them.
+    const rows = await allRowsByPrefix(this.store, { namespace: this.namespace, prefix: checkpointPrefix(thread, thread === undefined ? undefined : ns) });
+    const entries: CheckpointEntry[] = [];
+    for (const entry of groupRows(rows)) if (await keep(entry.checkpoint)) entries.push(entry);
+    entries.sort((a, b) => (a.checkpoint.checkpoint_id < b.checkpoint.checkpoint_id ? 1 : a.checkpoint.checkpoint_id > b.checkpoint.checkpoint_id ? -1 : 0));
+    const selected = entries.slice(0, remaining);
+    for (let i = 0; i < selected.length; i += PAGE_SIZE) {
+      for (const tuple of await this.#reader.tuples(selected.slice(i, i + PAGE_SIZE))) yield tuple;
+    }
+  }
+
+  /**
+   * Stores a checkpoint. `config.configurable.checkpoint_id` is its parent. Only the channels in
+   * `newVersions` are stored; the others are read back from the checkpoint that holds them.
+   *
+   * @throws CheckpointValidationError when a value cannot be stored faithfully (BigInt, NaN, cycles)
+   *   or the payload exceeds the store's limits; CheckpointConflictError when the id exists with
+   *   different content.
+   */
+  async put(config: RunnableConfig, checkpoint: Checkpoint, metadata: CheckpointMetadata, newVersions: ChannelVersions): Promise<RunnableConfig> {
+    if (config.configurable === undefined) throw new CheckpointValidationError('put needs config.configurable');
+    const c = config.configurable as Configurable;
+    const thread = requireText(c.thread_id, 'thread_id');
+    const ns = optionalText(c.checkpoint_ns, 'checkpoint_ns') ?? '';
+    const parentId = optionalText(c.checkpoint_id, 'checkpoint_id');
+    const id = requireText(checkpoint.id, 'checkpoint.id');
+    const { channel_values: channelValues, ...rest } = checkpoint;
+    const values: Record<string, StoredValue> = {};
+    const carried: Record<string, string> = {};
+    const holder: Record<string, string> = {};
+    let parent: Holders | undefined | null = null;
+    for (const channel of new Set([...Object.keys(checkpoint.channel_versions), ...Object.keys(newVersions)])) {
+      if (channel in newVersions) {
+        if (channel in channelValues) {
+          values[channel] = await storeValue(this.serde, (channelValues as Record<string, unknown>)[channel], `channel '${channel}'`);
+          holder[channel] = id;
+        }
+        continue;
+      }
+      if (parentId === undefined) continue;
+      if (parent === null) parent = await this.#holdersOf(thread, ns, parentId);
+      const from = parent?.holder[channel];
+      if (from !== undefined && parent?.versions[channel] === checkpoint.channel_versions[channel]) {
+        carried[channel] = from;
+        holder[channel] = from;
+      }
+    }
+    const payload: CheckpointPayload = {
+      langgraph: 1,
+      thread_id: thread,
+      checkpoint_ns: ns,
+      checkpoint_id: id,
+      parent_checkpoint_id: parentId ?? null,
+      checkpoint: await storeValue(this.serde, rest, 'checkpoint'),
+      metadata: await storeValue(this.serde, metadata, 'metadata'),
+      values,
+      carried,
+    };
+    const created = new Date(checkpoint.ts);
+    await this.#createOnce({
+      namespace: this.namespace,
+      sessionId: thread,
+      kind: CHECKPOINT_KIND,
+      name: displayName(id),
+      payload,
+      sourceRef: checkpointRef(thread, ns, id),
+      ...(Number.isNaN(created.getTime()) ? {} : { createdAt: created }),
+    });
+    this.#remember(thread, ns, id, { versions: { ...checkpoint.channel_versions }, holder });
+    if (this.maxCheckpointsPerThread !== undefined) {
+      await this.prune({ threadId: thread, checkpointNs: ns, keepLatest: this.maxCheckpointsPerThread, apply: true });
+    }
+    return { configurable: { thread_id: thread, checkpoint_ns: ns, checkpoint_id: id } };
+  }
+
+  /**
+   * Stores pending writes of a task against a checkpoint, all in one row per (checkpoint, task),
+   * keyed by LangGraph's idx: a regular write already stored is kept, a special one
+   * (`__error__`, `__interrupt__`, ...) is replaced.
+   */
+  async putWrites(config: RunnableConfig, writes: PendingWrite[], taskId: string, taskPath = ''): Promise<void> {
+    const c = (config.configurable ?? {}) as Configurable;
+    const thread = requireText(c.thread_id, 'thread_id');
+    const ns = optionalText(c.checkpoint_ns, 'checkpoint_ns') ?? '';
+    const id = requireText(c.checkpoint_id, 'checkpoint_id');
+    if (writes.length === 0) return;
+    const stored: StoredWrite[] = [];
+    for (const [i, [channel, value]] of writes.entries()) {
+      const idx = (WRITES_IDX_MAP as Record<string, number>)[channel] ?? i;
+      const write = { idx, channel, value: await storeValue(this.serde, value, `write '${channel}' of task ${taskId}`) };
+      const at = stored.findIndex((w) => w.idx === idx);
+      if (at < 0) stored.push(write);
+      else if (idx < 0) stored[at] = write;
+    }
+    const sourceRef = writeRef(thread, ns, id, taskId);
+    const input = (list: StoredWrite[]): CreateCheckpointInput => ({
+      namespace: this.namespace,
+      sessionId: thread,
+      kind: WRITE_KIND,
+      name: displayName(taskId),
+      sourceRef,
+      payload: { langgraph: 1, thread_id: thread, checkpoint_ns: ns, checkpoint_id: id, task_id: taskId, task_path: taskPath, writes: list } satisfies WritePayload,
+    });
+    try {
+      await this.store.create(input(stored));
+      return;
+    } catch (error) {
+      if (!isCheckpointConflictError(error)) throw error;
+    }
+    // The task wrote before: merge into its row (regular writes kept, special ones replaced).
+    await this.store.transaction(async (tx) => {
+      const existing = await tx.findBySourceRef(this.namespace, sourceRef);
+      const merged = existing ? [...writePayload(existing).writes] : [];
+      for (const write of stored) {
+        const at = merged.findIndex((w) => w.idx === write.idx);
+        if (at < 0) merged.push(write);
+        else if (write.idx < 0) merged[at] = write;
+      }
+      if (existing) await tx.adapter.deleteRow(existing.id, this.namespace);
+      await tx.create(input(merged));
+    });
+  }
+
+  /** Deletes every checkpoint, value and write of a thread, in one store call. */
+  async deleteThread(threadId: string): Promise<void> {
+    await this.store.deleteSession(requireText(threadId, 'thread_id'), { namespace: this.namespace, apply: true });
+    for (const k of this.#holderCache.keys()) if (k.startsWith(`${threadId}\u0000`)) this.#holderCache.delete(k);
+  }
+
+  /**
+   * Retention, dry run unless `apply: true`. Selects checkpoints beyond the newest `keepLatest`
+   * of each (thread, checkpoint_ns) and/or older than `olderThan`, then keeps back the newest of
+   * each, those with an interrupt not yet resumed, and those holding values a kept checkpoint
+   * reads. Selected checkpoints go with their pending writes, in one transaction.
+   *
+   * @example
+   * ```ts
+   * const report = await saver.prune({ keepLatest: 20, apply: true });
+   * report.freedBytes; // payload bytes removed
+   * ```
+   */
+  async prune(options: SaverPruneOptions): Promise<PruneReport> {
+    const report = await pruneThreads(this.store, this.namespace, options);
+    for (const c of report.checkpoints) this.#holderCache.delete(`${c.threadId}\u0000${c.checkpointNs}\u0000${c.checkpointId}`);
+    return report;
+  }
+
+  /**
+   * Checkpoints of one (thread, namespace) prefix, newest first, each with its writes: a
+   * descending range read, where a checkpoint's writes come just before it.
+   */
+  async *#newestFirst(prefix: string, before: string | undefined, hint: number): AsyncGenerator<CheckpointEntry> {
+    const orphans = new Map<string, WritePayload[]>();
+    // Every row read is verified, so read about what is needed and grow the pages when more is.
+    let limit = Math.min(PAGE_SIZE, hint + (hint >> 2) + 1);
+    let bound = before;
+    for (;;) {
+      const page = await this.store.listBySourceRefPrefix({ namespace: this.namespace, prefix, descending: true, limit, ...(bound === undefined ? {} : { before: bound }) });
+      yield* groupRows(page, orphans);
+      if (page.length < limit) return;
+      bound = page[page.length - 1]?.sourceRef ?? undefined;
+      limit = Math.min(PAGE_SIZE, limit * 4);
+    }
+  }
+
+  async #createOnce(input: CreateCheckpointInput): Promise<void> {
+    try {
+      await this.store.create(input);
+    } catch (error) {
+      if (!isCheckpointConflictError(error)) throw error;
+      const existing = await this.store.findBySourceRef(this.namespace, input.sourceRef ?? '');
+      if (existing && existing.payloadSha256 === this.store.prepare(input).payloadSha256) return;
+      throw new CheckpointConflictError(`LangGraph checkpoint ${input.name} of thread '${input.sessionId}' already exists with other content`, {
+        cause: error,
+        ...(existing ? { ids: [existing.id] } : {}),
+      });
+    }
+  }
+
+  /** Versions and value holders of a stored checkpoint (cache first), or `undefined` when absent. */
+  async #holdersOf(thread: string, ns: string, id: string): Promise<Holders | undefined> {
+    const cached = this.#holderCache.get(`${thread}\u0000${ns}\u0000${id}`);
+    if (cached) return cached;
+    const row = await this.store.findBySourceRef(this.namespace, checkpointRef(thread, ns, id));
+    if (!row) return undefined;
+    const p = checkpointPayload(row);
+    const holder: Record<string, string> = { ...p.carried };
+    for (const channel of Object.keys(p.values)) holder[channel] = id;
+    const checkpoint = (await loadValue(this.serde, p.checkpoint)) as Checkpoint;
+    return { versions: checkpoint.channel_versions, holder };
+  }
+
+  #remember(thread: string, ns: string, id: string, holders: Holders): void {
+    if (this.#holderCache.size >= HOLDER_CACHE_MAX) {
+      const oldest = this.#holderCache.keys().next().value;
+      if (oldest !== undefined) this.#holderCache.delete(oldest);
+    }
+    this.#holderCache.set(`${thread}\u0000${ns}\u0000${id}`, holders);
+  }
+}
+
+function requireText(value: unknown, field: string): string {
+  if (typeof value !== 'string' || value === '') throw new CheckpointValidationError(`LangGraph ${field} must be a non-empty string`);
+  return value;
+}
+
+function optionalText(value: unknown, field: string): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'string') throw new CheckpointValidationError(`LangGraph ${field} must be a string`);
+  return value;
+}
+
+/** A row name from an id or channel: the store caps names at 256 characters without controls. */
+function displayName(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  const clean = text.replace(/[\u0000-\u001f]/g, '?');
+  return clean === '' ? '-' : Array.from(clean).slice(0, 256).join('');
+}

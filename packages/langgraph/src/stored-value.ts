@@ -1,0 +1,66 @@
+import { JsonPlusSerializer, type SerializerProtocol } from '@langchain/langgraph-checkpoint';
+import { CheckpointValidationError, type JsonValue } from '@session-checkpoint/core';
+import { assertStorable } from './value-guard.js';
+
+/**
+ * A value as the saver stores it inside a checkpoint payload: the serializer's type tag with
+ * either the parsed JSON it wrote (`j`: readable by the CLI and the Python tool) or, for binary
+ * serializations, the bytes in base64 (`b64`).
+ */
+export interface StoredValue {
+  /** The serializer's type tag, e.g. `"json"` or `"bytes"`. */
+  t: string;
+  j?: JsonValue;
+  b64?: string;
+}
+
+const decoder = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * LangGraph's own serializer, exactly: for it, plain JSON goes in and out unchanged, which lets
+ * the saver skip a stringify/parse round trip per value. Subclasses may change that; they don't.
+ */
+function isStockJsonPlus(serde: SerializerProtocol): boolean {
+  return serde instanceof JsonPlusSerializer && Object.getPrototypeOf(serde) === JsonPlusSerializer.prototype;
+}
+
+/**
+ * Serializes a value with `serde` after refusing what it would mangle (see {@link assertStorable}).
+ * Plain JSON data (plain objects, arrays, strings, booleans, null, finite numbers) is what the
+ * stock serializer would write anyway, so it is kept as it is.
+ *
+ * @throws CheckpointValidationError naming `where` for a BigInt, NaN, Infinity, invalid Date or cycle.
+ */
+export async function storeValue(serde: SerializerProtocol, value: unknown, where: string): Promise<StoredValue> {
+  const plain = assertStorable(value, where);
+  if (plain && isStockJsonPlus(serde)) return { t: 'json', j: value as JsonValue };
+  const [t, bytes] = await serde.dumpsTyped(value);
+  if (t === 'json') {
+    try {
+      return { t, j: JSON.parse(decoder.decode(bytes)) as JsonValue };
+    } catch (error) {
+      throw new CheckpointValidationError(`LangGraph value at ${where} did not serialize to JSON`, { cause: error });
+    }
+  }
+  return { t, b64: Buffer.from(bytes).toString('base64') };
+}
+
+/** True when some object inside has an `lc` key: the marker of every value the serializer revives. */
+function hasRevivable(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  if (Array.isArray(value)) return value.some(hasRevivable);
+  if (Object.hasOwn(value, 'lc')) return true;
+  for (const key in value) if (hasRevivable((value as Record<string, unknown>)[key])) return true;
+  return false;
+}
+
+/**
+ * Restores a value written by {@link storeValue}. `fresh` says whether `stored` was parsed for
+ * this call alone: only then may plain JSON be handed out as it is instead of copied.
+ */
+export async function loadValue(serde: SerializerProtocol, stored: StoredValue, fresh = true): Promise<unknown> {
+  if (stored.b64 !== undefined) return serde.loadsTyped(stored.t, new Uint8Array(Buffer.from(stored.b64, 'base64')));
+  const j = stored.j ?? null;
+  if (stored.t === 'json' && isStockJsonPlus(serde) && !hasRevivable(j)) return fresh ? j : (JSON.parse(JSON.stringify(j)) as unknown);
+  return serde.loadsTyped(stored.t, JSON.stringify(j));
+}

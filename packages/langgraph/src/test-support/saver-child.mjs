@@ -1,0 +1,29 @@
+// A child process that drives a SessionCheckpointSaver (the built package) on one thread:
+//   node saver-child.mjs <sqlite:path | postgres:schema> <thread> <count | forever>
+// Each step changes "turn" and carries "system" over; it prints "put <n>" after each put.
+import { SessionCheckpointSaver } from '../../dist/index.js';
+import { openPostgresStore, openSqliteStore } from '@session-checkpoint/store-kysely';
+import { uuid6 } from '@langchain/langgraph-checkpoint';
+
+const [target, thread, count] = process.argv.slice(2);
+const store = target.startsWith('sqlite:')
+  ? await openSqliteStore(target.slice('sqlite:'.length))
+  : await openPostgresStore(process.env.SC_PG_URL, { schema: target.slice('postgres:'.length), poolSize: 1 });
+const saver = new SessionCheckpointSaver(store);
+const padding = 'p'.repeat(50_000);
+let config = { configurable: { thread_id: thread, checkpoint_ns: '' } };
+const limit = count === 'forever' ? Infinity : Number(count);
+for (let i = 0; i < limit; i++) {
+  const checkpoint = {
+    v: 4,
+    id: uuid6(-1),
+    ts: new Date().toISOString(),
+    channel_values: { system: `system of ${thread}`, turn: { step: i, thread, padding } },
+    channel_versions: { system: 1, turn: i + 1 },
+    versions_seen: {},
+  };
+  config = await saver.put(config, checkpoint, { source: 'loop', step: i, parents: {} }, i === 0 ? { system: 1, turn: 1 } : { turn: i + 1 });
+  await saver.putWrites(config, [['turn', { step: i + 1 }]], `task-${i}`);
+  process.stdout.write(`put ${i + 1}\n`);
+}
+await store.close();

@@ -1,0 +1,29 @@
+import type { RatioSpec } from './targets.js';
+
+const vs = (scenario: string, target: number | undefined, peer = 'SqliteSaver'): RatioSpec => ({
+  label: `${scenario}: SessionCheckpointSaver vs ${peer}`,
+  scenario,
+  numerator: 'SessionCheckpointSaver',
+  denominator: peer,
+  direction: 'at least',
+  ...(target === undefined ? {} : { target }),
+});
+
+/** The LangGraph saver's bars (issue 10): put, putWrites and getTuple at least 1x SqliteSaver, list 1.5x. */
+export const SAVER_RATIOS: RatioSpec[] = [
+  vs('saver put (1 of 3 channels changed)', 1),
+  vs('saver putWrites (2 writes)', 1),
+  vs('saver getTuple latest', 1),
+  vs('saver getTuple by id', 1),
+  vs('saver list(100)', 1.5),
+  {
+    label: 'bytes after 200 growing steps: SessionCheckpointSaver / SqliteSaver',
+    scenario: 'saver bytes after 200 growing steps',
+    numerator: 'SessionCheckpointSaver',
+    denominator: 'SqliteSaver',
+    direction: 'at most',
+  },
+  ...['put (1 of 3 channels changed)', 'putWrites (2 writes)', 'getTuple latest', 'getTuple by id', 'list(100)'].map((op) =>
+    vs(`PostgreSQL saver ${op}`, undefined, 'PostgresSaver'),
+  ),
+];

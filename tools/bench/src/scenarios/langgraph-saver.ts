@@ -1,0 +1,142 @@
+import { PostgresSaver } from '@langchain/langgraph-checkpoint-postgres';
+import { SqliteSaver } from '@langchain/langgraph-checkpoint-sqlite';
+import { uuid6, type BaseCheckpointSaver, type Checkpoint, type PendingWrite } from '@langchain/langgraph-checkpoint';
+import { SessionCheckpointSaver } from '@session-checkpoint/langgraph';
+import { openPostgresStore, openSqliteStore } from '@session-checkpoint/store-kysely';
+import Database from 'better-sqlite3';
+import pg from 'pg';
+import { existsSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { n, type BenchContext, type Sample } from '../context.js';
+import { opsPerSecond } from '../harness.js';
+import { agentState } from '../payloads.js';
+
+/*
+ * SessionCheckpointSaver against LangGraph's SqliteSaver, side by side in one run on files in the
+ * same directory, both at synchronous=NORMAL with WAL (SqliteSaver's defaults), and against
+ * PostgresSaver on the same server when SC_PG_URL is set. Each saver gets exactly the same calls:
+ * a chain of checkpoints where one of three channels changes per step.
+ */
+
+const THREAD = 'bench-thread';
+type Saver = { name: string; saver: BaseCheckpointSaver; bytes: () => number; close: () => Promise<void> };
+
+async function savers(dir: string): Promise<Saver[]> {
+  const oursPath = join(dir, 'ours.sqlite');
+  const store = await openSqliteStore(oursPath, { durability: 'normal' });
+  const peerPath = join(dir, 'langgraph.sqlite');
+  const db = new Database(peerPath);
+  const peer = new SqliteSaver(db);
+  // setup() runs lazily on first use and sets WAL; run it now so the pragma below sticks.
+  (peer as unknown as { setup(): void }).setup();
+  db.pragma('synchronous = NORMAL');
+  return [
+    { name: 'SessionCheckpointSaver', saver: new SessionCheckpointSaver(store), bytes: () => fileBytes(oursPath), close: () => store.close() },
+    {
+      name: 'SqliteSaver',
+      saver: peer,
+      bytes: () => fileBytes(peerPath),
+      close: async () => {
+        db.close();
+      },
+    },
+  ];
+}
+
+/** Bytes of a closed SQLite database with any WAL and shared-memory files left. */
+function fileBytes(path: string): number {
+  return ['', '-wal', '-shm'].map((s) => path + s).filter(existsSync).reduce((sum, p) => sum + statSync(p).size, 0);
+}
+
+/** A chain of `count` checkpoints: "messages" changes every step, "profile" and "tools" never after the first. */
+async function putChain(saver: BaseCheckpointSaver, thread: string, count: number, grow: boolean): Promise<string[]> {
+  const ids: string[] = [];
+  const profile = agentState(1024, 1);
+  const tools = agentState(1024, 2);
+  const messages: unknown[] = [];
+  let config = { configurable: { thread_id: thread, checkpoint_ns: '' } } as { configurable: Record<string, unknown> };
+  for (let i = 0; i < count; i++) {
+    if (grow) messages.push({ role: i % 2 ? 'assistant' : 'user', content: `turn ${i}: `.padEnd(200, 'lorem ipsum ') });
+    const value = grow ? [...messages] : agentState(1024, i);
+    const checkpoint: Checkpoint = {
+      v: 4,
+      id: uuid6(-1),
+      ts: new Date().toISOString(),
+      channel_values: { messages: value, profile, tools },
+      channel_versions: { messages: i + 1, profile: 1, tools: 1 },
+      versions_seen: { agent: { messages: i } },
+    };
+    const newVersions: Record<string, number> = i === 0 ? { messages: 1, profile: 1, tools: 1 } : { messages: i + 1 };
+    config = (await saver.put(config, checkpoint, { source: 'loop', step: i, parents: {} }, newVersions)) as typeof config;
+    ids.push(checkpoint.id);
+  }
+  return ids;
+}
+
+/** put, putWrites, getTuple (latest and by id) and list(100) of one saver, as samples named `<prefix> ...`. */
+async function measure(ctx: BenchContext, prefix: string, name: string, saver: BaseCheckpointSaver): Promise<Sample[]> {
+  const samples: Sample[] = [];
+  const count = n(ctx, 2000, 150);
+  // put: measured as the time of the whole chain (one of three channels changed per put).
+  const start = process.hrtime.bigint();
+  const ids = await putChain(saver, THREAD, count, false);
+  samples.push({ scenario: `${prefix} put (1 of 3 channels changed)`, impl: name, unit: 'ops/s', value: count / (Number(process.hrtime.bigint() - start) / 1e9) });
+  const latest = { configurable: { thread_id: THREAD, checkpoint_ns: '', checkpoint_id: ids[ids.length - 1] } };
+  // Writes go to the first checkpoint, so that the reads below see a normal number of them.
+  const first = { configurable: { thread_id: THREAD, checkpoint_ns: '', checkpoint_id: ids[0] } };
+  const writes: PendingWrite[] = [['messages', agentState(512, 3)], ['branch:to:tools', null]];
+  samples.push({ scenario: `${prefix} putWrites (2 writes)`, impl: name, unit: 'ops/s', value: await opsPerSecond((i) => saver.putWrites(first, writes, `task-${i}`), count) });
+  // The latest checkpoint has two pending writes, as after a step.
+  await saver.putWrites(latest, writes, 'task-latest');
+  const thread = { configurable: { thread_id: THREAD, checkpoint_ns: '' } };
+  const byId = (i: number) => ({ configurable: { thread_id: THREAD, checkpoint_ns: '', checkpoint_id: ids[1 + ((Math.abs(i) * 7919) % (ids.length - 1))] } });
+  samples.push({ scenario: `${prefix} getTuple latest`, impl: name, unit: 'ops/s', value: await opsPerSecond(() => saver.getTuple(thread), count) });
+  samples.push({ scenario: `${prefix} getTuple by id`, impl: name, unit: 'ops/s', value: await opsPerSecond((i) => saver.getTuple(byId(i)), count) });
+  const list100 = async () => {
+    let k = 0;
+    for await (const t of saver.list(thread, { limit: 100, before: latest })) if (t.checkpoint) k++;
+    if (k !== 100) throw new Error(`list returned ${k}`);
+  };
+  samples.push({ scenario: `${prefix} list(100)`, impl: name, unit: 'ops/s', value: await opsPerSecond(list100, n(ctx, 200, 10), 5) });
+  return samples;
+}
+
+/** The same against PostgresSaver and our saver on PostgreSQL, each in a fresh schema dropped afterwards. */
+async function postgresSavers(ctx: BenchContext, url: string): Promise<Sample[]> {
+  const pool = new pg.Pool({ connectionString: url, max: 1 });
+  const suffix = `${process.pid}_${Date.now()}`;
+  const ours = `bench_lg_ours_${suffix}`;
+  const theirs = `bench_lg_peer_${suffix}`;
+  const samples: Sample[] = [];
+  try {
+    const store = await openPostgresStore(url, { schema: ours, poolSize: 2 });
+    samples.push(...(await measure(ctx, 'PostgreSQL saver', 'SessionCheckpointSaver', new SessionCheckpointSaver(store))));
+    await store.close();
+    await pool.query(`CREATE SCHEMA IF NOT EXISTS ${theirs}`);
+    const peer = PostgresSaver.fromConnString(url, { schema: theirs });
+    await peer.setup();
+    samples.push(...(await measure(ctx, 'PostgreSQL saver', 'PostgresSaver', peer)));
+    await peer.end();
+  } finally {
+    for (const schema of [ours, theirs]) await pool.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    await pool.end();
+  }
+  return samples;
+}
+
+/** SQLite (and PostgreSQL when configured): the operations, and the bytes after a 200-step growing run. */
+export async function langgraphSaver(ctx: BenchContext): Promise<Sample[]> {
+  const samples: Sample[] = [];
+  for (const { name, saver, close } of await savers(ctx.dir())) {
+    samples.push(...(await measure(ctx, 'saver', name, saver)));
+    await close();
+  }
+  // Storage: a 200-step run whose message list grows every step, in fresh files.
+  for (const { name, saver, bytes, close } of await savers(ctx.dir())) {
+    await putChain(saver, 'growing', 200, true);
+    await close();
+    samples.push({ scenario: 'saver bytes after 200 growing steps', impl: name, unit: 'KiB', value: bytes() / 1024 });
+  }
+  if (ctx.pgUrl !== undefined) samples.push(...(await postgresSavers(ctx, ctx.pgUrl)));
+  return samples;
+}
