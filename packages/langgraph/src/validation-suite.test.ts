@@ -38,7 +38,7 @@ if (pgUrl) {
     beforeAll: async () => {
       store = await openPostgresStore(pgUrl, { schema, poolSize: 4 });
     },
-    beforeAllTimeout: 120_000,
+    beforeAllTimeout: 1_200_000,
     createCheckpointer: () => new SessionCheckpointSaver(store as CheckpointStore, { namespace: `suite-${namespaces++}` }),
     afterAll: async () => {
       await store?.close();
