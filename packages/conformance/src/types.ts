@@ -81,6 +81,6 @@ export interface ConformanceOptions {
    * ```
    */
   skip?: Readonly<Partial<Record<ConformanceGroup, string>>>;
-  /** Per-test timeout in ms, passed to `it`. Default is `30000`. */
+  /** Per-test timeout in ms, passed to `it`. Default is `600000` (10 minutes: a verdict must not depend on how loaded the machine is). */
   timeout?: number;
 }
