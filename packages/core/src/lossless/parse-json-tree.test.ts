@@ -15,7 +15,7 @@ function errorOf(text: string): string | null {
 }
 
 // The CPython corpus (error vectors and mutations) runs through every entry point in
-// canonical/python-corpus.test.ts.
+// canonical/python-corpus.python-parity.test.ts.
 
 describe('parseJsonTree: lossless tree', () => {
   it('keeps number lexemes, member order, duplicates and spans', () => {

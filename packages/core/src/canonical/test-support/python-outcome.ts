@@ -34,7 +34,7 @@ export const ENTRY_POINTS = [
 ] as const;
 export type EntryPoint = (typeof ENTRY_POINTS)[number];
 
-/** Outcomes that are deliberate differences (DESIGN.md 3.1), checked by vectors.test.ts instead. */
+/** Outcomes that are deliberate differences (DESIGN.md 3.1), checked by vectors.python-parity.test.ts instead. */
 export function isDeliberate(outcome: PythonOutcome): boolean {
   return outcome.stage === 'recursion' || outcome.stage === 'parse-limit';
 }

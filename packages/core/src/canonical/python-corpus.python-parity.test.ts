@@ -7,19 +7,12 @@
  * it first, so the oracle cannot drift from the fixtures.
  */
 import { readFileSync } from 'node:fs';
+import { CANONICAL_VECTOR_FILES, readFixtureJson, type CanonicalVector } from '@session-checkpoint/fixtures';
 import { describe, expect, it } from 'vitest';
 import { sha256Hex } from '../sha256.js';
 import { disagreements, isDeliberate, type PythonOutcome } from './test-support/python-outcome.js';
 
-interface Vector {
-  name: string;
-  input_json?: string;
-  input_template?: { prefix: string; repeat: string; count: number; suffix: string };
-  canonical?: string | null;
-  sha256: string | null;
-  error: string | null;
-  error_message: string | null;
-}
+type Vector = CanonicalVector;
 
 interface Entry {
   source: string;
@@ -32,7 +25,7 @@ interface Entry {
 const read = (url: URL) => JSON.parse(readFileSync(url, 'utf8')) as unknown;
 const cases = read(new URL('../lossless/test-support/python-json-cases.json', import.meta.url)) as Record<'errors' | 'mutations', Array<[string, string | null]>>;
 const vectors = new Map<string, Vector[]>(
-  ['canonical-vectors.json', 'canonical-vectors-large.json'].map((file) => [file, read(new URL(`../../../../fixtures/python-v1/${file}`, import.meta.url)) as Vector[]]),
+  CANONICAL_VECTOR_FILES.map((file) => [file, readFixtureJson<Vector[]>(file)]),
 );
 const corpus = read(new URL('./test-support/python-corpus.json', import.meta.url)) as { entries: Entry[] };
 
@@ -71,7 +64,7 @@ describe('the CPython corpus through every entry point', () => {
     expect(rows.filter((r) => !r.recorded(r.entry.outcome)).map((r) => r.label)).toEqual([]);
   });
 
-  it('only the known deliberate differences are left out (checked in vectors.test.ts)', () => {
+  it('only the known deliberate differences are left out (checked in vectors.python-parity.test.ts)', () => {
     expect(rows.filter((r) => isDeliberate(r.entry.outcome)).map((r) => r.entry.name)).toEqual(['int_4301_digits', 'deep_nesting_1000', 'deep_nesting_100000']);
   });
 

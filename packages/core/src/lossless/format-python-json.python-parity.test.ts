@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { loadTranscript, readFixtureText } from '@session-checkpoint/fixtures';
 import { describe, expect, it } from 'vitest';
 import { formatPythonJson } from './format-python-json.js';
 import { parseJsonTree } from './parse-json-tree.js';
@@ -11,13 +12,7 @@ const cases = JSON.parse(readFileSync(new URL('./test-support/python-json-cases.
   format4: Array<[string, string]>;
 };
 
-interface TranscriptCase {
-  name: string;
-  stdout: string;
-}
-const transcript = JSON.parse(
-  readFileSync(new URL('../../../../fixtures/python-v1/cli-transcript.json', import.meta.url), 'utf8'),
-) as TranscriptCase[];
+const transcript = loadTranscript();
 
 describe('formatPythonJson: Python layout', () => {
   it.each(cases.format2)('indent 2: %s', (input, expected) => {
@@ -41,7 +36,7 @@ describe('formatPythonJson: Python layout', () => {
 
   it('re-emits the Python export bundles byte for byte', () => {
     for (const name of ['py-export-all.json', 'py-export-app-a.json', 'py-export-app_b.v2.json']) {
-      const text = readFileSync(new URL(`../../../../fixtures/python-v1/${name}`, import.meta.url), 'utf8');
+      const text = readFixtureText(name);
       const value = treeToValue(parseJsonTree(text), (path) => path[path.length - 1] === 'payload');
       expect(formatPythonJson(value) + '\n', name).toBe(text);
     }

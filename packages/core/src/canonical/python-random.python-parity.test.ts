@@ -18,7 +18,7 @@ const SEED = Number(process.env.SC_JSON_RANDOM_SEED ?? 12);
 const version = spawnSync('python3', ['-c', 'import sys; print("%d.%d" % sys.version_info[:2])'], { encoding: 'utf8' });
 const python = version.status === 0 ? version.stdout.trim() : undefined;
 const skip = python === undefined ? 'python3 not found' : python !== '3.11' ? `python3 is ${python}, the fixtures record CPython 3.11` : undefined;
-if (skip !== undefined) console.warn(`python-random.test.ts: skipped (${skip})`);
+if (skip !== undefined) console.warn(`python-random.python-parity.test.ts: skipped (${skip})`);
 
 describe.skipIf(skip !== undefined)(`randomized comparison with CPython ${python}`, () => {
   it(`${COUNT} seeded texts agree through every entry point`, { timeout: 600_000 }, () => {
@@ -36,7 +36,7 @@ describe.skipIf(skip !== undefined)(`randomized comparison with CPython ${python
       if (isDeliberate(outcome)) continue;
       for (const line of disagreements(texts[i] as string, outcome)) found.push(`${JSON.stringify(texts[i])}: ${line}`);
     }
-    console.info(`python-random.test.ts: ${COUNT} texts (seed ${SEED}), CPython outcomes ${JSON.stringify(stages)}, ${found.length} disagreements`);
+    console.info(`python-random.python-parity.test.ts: ${COUNT} texts (seed ${SEED}), CPython outcomes ${JSON.stringify(stages)}, ${found.length} disagreements`);
     expect(found.slice(0, 20)).toEqual([]);
     // Most texts must reach the interesting outcomes, or the generator has gone stale.
     expect(stages.parse).toBeGreaterThan(COUNT / 10);
