@@ -14,5 +14,4 @@ export * from './port/ordering.js';
 export { prepareCheckpoint } from './store/prepare.js';
 export * from './store/verify-row.js';
 export * from './lossless/index.js';
-export * from './python-repr.js';
-export * from './checkpoint-record.js';
+export * from './python/index.js';

@@ -11,7 +11,7 @@
 import { depthMessage } from './decode-errors.js';
 import { BEGIN_ARRAY, BEGIN_OBJECT, END, ESCAPED, JsonReader, KEY, LONE, NON_FINITE, NUMBER, STRING, SURROGATE } from './json-reader.js';
 import { compareCodePoints } from './key-order.js';
-import { formatPythonFloat } from './python-float.js';
+import { formatPythonFloat } from '../python/float-repr.js';
 
 /** True when the number token of `r` is spelled canonically. */
 function isCanonicalNumber(r: JsonReader): boolean {

@@ -30,7 +30,7 @@ import {
   TRUE,
 } from './json-reader.js';
 import { compareCodePoints } from './key-order.js';
-import { formatPythonFloat } from './python-float.js';
+import { formatPythonFloat } from '../python/float-repr.js';
 
 /**
  * Outcome of {@link scanJson}. Errors that Python reports only after parsing (NaN/Infinity from

@@ -7,7 +7,7 @@ import { compareCodePoints } from './key-order.js';
 import { resolveMaxDepth } from './options.js';
 import type { CanonicalizeOptions } from './options.js';
 import { isPlainObject } from './plain-object.js';
-import { formatJsNumber } from './python-float.js';
+import { formatJsNumber } from '../python/float-repr.js';
 import { isWellFormed, quoteJsonString } from './string-escape.js';
 
 export type { CanonicalizeOptions } from './options.js';

@@ -8,4 +8,4 @@ export { isIntegerLexeme } from './json-node.js';
 export { parseJsonTree, DEFAULT_TREE_MAX_DEPTH, type ParseJsonTreeOptions } from './parse-json-tree.js';
 
 export { RawJson, isRawJson } from './raw-json.js';
-export { formatPythonJson } from './format-python-json.js';
+export { formatPythonJson } from '../python/json-layout.js';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatJsNumber, formatPythonFloat } from './python-float.js';
+import { formatJsNumber, formatPythonFloat } from './float-repr.js';
 
 /** Bit patterns of doubles and their `repr()` in CPython 3.11 (generated with struct + repr). */
 const PYTHON_REPR: readonly [string, string][] = [

@@ -1,13 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { loadTranscript, readFixtureText } from '@session-checkpoint/fixtures';
 import { describe, expect, it } from 'vitest';
-import { formatPythonJson } from './format-python-json.js';
-import { parseJsonTree } from './parse-json-tree.js';
-import { RawJson, isRawJson } from './raw-json.js';
-import { treeToValue } from './test-support/tree-to-value.js';
+import { formatPythonJson } from './json-layout.js';
+import { parseJsonTree } from '../lossless/parse-json-tree.js';
+import { RawJson, isRawJson } from '../lossless/raw-json.js';
+import { treeToValue } from '../lossless/test-support/tree-to-value.js';
 
 /** `json.dumps(json.loads(input), ensure_ascii=False, indent=N)` from CPython 3.11.7. */
-const cases = JSON.parse(readFileSync(new URL('./test-support/python-json-cases.json', import.meta.url), 'utf8')) as {
+const cases = JSON.parse(readFileSync(new URL('../lossless/test-support/python-json-cases.json', import.meta.url), 'utf8')) as {
   format2: Array<[string, string]>;
   format4: Array<[string, string]>;
 };

@@ -1,5 +1,5 @@
-import { RawJson } from './lossless/index.js';
-import type { Checkpoint } from './types.js';
+import { RawJson } from '../lossless/index.js';
+import type { Checkpoint } from '../types.js';
 
 /**
  * A checkpoint in the Python reference's snake_case record (its `as_dict()`, keys in that order):

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pythonRepr } from './python-repr.js';
+import { pythonRepr } from './repr.js';
 
 /** `repr(s)` from CPython 3.11.7. */
 const CASES: Array<[string, string]> = JSON.parse(

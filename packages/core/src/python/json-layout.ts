@@ -4,7 +4,7 @@
  * bundles, so that our bytes equal the reference's bytes.
  */
 import { nonNegativeInteger } from '../validation/integers.js';
-import { appendReindented, isRawJson } from './raw-json.js';
+import { appendReindented, isRawJson } from '../lossless/raw-json.js';
 
 type Frame =
   | { readonly kind: 'array'; readonly source: object; readonly items: readonly unknown[]; index: number }
