@@ -11,6 +11,7 @@ export * from './validation/fields.js';
 export * from './validation/integers.js';
 export * from './validation/timestamp.js';
 export * from './port/ordering.js';
+export * from './port/transaction-scope.js';
 export { prepareCheckpoint } from './store/prepare.js';
 export * from './store/verify-row.js';
 export * from './lossless/index.js';

@@ -2,7 +2,6 @@ import {
   CheckpointAdapterBase,
   CheckpointConflictError,
   CheckpointError,
-  sourceRefBounds,
   type AdapterCapabilities,
   type CheckpointAdapter,
   type CheckpointRow,
@@ -15,6 +14,7 @@ import {
   type SessionSummaryRow,
   type SourceRefPrefixQuery,
 } from '@session-checkpoint/core';
+import { runInTransaction, sourceRefBounds } from '@session-checkpoint/core/internal';
 import { sql, type Kysely } from 'kysely';
 import { KyselyConnection, type AdapterConnection } from './adapter-connection.js';
 import { postgresStatements, type PostgresStatements } from './postgres/postgres-statements.js';
@@ -127,6 +127,11 @@ export class KyselyAdapter extends CheckpointAdapterBase {
     };
     this.#runner = connection.runner;
     this.#bound = false;
+  }
+
+  /** An adapter over the same state whose statements run on an open transaction's runner. */
+  static #boundTo(shared: Shared, runner: QueryRunner, capabilities: AdapterCapabilities): KyselyAdapter {
+    return new KyselyAdapter(new BoundParts(shared, runner, capabilities) as never);
   }
 
   /** What this adapter promises beyond the contract (see {@link KyselyAdapterOptions.capabilities}). */
@@ -274,10 +279,8 @@ export class KyselyAdapter extends CheckpointAdapterBase {
    */
   async transaction<T>(fn: (tx: CheckpointAdapter) => Promise<T>): Promise<T> {
     this.#ensureOpen();
-    if (this.#bound) return fn(this);
-    return this.#shared.connection.transaction((runner) =>
-      fn(new KyselyAdapter(new BoundParts(this.#shared, runner, this.capabilities) as never)),
-    );
+    const bind = (runner: QueryRunner) => KyselyAdapter.#boundTo(this.#shared, runner, this.capabilities);
+    return runInTransaction(this, this.#bound, (body) => this.#shared.connection.transaction(body), bind, fn);
   }
 
   /** Releases the database when this adapter owns it (the front doors' adapters do). Idempotent; later calls fail. */

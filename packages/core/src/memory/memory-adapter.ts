@@ -2,6 +2,7 @@ import { CheckpointConflictError, CheckpointError } from '../errors.js';
 import type { CheckpointAdapter, InsertOptions, InsertResult, ListRowsQuery, PruneQuery, ScanRowsQuery } from '../port/adapter.js';
 import { CheckpointAdapterBase } from '../port/adapter-base.js';
 import { compareNewestFirst, selectPrunable } from '../port/ordering.js';
+import { runInTransaction } from '../port/transaction-scope.js';
 import type { CheckpointRow, NewCheckpointRow } from '../types.js';
 
 /** Key of a session in the latest-row cache; NUL cannot occur in a namespace token. */
@@ -154,12 +155,16 @@ export class MemoryAdapter extends CheckpointAdapterBase {
   }
 
   async transaction<T>(fn: (tx: CheckpointAdapter) => Promise<T>): Promise<T> {
-    if (this.#bound) return fn(this);
+    return runInTransaction(this, this.#bound, (body) => this.#snapshotTransaction(body), MemoryAdapter.#boundTo, fn);
+  }
+
+  /** Runs `body` alone in the queue; when it throws, the rows and the id sequence go back to where they were. */
+  #snapshotTransaction<T>(body: (state: MemoryState) => Promise<T>): Promise<T> {
     return this.#exclusive(async () => {
       const snapshot = new Map(this.#state.rows);
       const sequence = this.#state.sequence;
       try {
-        return await fn(MemoryAdapter.#boundTo(this.#state));
+        return await body(this.#state);
       } catch (error) {
         this.#state.rows = snapshot;
         this.#state.latest.clear();
