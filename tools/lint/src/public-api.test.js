@@ -18,7 +18,7 @@ const PUBLIC_NAMES = {
     'DeleteResult', 'InsertOptions', 'InsertResult', 'IntegrityFailure', 'JsonObject', 'JsonValue',
     'ListOptions', 'ListRowsQuery', 'MemoryAdapter', 'NamespaceOption', 'NewCheckpointRow', 'PayloadLimits',
     'PreparedCheckpoint', 'PruneOptions', 'PruneQuery', 'PruneResult', 'ScanOptions', 'ScanRowsQuery',
-    'SessionSummary', 'SessionSummaryRow', 'StoreNotFoundError', 'StoreSchemaError', 'StoreSecurityError',
+    'SessionSummary', 'SessionSummaryRow', 'SourceRefPrefixQuery', 'StoreNotFoundError', 'StoreSchemaError', 'StoreSecurityError',
     'ThreadEntry', 'VerifyOptions', 'VerifyReport', 'canonicalPayloadFromJson', 'canonicalPayloadFromValue',
     'canonicalize', 'canonicalizeJson', 'checkStoredPayload', 'isCheckpointConflictError', 'isCheckpointError',
     'isCheckpointIntegrityError', 'isCheckpointNotFoundError', 'isCheckpointValidationError',
