@@ -2,11 +2,10 @@
  * Object key order: Python sorts `str` keys by Unicode code point. JavaScript's default string
  * comparison is by UTF-16 unit, which agrees except when, at the first difference, one key has a
  * surrogate (an astral character) and the other a unit in U+E000–U+FFFF: `"！"` (U+FF01) must sort
- * before `"😀"` (U+1F600, units D83D DE00). Plain `<` is much faster, so it is used unless a key
- * contains a surrogate.
+ * before `"😀"` (U+1F600, units D83D DE00). Plain `<` is much faster, so the canonical writer uses
+ * it unless the tokenizer flagged a key as holding a surrogate; {@link compareCodePoints} is the
+ * exact order, also used for source_ref ranges.
  */
-
-const SURROGATE = /[\ud800-\udfff]/;
 
 /**
  * Rank of the unit at the first difference between two strings, for code point comparison:
@@ -47,50 +46,4 @@ export function compareCodePoints(a: string, b: string): number {
     return x < y ? -1 : 1;
   }
   return a.length === b.length ? 0 : a.length < b.length ? -1 : 1;
-}
-
-/** Plain UTF-16 comparison; equals code point order when neither key has a surrogate. */
-function compareUnits(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
-/**
- * Sorts keys in place by UTF-16 unit order, which equals code point order when no key contains a
- * surrogate (the caller checks). Insertion sort for the small objects that dominate payloads: it is
- * several times faster there than `Array.prototype.sort` with a comparator.
- *
- * @example
- * ```ts
- * sortByUnits(['b', 'a', 'B']); // ['B', 'a', 'b']
- * ```
- */
-export function sortByUnits(keys: string[]): string[] {
-  const n = keys.length;
-  if (n > 16) return keys.sort(compareUnits);
-  for (let i = 1; i < n; i++) {
-    const key = keys[i] as string;
-    let j = i - 1;
-    while (j >= 0 && (keys[j] as string) > key) {
-      keys[j + 1] = keys[j] as string;
-      j--;
-    }
-    keys[j + 1] = key;
-  }
-  return keys;
-}
-
-/**
- * Sorts keys in place by code point, choosing the fast comparator when it is safe. The sort is
- * stable (guaranteed by ES2019), which the duplicate-key handling of the text parser relies on.
- *
- * @example
- * ```ts
- * sortKeys(['😀', '\uff01', 'a']); // ['a', '！', '😀']
- * ```
- */
-export function sortKeys(keys: string[]): string[] {
-  for (let i = 0; i < keys.length; i++) {
-    if (SURROGATE.test(keys[i] as string)) return keys.sort(compareCodePoints);
-  }
-  return sortByUnits(keys);
 }
