@@ -56,6 +56,10 @@ const PUBLIC_NAMES = {
     'requireJsonObjectText', 'run', 'selectStore', 'sessionJson', 'stderrProgress', 'storeFlags',
     'successJson', 'toErrorOutput', 'writeJson',
   ],
+  'langgraph': [
+    'CHECKPOINT_KIND', 'CheckpointPayload', 'PruneReport', 'SaverPruneOptions', 'SessionCheckpointSaver',
+    'SessionCheckpointSaverOptions', 'StoredValue', 'StoredWrite', 'WRITE_KIND', 'WritePayload',
+  ],
 };
 
 const entryOf = (dir) => fileURLToPath(new URL(`../../../packages/${dir}/src/index.ts`, import.meta.url));
