@@ -85,10 +85,18 @@ describe.skipIf(!PG_URL)('openPostgresStore', () => {
     const store = await openPostgresStore(pool, { schema });
     const prepared = (i: number) => store.prepare({ namespace: 'imp', sessionId: 's', payload: { i } });
     const explicit = Array.from({ length: 20 }, (_, i) => 100 + i * 3);
-    const results = await Promise.all([
-      ...Array.from({ length: 60 }, (_, i) => store.create({ namespace: 'gen', sessionId: 's', payload: { i } })),
-      ...explicit.map((id, i) => store.insertPrepared({ ...prepared(i), id })),
-    ]);
+    // As importBundle does: every explicit id in one transaction. The id lock it takes holds new
+    // generated ids back until the sequence is above them all. (Separate one-row transactions may
+    // legitimately collide: a create between explicit 100 and explicit 103 can be given 103.)
+    const imported = store.transaction(async (tx) => {
+      const rows = [];
+      for (const [i, id] of explicit.entries()) rows.push(await tx.insertPrepared({ ...prepared(i), id }));
+      return rows;
+    });
+    const created = Array.from({ length: 60 }, (_, i) => store.create({ namespace: 'gen', sessionId: 's', payload: { i } }));
+    const [importedRows, ...createdRows] = await Promise.all([imported, ...created]);
+    const results = [...importedRows, ...createdRows];
+    expect(importedRows.map((cp) => cp.id)).toEqual(explicit);
     expect(new Set(results.map((cp) => cp.id)).size).toBe(80);
     const next = await store.create({ namespace: 'gen', sessionId: 's', payload: { last: true } });
     expect(next.id).toBeGreaterThan(Math.max(...results.map((cp) => cp.id)));
