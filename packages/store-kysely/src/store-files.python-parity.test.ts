@@ -4,19 +4,13 @@ import { isCheckpointIntegrityError, isStoreSchemaError, type Checkpoint } from 
 import { readFixtureJson } from '@session-checkpoint/fixtures';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Selectable } from 'kysely';
 import { openSqliteStore } from './index.js';
+import type { CheckpointsTable } from './schema.js';
 import { copyFixture, tempDir } from './test-support/temp-dir.js';
 
-interface ManifestRecord {
-  id: number;
-  namespace: string;
-  session_id: string;
-  kind: string;
-  name: string;
-  payload_json: string;
-  payload_sha256: string;
-  created_at: string;
-  source_ref: string | null;
+/** A stored row as the manifest records it: the table's columns, plus the parsed payload. */
+interface ManifestRecord extends Selectable<CheckpointsTable> {
   /** Python's json.loads of payload_json (big integers lose precision here, as in JSON.parse). */
   payload: unknown;
 }

@@ -57,22 +57,35 @@ export function cliEnv(extra: Record<string, string | undefined> = {}): NodeJS.P
  * const r = await runCli(['list', '--store', 's.sqlite'], { cwd });
  * ```
  */
-export function runCli(args: readonly string[], options: RunCliOptions): Promise<CliResult> {
+export async function runCli(args: readonly string[], options: RunCliOptions): Promise<CliResult> {
   const started = performance.now();
+  const result = await runNode([CLI_BIN, ...args], { cwd: options.cwd, env: cliEnv(options.env), input: options.input ?? '', timeoutMs: options.timeoutMs ?? 600_000 });
+  return { ...result, ms: performance.now() - started };
+}
+
+/**
+ * Runs a Node script as a child process with `input` on its standard input, and collects both
+ * output streams. A child still running after `timeoutMs` is killed (a hang must end, but no
+ * verdict depends on speed: the limits are minutes).
+ */
+function runNode(
+  argv: readonly string[],
+  options: { cwd?: string; env: NodeJS.ProcessEnv; input: string | Buffer; timeoutMs: number },
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI_BIN, ...args], { cwd: options.cwd, env: cliEnv(options.env), stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, argv, { cwd: options.cwd, env: options.env, stdio: ['pipe', 'pipe', 'pipe'] });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
     child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
-    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 600_000);
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs);
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(timer);
-      resolve({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8'), ms: performance.now() - started });
+      resolve({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') });
     });
     child.stdin.on('error', () => undefined);
-    child.stdin.end(options.input ?? '');
+    child.stdin.end(options.input);
   });
 }
 
@@ -97,33 +110,18 @@ const BATCH_RUNNER = fileURLToPath(new URL('./batch-runner.mjs', import.meta.url
  * const [a, b] = await runCliBatch([{ args: ['list', '--store', 's.sqlite'], cwd }, { args: ['verify', '--store', 's.sqlite'], cwd }]);
  * ```
  */
-export function runCliBatch(calls: readonly BatchCall[], options: { timeoutMs?: number } = {}): Promise<CliResult[]> {
+export async function runCliBatch(calls: readonly BatchCall[], options: { timeoutMs?: number } = {}): Promise<CliResult[]> {
   const started = performance.now();
   const payload = calls.map((c) => ({ args: c.args, cwd: c.cwd, env: Object.fromEntries(Object.entries(c.env ?? {}).map(([k, v]) => [k, v ?? null])) }));
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BATCH_RUNNER], { env: cliEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
-    child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
-    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 1_200_000);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      const stdout = Buffer.concat(out).toString('utf8');
-      const stderr = Buffer.concat(err).toString('utf8');
-      let results: { code: number; stdout: string }[];
-      try {
-        results = JSON.parse(stdout) as { code: number; stdout: string }[];
-      } catch {
-        reject(new Error(`batch runner exited ${String(code)} without results: ${stdout.slice(0, 500)} ${stderr.slice(0, 500)}`));
-        return;
-      }
-      const ms = (performance.now() - started) / Math.max(calls.length, 1);
-      resolve(results.map((r) => ({ code: r.code, stdout: r.stdout, stderr, ms })));
-    });
-    child.stdin.end(JSON.stringify(payload));
-  });
+  const { code, stdout, stderr } = await runNode([BATCH_RUNNER], { env: cliEnv(), input: JSON.stringify(payload), timeoutMs: options.timeoutMs ?? 1_200_000 });
+  let results: { code: number; stdout: string }[];
+  try {
+    results = JSON.parse(stdout) as { code: number; stdout: string }[];
+  } catch {
+    throw new Error(`batch runner exited ${String(code)} without results: ${stdout.slice(0, 500)} ${stderr.slice(0, 500)}`);
+  }
+  const ms = (performance.now() - started) / Math.max(calls.length, 1);
+  return results.map((r) => ({ code: r.code, stdout: r.stdout, stderr, ms }));
 }
 
 const created: string[] = [XDG_HOME];
