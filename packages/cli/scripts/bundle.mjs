@@ -11,11 +11,14 @@
 //    the slow path's entry, stays external so that path uses the copy in node_modules.
 // In both, better-sqlite3 (native) and pg (loaded only for a database URL) stay external, and so
 // does typescript, which oclif requires lazily for TypeScript plugins only.
-import { readdirSync } from 'node:fs';
+import { readdirSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { build } from 'rolldown';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+// Chunk names carry content hashes: without a clean start, every rebuild would leave the old
+// chunks behind, and `npm pack` would ship them.
+for (const dir of ['bundle', 'fast']) rmSync(`${root}dist/${dir}`, { recursive: true, force: true });
 const entries = (dir) => readdirSync(`${root}dist/${dir}`).filter((f) => f.endsWith('.js')).map((f) => [`${dir}/${f.slice(0, -3)}`, `${root}dist/${dir}/${f}`]);
 const output = (dir) => ({ dir: `${root}dist/${dir}`, format: 'esm', entryFileNames: '[name].js', chunkFileNames: 'chunks/[name]-[hash].js', sourcemap: true });
 

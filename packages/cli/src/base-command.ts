@@ -1,6 +1,7 @@
 import { realpathSync } from 'node:fs';
 import { Command, type Interfaces } from '@oclif/core';
 import type { CheckpointStore } from '@session-checkpoint/core';
+import type { CommandContext } from './actions/command-context.js';
 import { toErrorOutput } from './errors/to-error-json.js';
 import { storeFlags } from './flags/store-flags.js';
 import { verboseFlag } from './flags/verbose-flag.js';
@@ -108,6 +109,19 @@ export abstract class BaseCommand<T extends typeof Command = typeof Command> ext
     const store = await openStore(this.storeSelection, options);
     this.#stores.push(store);
     return store;
+  }
+
+  /**
+   * The parsed flags and store access as a {@link CommandContext}: how built-in commands hand
+   * their work to the oclif-free actions in `src/actions/`, which the direct path runs too.
+   *
+   * @example
+   * ```ts
+   * async run() { return getCheckpoint(this.context()); }
+   * ```
+   */
+  protected context(): CommandContext<CommandFlags<T>> {
+    return { flags: this.flags, storeSelection: () => this.storeSelection, openStore: (options) => this.openStore(options) };
   }
 
   /** Parses argv; parse failures become usage errors through {@link catch}. */

@@ -45,6 +45,30 @@ const CALLS: string[][] = [
   ['sessions', '--store', 's.sqlite'],
   ['verify', '--store', 's.sqlite'],
   ['delete', '--store', 's.sqlite', '--id', '1'],
+  // Shapes the direct path (src/direct/) takes or declines; either way the result must not change.
+  ['create', '--store=s.sqlite', '--session-id=b', '--payload-file=p.json', '--source-ref', 'r1', '--kind', 'auto', '--name', 'n1'],
+  ['create', '--store', 's.sqlite', '--session-id', 'b', '--payload-file', 'p.json', '--source-ref', 'r1'],
+  ['create', '--store', 's.sqlite', '--session-id', 'b', '--payload-file', 'p.json', '--created-at', '2026-01-02T03:04:05+01:00', '--namespace', 'other'],
+  ['create', '--store', 's.sqlite', '--session-id', 'b', '--payload-file', 'p.json', '--created-at', 'yesterday'],
+  ['create', '--store', 's.sqlite', '--session-id', 'b', '--payload-file', 'missing.json'],
+  ['create', '--store', 's.sqlite', '--session-id', 'b', '--payload-file', 'p.json', '--dry-run', '--created-at', '2026-01-02T03:04:05Z'],
+  ['create', '--store', 's.sqlite', '--session-id', 'b', '--payload-file', 'p.json', '--dry-run=true'],
+  ['create', '--session-id', 'b', '--payload-file', 'p.json', '--dry-run'],
+  ['create', '--store', 'new/deeper.sqlite', '--session-id', 'c', '--payload-file', 'p.json', '--verbose'],
+  ['get', '--id', '0_2', '--store', 's.sqlite'],
+  ['get', '--store', 's.sqlite', '--id', '2', '--namespace', 'other'],
+  ['get', '--store', 's.sqlite', '--id', '3', '--namespace=other'],
+  ['get', '--store', 's.sqlite', '--id', '1', '--id', '2'],
+  ['get', '--store', 's.sqlite', '--id', '-1'],
+  ['get', '--store', 's.sqlite', '--id', '99999999999999999999'],
+  ['get', '--store', 's.sqlite', '--id', '2', '--schema', 'x'],
+  ['list', '--store', 's.sqlite', '--limit', '1', '--offset', '1'],
+  ['list', '--store', 's.sqlite', '--session-id', 'b'],
+  ['list', '--store', 's.sqlite', '--namespace', 'other', '--verbose'],
+  ['list', '--store', 's.sqlite', '--limit', '0'],
+  ['list', '--store', 's.sqlite', '--namespace='],
+  ['list', '--store', 's.sqlite', '--database-url', 'postgres://u@127.0.0.1:1/x'],
+  ['list', '--store', 'p.json'],
 ];
 
 describe('fast path and oclif path give identical results', () => {
@@ -77,5 +101,51 @@ describe('fast path command table', () => {
   it('lists every built-in command of the manifest', () => {
     const manifest = JSON.parse(readFileSync(new URL('../oclif.manifest.json', import.meta.url), 'utf8')) as { commands: Record<string, unknown> };
     expect([...FAST_COMMAND_IDS].sort()).toEqual(Object.keys(manifest.commands).sort());
+  });
+});
+
+describe('which path a call takes', () => {
+  // Made in beforeAll: the first block's afterAll removes every temp dir made before it runs.
+  let dir = '';
+  let data = '';
+  let log = '';
+  let hook = '';
+
+  beforeAll(async () => {
+    dir = tempDir('sc-which-path-');
+    [data, log, hook] = [join(dir, 'data'), join(dir, 'loaded.log'), join(dir, 'record-loads.mjs')];
+    const recorder = `import { appendFileSync } from 'node:fs'; export async function load(url, context, next) { appendFileSync(${JSON.stringify(log)}, url + '\\n'); return next(url, context); }`;
+    writeFileSync(hook, `import { register } from 'node:module';\nregister('data:text/javascript,' + encodeURIComponent(${JSON.stringify(recorder)}));\n`);
+    writeFileSync(join(dir, 'p.json'), '{"step": 1}');
+    expect((await runCli(['create', '--store', 's.sqlite', '--session-id', 'a', '--payload-file', 'p.json'], { cwd: dir, env: { XDG_DATA_HOME: data } })).code).toBe(0);
+  }, 120_000);
+
+  afterAll(removeTempDirs);
+
+  /** Runs a call with a loader hook that records every module URL; returns those URLs. */
+  async function loadedModules(args: string[]): Promise<string[]> {
+    writeFileSync(log, '');
+    const result = await runCli(args, { cwd: dir, env: { XDG_DATA_HOME: data, NODE_OPTIONS: `--import ${hook}` } });
+    expect(result.stderr).toBe('');
+    return readFileSync(log, 'utf8').split('\n').filter(Boolean);
+  }
+  const usesOclif = (urls: string[]) => urls.some((url) => /\/@oclif\/|\/base-command-[^/]*\.js$/.test(url));
+
+  it.each([
+    ['get', '--store', 's.sqlite', '--id', '1'],
+    ['list', '--store', 's.sqlite', '--limit', '2'],
+    ['create', '--store', 's.sqlite', '--session-id', 'd', '--payload-file', 'p.json'],
+  ])('%s runs without loading oclif', async (...args) => {
+    const urls = await loadedModules(args);
+    expect(urls.some((url) => url.endsWith('/bin/run.js'))).toBe(true);
+    expect(usesOclif(urls)).toBe(false);
+  });
+
+  it.each([
+    ['get', '--store', 's.sqlite', '--id', '-1'],
+    ['list', '--store', 's.sqlite', '--bogus'],
+    ['sessions', '--store', 's.sqlite'],
+  ])('%s is declined by the direct path and runs through oclif', async (...args) => {
+    expect(usesOclif(await loadedModules(args))).toBe(true);
   });
 });

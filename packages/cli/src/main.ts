@@ -1,5 +1,6 @@
 import { toErrorOutput } from './errors/to-error-json.js';
 import { UsageError } from './errors/usage-error.js';
+import { runDirect } from './direct/run-direct.js';
 import { packageRoot, runFast } from './fast-path.js';
 import { registerHostModules, userPluginRoots } from './plugin-host.js';
 import { guardStderr } from './output/stderr-guard.js';
@@ -35,6 +36,8 @@ export async function main(argv: string[], root: string): Promise<number> {
   try {
     // oclif would print the root help and exit 0; the reference treats this as a usage error.
     if (argv.length === 0) throw new UsageError('the following arguments are required: command');
+    const direct = await runDirect(argv);
+    if (direct !== undefined) return direct;
     const fast = await runFast(argv, root);
     if (fast !== undefined) return fast;
     // The subpath, not '@oclif/core': scripts/bundle.mjs inlines oclif into the fast path's

@@ -1,10 +1,7 @@
 import { Flags } from '@oclif/core';
-import { DEFAULT_LIMITS } from '@session-checkpoint/core';
-import { prepareCheckpoint } from '@session-checkpoint/core/internal';
+import { createCheckpoint } from '../actions/create-checkpoint.js';
 import { BaseCommand } from '../base-command.js';
 import { namespaceFlag } from '../flags/common-flags.js';
-import { readPayloadFile } from '../input/payload-file.js';
-import { checkpointJson, planJson } from '../output/records.js';
 
 /** `create`: store one checkpoint from a JSON object file (or standard input). */
 export default class Create extends BaseCommand<typeof Create> {
@@ -36,24 +33,6 @@ export default class Create extends BaseCommand<typeof Create> {
 
   /** The stored checkpoint, or `{ dry_run: true, plan }`. */
   async run(): Promise<unknown> {
-    const { flags } = this;
-    // Resolve the store selection first: a missing --store is a usage error even for a dry run.
-    void this.storeSelection;
-    const payloadJson = await readPayloadFile(flags['payload-file'], DEFAULT_LIMITS);
-    const prepared = prepareCheckpoint(
-      {
-        namespace: flags.namespace,
-        sessionId: flags['session-id'],
-        payloadJson,
-        kind: flags.kind,
-        name: flags.name ?? null,
-        createdAt: flags['created-at'] ?? null,
-        sourceRef: flags['source-ref'] ?? null,
-      },
-      DEFAULT_LIMITS,
-    );
-    if (flags['dry-run']) return { dry_run: true, plan: planJson(prepared) };
-    const store = await this.openStore({ create: true });
-    return checkpointJson(await store.insertPrepared(prepared));
+    return createCheckpoint(this.context());
   }
 }

@@ -1,6 +1,6 @@
 import { BaseCommand } from '../base-command.js';
 import { integerFlag, namespaceFlag } from '../flags/common-flags.js';
-import { checkpointJson } from '../output/records.js';
+import { getCheckpoint } from '../actions/get-checkpoint.js';
 
 /** `get`: one verified checkpoint with its payload. */
 export default class Get extends BaseCommand<typeof Get> {
@@ -18,7 +18,6 @@ export default class Get extends BaseCommand<typeof Get> {
 
   /** The checkpoint with payload. */
   async run(): Promise<Record<string, unknown>> {
-    const store = await this.openStore();
-    return checkpointJson(await store.get(this.flags.id, { namespace: this.flags.namespace }));
+    return getCheckpoint(this.context());
   }
 }

@@ -1,7 +1,7 @@
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../base-command.js';
 import { integerFlag, namespaceFlag } from '../flags/common-flags.js';
-import { checkpointJson } from '../output/records.js';
+import { listCheckpoints } from '../actions/list-checkpoints.js';
 
 /** `list`: a page of a namespace, newest first, without payloads. */
 export default class List extends BaseCommand<typeof List> {
@@ -22,14 +22,6 @@ export default class List extends BaseCommand<typeof List> {
 
   /** Checkpoints without payload. */
   async run(): Promise<Record<string, unknown>[]> {
-    const { flags } = this;
-    const store = await this.openStore();
-    const page = await store.list({
-      namespace: flags.namespace,
-      limit: flags.limit,
-      offset: flags.offset,
-      ...(flags['session-id'] === undefined ? {} : { sessionId: flags['session-id'] }),
-    });
-    return page.map((cp) => checkpointJson(cp, { payload: false }));
+    return listCheckpoints(this.context());
   }
 }
