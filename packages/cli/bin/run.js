@@ -12,9 +12,8 @@ function exit(code) {
 }
 
 try {
-  // Before oclif loads: some of its modules keep a reference to process.stderr.write.
-  const { guardStderr } = await import('../dist/output/stderr-guard.js');
-  guardStderr(process.argv.slice(2));
+  // main() installs the stderr guard before anything loads oclif (whose modules keep a reference
+  // to process.stderr.write); the bundle's static imports never reach oclif.
   const { main } = await import('../dist/fast/main.js');
   exit(await main(process.argv.slice(2), import.meta.url));
 } catch (error) {

@@ -49,4 +49,13 @@ export const RATIOS: RatioSpec[] = [
     target: 2.0,
   })),
   ...SAVER_RATIOS,
+  // CLI start-up: wall time of one call against a bare Node start, lower is better (issue 11).
+  ...['get', 'list', 'create', 'floor script (get)'].map((impl): RatioSpec => ({
+    label: `CLI ${impl} vs node -e ""`,
+    scenario: 'CLI call (median ms)',
+    numerator: impl,
+    denominator: 'node -e ""',
+    direction: 'at most',
+    ...(impl.startsWith('floor') ? {} : { target: 1.3 }),
+  })),
 ];
