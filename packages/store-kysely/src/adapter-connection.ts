@@ -1,5 +1,6 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import { KyselyQueryRunner, type QueryRunner } from './query-runner.js';
+import { rawQuery } from './raw-query.js';
 import type { SqlFlavor } from './sql-flavor.js';
 import { immediateTransaction } from './sqlite/immediate-transaction.js';
 
@@ -56,7 +57,7 @@ export class KyselyConnection implements AdapterConnection {
     // (COMMIT answering ROLLBACK) and throws instead of reporting success.
     if (this.#flavor === 'postgres') return this.#db.transaction().execute((trx) => fn(new KyselyQueryRunner(trx)));
     return this.#db.connection().execute((conn) =>
-      immediateTransaction((statement) => sql.raw(statement).execute(conn), () => fn(new KyselyQueryRunner(conn))),
+      immediateTransaction((statement) => conn.executeQuery(rawQuery(statement)), () => fn(new KyselyQueryRunner(conn))),
     );
   }
 

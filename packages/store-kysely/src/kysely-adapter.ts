@@ -15,13 +15,21 @@ import {
   type SourceRefPrefixQuery,
 } from '@session-checkpoint/core';
 import { runInTransaction, sourceRefBounds } from '@session-checkpoint/core/internal';
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import { KyselyConnection, type AdapterConnection } from './adapter-connection.js';
-import { postgresStatements, type PostgresStatements } from './postgres/postgres-statements.js';
-import { compileQueries, deleteIdsQuery, prunableQuery, type CheckpointQueries, type IdRow } from './queries.js';
+import { PreparedAdapterParts } from './adapter-parts.js';
+import type { PostgresStatements } from './postgres/postgres-statements.js';
+import type { CheckpointQueries, IdRow } from './queries.js';
 import type { QueryRunner } from './query-runner.js';
 import type { CheckpointDatabase } from './schema.js';
 import { detectFlavor, type SqlFlavor } from './sql-flavor.js';
+
+/*
+ * This module must not load Kysely (only its types): the package's main entry exports the class,
+ * and the SQLite front door builds it from frozen templates so that opening a store never evaluates
+ * Kysely. Whatever needs Kysely's builder (compiling templates for a caller's instance, the
+ * PostgreSQL statements, the per-call queries) is loaded with `import()` when first needed.
+ */
 
 /** Options of {@link KyselyAdapter}. */
 export interface KyselyAdapterOptions {
@@ -50,10 +58,18 @@ export interface KyselyAdapterOptions {
 /** State shared by an adapter and the adapters bound to its transactions. */
 interface Shared {
   readonly connection: AdapterConnection;
-  readonly queries: CheckpointQueries;
-  /** Compiles per-call queries (prune, delete by ids). */
-  readonly db: Kysely<CheckpointDatabase>;
-  readonly postgres: PostgresStatements | undefined;
+  readonly flavor: SqlFlavor;
+  /** The hot queries; set before any statement runs (see `ready`), so read them only in a runner callback. */
+  queries: CheckpointQueries;
+  /**
+   * Pending while the templates for a caller's Kysely instance are compiled (their module is
+   * loaded on demand); `undefined` once they are there, and for the front doors' adapters.
+   */
+  ready: Promise<void> | undefined;
+  /** A Kysely instance that compiles the per-call queries (prune, delete by ids). */
+  readonly compiler: () => Promise<Kysely<CheckpointDatabase>>;
+  /** The PostgreSQL-only statements; set with `queries` on PostgreSQL. */
+  postgres: PostgresStatements | undefined;
   /** Whether text sorts in byte order here (always on SQLite; asked once on PostgreSQL). */
   byteOrder: boolean | undefined;
   /** PostgreSQL schema of the tables (`public` on SQLite, unused there). */
@@ -101,7 +117,7 @@ export class KyselyAdapter extends CheckpointAdapterBase {
    *   {@link migrateToLatest} first). Not destroyed on close unless `ownsDatabase` is set.
    */
   constructor(db: Kysely<CheckpointDatabase>, options?: KyselyAdapterOptions);
-  constructor(db: Kysely<CheckpointDatabase> | BoundParts, options: KyselyAdapterOptions = {}) {
+  constructor(db: Kysely<CheckpointDatabase> | BoundParts | PreparedAdapterParts, options: KyselyAdapterOptions = {}) {
     super();
     if (db instanceof BoundParts) {
       this.#capabilities = db.capabilities;
@@ -110,23 +126,60 @@ export class KyselyAdapter extends CheckpointAdapterBase {
       this.#bound = true;
       return;
     }
+    if (db instanceof PreparedAdapterParts) {
+      this.#capabilities = KyselyAdapter.#capabilitiesOf(super.capabilities, 'sqlite', db.capabilities);
+      this.#shared = {
+        connection: db.connection,
+        flavor: 'sqlite',
+        queries: db.queries,
+        ready: undefined,
+        compiler: once(db.compiler),
+        postgres: undefined,
+        byteOrder: true,
+        schema: 'public',
+        closed: false,
+      };
+      this.#runner = db.connection.runner;
+      this.#bound = false;
+      return;
+    }
     const flavor = options.flavor ?? detectFlavor(db);
     const schema = options.schema ?? 'public';
     const scoped = flavor === 'postgres' ? db.withSchema(schema) : db;
     const connection =
       options.connection ?? new KyselyConnection(db, flavor, { ownsDatabase: options.ownsDatabase ?? false });
-    this.#capabilities = { ...super.capabilities, multiProcess: true, persistent: true, concurrentTransactions: flavor === 'postgres', ...options.capabilities };
-    this.#shared = {
+    this.#capabilities = KyselyAdapter.#capabilitiesOf(super.capabilities, flavor, options.capabilities);
+    const shared: Shared = {
       connection,
-      queries: compileQueries(scoped, flavor),
-      db: scoped,
-      postgres: flavor === 'postgres' ? postgresStatements(db, schema) : undefined,
+      flavor,
+      queries: undefined as unknown as CheckpointQueries,
+      ready: undefined,
+      compiler: async () => scoped,
+      postgres: undefined,
       byteOrder: flavor === 'postgres' ? undefined : true,
       schema,
       closed: false,
     };
+    // The templates are compiled with the caller's instance (its dialect and plugins decide the
+    // SQL), by a module loaded on demand; every operation waits for them (#single, #write,
+    // transaction), so the queries are read inside the callbacks those run, never before.
+    const ready = Promise.all([import('./queries.js'), flavor === 'postgres' ? import('./postgres/postgres-statements.js') : undefined]).then(
+      ([{ compileQueries }, postgres]) => {
+        shared.queries = compileQueries(scoped, flavor);
+        shared.postgres = postgres?.postgresStatements(db, schema);
+        shared.ready = undefined;
+      },
+    );
+    // Kept pending for the operations, which report a failure; never an unhandled rejection.
+    ready.catch(() => undefined);
+    shared.ready = ready;
+    this.#shared = shared;
     this.#runner = connection.runner;
     this.#bound = false;
+  }
+
+  static #capabilitiesOf(defaults: AdapterCapabilities, flavor: SqlFlavor, given: Partial<AdapterCapabilities> | undefined): AdapterCapabilities {
+    return { ...defaults, multiProcess: true, persistent: true, concurrentTransactions: flavor === 'postgres', ...given };
   }
 
   /** An adapter over the same state whose statements run on an open transaction's runner. */
@@ -146,7 +199,7 @@ export class KyselyAdapter extends CheckpointAdapterBase {
   async insert(row: NewCheckpointRow, options: InsertOptions = {}): Promise<InsertResult> {
     const keep = options.keepLatest;
     // PostgreSQL: an explicit id takes a table lock and moves the id sequence, which needs a transaction.
-    const needsTransaction = keep !== undefined || (row.id !== undefined && this.#shared.postgres !== undefined);
+    const needsTransaction = keep !== undefined || (row.id !== undefined && this.#shared.flavor === 'postgres');
     return needsTransaction
       ? this.#write((runner) => this.#insertIn(runner, row, keep))
       : this.#single((runner) => this.#insertIn(runner, row, undefined));
@@ -172,10 +225,10 @@ export class KyselyAdapter extends CheckpointAdapterBase {
   /** Rows whose sourceRef starts with a prefix: one range of the `(namespace, source_ref)` index. */
   override async listBySourceRefPrefix(query: SourceRefPrefixQuery): Promise<CheckpointRow[]> {
     const { lo, hi } = sourceRefBounds(query);
-    const q = this.#shared.queries;
     return this.#single(async (runner) => {
+      const q = this.#shared.queries;
       // Byte-order collation: the plain comparison is the same order and the unique index serves it.
-      this.#shared.byteOrder ??= await byteOrderCollation(runner, this.#shared.db, this.#shared.schema);
+      this.#shared.byteOrder ??= await byteOrderCollation(runner, this.#shared.postgres);
       const template = this.#shared.byteOrder
         ? query.descending === true ? q.sourceRefRangeDescNative : q.sourceRefRangeAscNative
         : query.descending === true ? q.sourceRefRangeDesc : q.sourceRefRangeAsc;
@@ -186,13 +239,12 @@ export class KyselyAdapter extends CheckpointAdapterBase {
   /** A page, newest first (`created_at DESC, id DESC`), optionally of one session. */
   async listRows(query: ListRowsQuery): Promise<CheckpointRow[]> {
     const { namespace, sessionId, limit, offset } = query;
-    const q = this.#shared.queries;
     return this.#single(async (runner) =>
       numericIds(
         await runner.rows(
           sessionId === undefined
-            ? q.listNamespace.withValues({ namespace, limit, offset })
-            : q.listSession.withValues({ namespace, sessionId, limit, offset }),
+            ? this.#shared.queries.listNamespace.withValues({ namespace, limit, offset })
+            : this.#shared.queries.listSession.withValues({ namespace, sessionId, limit, offset }),
         ),
       ),
     );
@@ -208,13 +260,12 @@ export class KyselyAdapter extends CheckpointAdapterBase {
   /** Raw rows by id ascending after `afterId`, for verify and export. */
   async scanRows(query: ScanRowsQuery): Promise<CheckpointRow[]> {
     const { namespace, afterId, limit } = query;
-    const q = this.#shared.queries;
     return this.#single(async (runner) =>
       numericIds(
         await runner.rows(
           namespace === undefined
-            ? q.scanStore.withValues({ afterId, limit })
-            : q.scanNamespace.withValues({ namespace, afterId, limit }),
+            ? this.#shared.queries.scanStore.withValues({ afterId, limit })
+            : this.#shared.queries.scanNamespace.withValues({ namespace, afterId, limit }),
         ),
       ),
     );
@@ -240,11 +291,12 @@ export class KyselyAdapter extends CheckpointAdapterBase {
   /** Deletes these ids within the namespace (atomically, in chunks of 500); returns the ids that went, ascending. */
   override async deleteRows(ids: readonly number[], namespace: string): Promise<number[]> {
     if (ids.length === 0) return [];
+    const [{ deleteIdsQuery }, compiler] = await Promise.all([perCallQueries(), this.#shared.compiler()]);
     const run = async (runner: QueryRunner): Promise<number[]> => {
       const deleted: number[] = [];
       for (let start = 0; start < ids.length; start += DELETE_CHUNK) {
         const chunk = ids.slice(start, start + DELETE_CHUNK);
-        deleted.push(...idsOf(await runner.rows(deleteIdsQuery(this.#shared.db, chunk, namespace))));
+        deleted.push(...idsOf(await runner.rows(deleteIdsQuery(compiler, chunk, namespace))));
       }
       return deleted.sort((a, b) => a - b);
     };
@@ -261,7 +313,8 @@ export class KyselyAdapter extends CheckpointAdapterBase {
   /** Ids a prune query selects, ascending, ranked by one windowed query. */
   override async findPrunable(query: PruneQuery): Promise<number[]> {
     if (query.keepLatest === undefined && query.olderThan === undefined) return [];
-    return this.#single(async (runner) => idsOf(await runner.rows(prunableQuery(this.#shared.db, query))));
+    const [{ prunableQuery }, compiler] = await Promise.all([perCallQueries(), this.#shared.compiler()]);
+    return this.#single(async (runner) => idsOf(await runner.rows(prunableQuery(compiler, query))));
   }
 
   /**
@@ -279,6 +332,7 @@ export class KyselyAdapter extends CheckpointAdapterBase {
    */
   async transaction<T>(fn: (tx: CheckpointAdapter) => Promise<T>): Promise<T> {
     this.#ensureOpen();
+    if (this.#shared.ready) await this.#shared.ready;
     const bind = (runner: QueryRunner) => KyselyAdapter.#boundTo(this.#shared, runner, this.capabilities);
     return runInTransaction(this, this.#bound, (body) => this.#shared.connection.transaction(body), bind, fn);
   }
@@ -340,6 +394,7 @@ export class KyselyAdapter extends CheckpointAdapterBase {
   /** Runs one statement (or a read-only sequence) at root level, or on the open transaction. */
   #single<T>(fn: (runner: QueryRunner) => Promise<T>): Promise<T> {
     this.#ensureOpen();
+    if (this.#shared.ready) return this.#shared.ready.then(() => this.#single(fn));
     if (this.#bound) return fn(this.#runner);
     const { connection } = this.#shared;
     return connection.exclusive ? connection.exclusive(() => fn(connection.runner)) : fn(connection.runner);
@@ -348,6 +403,7 @@ export class KyselyAdapter extends CheckpointAdapterBase {
   /** Runs several writes atomically: in a new write transaction, or in the open one. */
   #write<T>(fn: (runner: QueryRunner) => Promise<T>): Promise<T> {
     this.#ensureOpen();
+    if (this.#shared.ready) return this.#shared.ready.then(() => this.#write(fn));
     return this.#bound ? fn(this.#runner) : this.#shared.connection.transaction(fn);
   }
 
@@ -377,14 +433,26 @@ function idsOf(rows: IdRow[]): number[] {
 
 /**
  * True when PostgreSQL compares text in byte (code point) order here: the database collation is
- * C, POSIX or C.UTF-8 and the column has no collation of its own.
+ * C, POSIX or C.UTF-8 and the column has no collation of its own. Only asked on PostgreSQL.
  */
-async function byteOrderCollation(runner: QueryRunner, db: Kysely<CheckpointDatabase>, schema: string): Promise<boolean> {
-  const query = sql<{ collation: string | null; database: string }>`
-    select (select collation_name from information_schema.columns
-             where table_schema = ${schema} and table_name = 'checkpoints' and column_name = 'source_ref') as collation,
-           (select datcollate from pg_database where datname = current_database()) as database`.compile(db);
-  const [row] = await runner.rows(query);
+async function byteOrderCollation(runner: QueryRunner, postgres: PostgresStatements | undefined): Promise<boolean> {
+  if (!postgres) return false;
+  const [row] = await runner.rows(postgres.collations());
   if (!row || row.collation !== null) return false;
   return ['C', 'POSIX', 'C.UTF-8', 'C.utf8'].includes(row.database);
+}
+
+/** The per-call query builders; their module loads Kysely, so it is loaded on first use. */
+const perCallQueries = once(() => import('./queries.js'));
+
+/** `fn`'s promise, asked for once. A rejected one is asked for again next time. */
+function once<T>(fn: () => Promise<T>): () => Promise<T> {
+  let promise: Promise<T> | undefined;
+  return () => {
+    promise ??= fn().catch((error: unknown) => {
+      promise = undefined;
+      throw error;
+    });
+    return promise;
+  };
 }

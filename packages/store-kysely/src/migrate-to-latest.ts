@@ -1,9 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { MigrationReport } from './migration-report.js';
-import { ensurePostgresSchema } from './postgres/ensure-postgres-schema.js';
 import { checkSchemaName } from './postgres/postgres-schema-name.js';
 import { detectFlavor, type SqlFlavor } from './sql-flavor.js';
-import { ensureSqliteSchema } from './sqlite/ensure-sqlite-schema.js';
 
 /** Options of {@link migrateToLatest}. */
 export interface MigrateOptions {
@@ -35,7 +33,12 @@ export interface MigrateOptions {
 export async function migrateToLatest(db: Kysely<any>, options: MigrateOptions = {}): Promise<MigrationReport> {
   const flavor = options.flavor ?? detectFlavor(db);
   const create = options.create ?? true;
-  return flavor === 'sqlite'
-    ? ensureSqliteSchema(db, options.location ?? 'SQLite database', create)
-    : ensurePostgresSchema(db, checkSchemaName(options.schema ?? 'public'), create);
+  // Loaded on demand: the package's main entry exports this function and must not load Kysely.
+  if (flavor === 'sqlite') {
+    const { ensureSqliteSchema } = await import('./sqlite/ensure-sqlite-schema.js');
+    return ensureSqliteSchema(db, options.location ?? 'SQLite database', create);
+  }
+  const schema = checkSchemaName(options.schema ?? 'public');
+  const { ensurePostgresSchema } = await import('./postgres/ensure-postgres-schema.js');
+  return ensurePostgresSchema(db, schema, create);
 }

@@ -1,4 +1,5 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
+import { rawQuery } from './raw-query.js';
 import { NAMESPACE_INDEX, SCHEMA_VERSION, SESSION_INDEX } from './schema.js';
 import type { SqlFlavor } from './sql-flavor.js';
 import { CREATE_CHECKPOINTS_TABLE, CREATE_META_TABLE, CREATE_NAMESPACE_INDEX, CREATE_SESSION_INDEX } from './sqlite/sqlite-ddl.js';
@@ -37,10 +38,12 @@ export const MIGRATIONS: readonly SchemaMigration[] = [
     async up(db, { flavor, schema }) {
       if (flavor === 'sqlite') {
         for (const ddl of [CREATE_META_TABLE, CREATE_CHECKPOINTS_TABLE, CREATE_NAMESPACE_INDEX, CREATE_SESSION_INDEX]) {
-          await sql.raw(ddl).execute(db);
+          await db.executeQuery(rawQuery(ddl));
         }
         return;
       }
+      // Loaded here, not at the top: opening a current SQLite store must not evaluate Kysely.
+      const { sql } = await import('kysely');
       const scoped = db.withSchema(schema);
       await scoped.schema
         .createTable('checkpoint_meta')
@@ -81,7 +84,7 @@ export const LATEST_SCHEMA_VERSION = SCHEMA_VERSION;
 /** Records `version` in the meta row (and `user_version` on SQLite), in the caller's transaction. */
 export async function recordSchemaVersion(db: Kysely<any>, context: MigrationContext, version: number): Promise<void> {
   if (!Number.isSafeInteger(version) || version <= 0) throw new RangeError(`bad schema version ${version}`);
-  if (context.flavor === 'sqlite') await sql.raw(`PRAGMA user_version = ${version}`).execute(db);
+  if (context.flavor === 'sqlite') await db.executeQuery(rawQuery(`PRAGMA user_version = ${version}`));
   const scoped = context.flavor === 'postgres' ? db.withSchema(context.schema) : db;
   await scoped
     .insertInto('checkpoint_meta')

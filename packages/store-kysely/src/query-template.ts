@@ -1,4 +1,5 @@
 import type { Compilable, CompiledQuery } from 'kysely';
+import { rawQuery } from './raw-query.js';
 
 /*
  * Kysely builds and compiles a query on every call, and its SQLite driver also re-prepares the
@@ -6,11 +7,24 @@ import type { Compilable, CompiledQuery } from 'kysely';
  * hot queries are therefore built and compiled once, with named placeholders where the values
  * go, and each call only binds a new parameter array (and, on SQLite, reuses a prepared
  * statement for the SQL text).
+ *
+ * The SQLite front door goes one step further: it does not compile at all but builds its templates
+ * from frozen parts (`sqlite/sqlite-queries.frozen.ts`, generated from the same builder code and
+ * checked byte for byte by a test), so opening a store and using it never loads Kysely.
  */
 
 /** Stands in for a parameter value at compile time. */
 class Placeholder {
   constructor(readonly name: string) {}
+}
+
+/** One compiled parameter: bound from the named value, or a constant of the query. */
+export type FrozenSlot = { readonly name: string } | { readonly value: string | number | null };
+
+/** A template as text: its SQL and, per parameter, where the value comes from. */
+export interface FrozenQuery {
+  readonly sql: string;
+  readonly slots: readonly FrozenSlot[];
 }
 
 /** Placeholder values typed as the parameters they stand for, so the builder stays typed. */
@@ -23,9 +37,9 @@ export class QueryTemplate<P extends object, R> {
   /** Per compiled parameter: the name it binds from, or the constant it holds. */
   readonly #slots: readonly ({ name: keyof P } | { value: unknown })[];
 
-  private constructor(compiled: CompiledQuery<R>) {
+  private constructor(compiled: CompiledQuery<R>, slots: readonly ({ name: keyof P } | { value: unknown })[]) {
     this.compiled = compiled;
-    this.#slots = compiled.parameters.map((p) => (p instanceof Placeholder ? { name: p.name as keyof P } : { value: p }));
+    this.#slots = slots;
   }
 
   /**
@@ -42,7 +56,44 @@ export class QueryTemplate<P extends object, R> {
     const placeholders = new Proxy({} as Placeholders<P>, {
       get: (_target, name) => new Placeholder(String(name)),
     });
-    return new QueryTemplate<P, R>(build(placeholders).compile());
+    const compiled = build(placeholders).compile();
+    return new QueryTemplate<P, R>(
+      compiled,
+      compiled.parameters.map((p) => (p instanceof Placeholder ? { name: p.name as keyof P } : { value: p })),
+    );
+  }
+
+  /**
+   * A template from its SQL text and slots, as {@link QueryTemplate.parts} gave them: no Kysely
+   * needed. The compiled query is a raw one (as `CompiledQuery.raw` makes), so Kysely's executor
+   * can still run it.
+   *
+   * @example
+   * ```ts
+   * const byId = QueryTemplate.frozen<{ id: number }, { id: number }>({ sql: 'select "id" from "checkpoints" where "id" = ?', slots: [{ name: 'id' }] });
+   * ```
+   */
+  static frozen<P extends object, R>(parts: FrozenQuery): QueryTemplate<P, R> {
+    return new QueryTemplate<P, R>(
+      rawQuery<R>(parts.sql),
+      parts.slots.map((slot) => ('name' in slot ? { name: slot.name as keyof P } : { value: slot.value })),
+    );
+  }
+
+  /**
+   * The SQL text and slots, for freezing. Throws for a constant parameter that is not a string,
+   * number or null, which a frozen table could not hold as written.
+   */
+  get parts(): FrozenQuery {
+    return {
+      sql: this.sql,
+      slots: this.#slots.map((slot) => {
+        if ('name' in slot) return { name: String(slot.name) };
+        const { value } = slot;
+        if (value === null || typeof value === 'string' || typeof value === 'number') return { value };
+        throw new TypeError(`cannot freeze a constant parameter of type ${typeof value}`);
+      }),
+    };
   }
 
   /** The SQL text (dialect-specific placeholders). */

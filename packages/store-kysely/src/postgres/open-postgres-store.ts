@@ -1,9 +1,8 @@
 import { CheckpointError, CheckpointStore, CheckpointValidationError, type CheckpointStoreOptions } from '@session-checkpoint/core';
-import { Kysely, PostgresDialect, type PostgresPool } from 'kysely';
+import type { PostgresPool } from 'kysely';
 import { KyselyAdapter } from '../kysely-adapter.js';
 import type { CheckpointDatabase } from '../schema.js';
 import { storeOptions } from '../store-options.js';
-import { ensurePostgresSchema } from './ensure-postgres-schema.js';
 import { connectionFailure, explicitSslMode, postgresTarget, type PostgresTarget } from './postgres-connection-error.js';
 import { checkSchemaName } from './postgres-schema-name.js';
 
@@ -62,6 +61,11 @@ export async function openPostgresAdapter(connection: PostgresConnection, option
   if (!Number.isSafeInteger(timeout) || timeout <= 0 || timeout > 2 ** 31 - 1) {
     throw new CheckpointValidationError('connectTimeoutMs must be a positive integer (milliseconds)');
   }
+  // Kysely is loaded here, not by the package's main entry, which SQLite users load too.
+  const [{ Kysely, PostgresDialect }, { ensurePostgresSchema }] = await Promise.all([
+    import('kysely'),
+    import('./ensure-postgres-schema.js'),
+  ]);
   const pool = typeof connection === 'string' ? await openPool(connection, options.poolSize ?? 10, timeout) : borrowed(connection);
   const db = new Kysely<CheckpointDatabase>({ dialect: new PostgresDialect({ pool }) });
   try {

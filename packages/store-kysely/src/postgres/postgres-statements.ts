@@ -16,6 +16,8 @@ export interface PostgresStatements {
   lockIds(): CompiledQuery;
   /** Moves the identity sequence so later generated ids are above `id`; never moves it back. */
   keepSequenceAbove(id: number): CompiledQuery;
+  /** The collation of `source_ref` (null when it has none of its own) and the database's. */
+  collations(): CompiledQuery<{ collation: string | null; database: string }>;
 }
 
 /** Builds the statements for the tables in `schema`. */
@@ -25,6 +27,10 @@ export function postgresStatements(db: Kysely<any>, schema: string): PostgresSta
   }));
   const lockIds = sql`lock table ${sql.id(schema, 'checkpoints')} in share row exclusive mode`.compile(db);
   const table = `${quoteIdent(schema)}.checkpoints`;
+  const collations = sql<{ collation: string | null; database: string }>`
+    select (select collation_name from information_schema.columns
+             where table_schema = ${schema} and table_name = 'checkpoints' and column_name = 'source_ref') as collation,
+           (select datcollate from pg_database where datname = current_database()) as database`.compile(db);
   return {
     lockSession: (namespace, sessionId) =>
       lock.withValues({ key: JSON.stringify(['session-checkpoint:retention', schema, namespace, sessionId]) }),
@@ -32,6 +38,7 @@ export function postgresStatements(db: Kysely<any>, schema: string): PostgresSta
     keepSequenceAbove: (id) =>
       sql`select setval(s.seq, greatest(${id}::bigint, coalesce(pg_sequence_last_value(s.seq), 0)))
           from (select pg_get_serial_sequence(${table}, 'id')::regclass as seq) as s`.compile(db),
+    collations: () => collations,
   };
 }
 

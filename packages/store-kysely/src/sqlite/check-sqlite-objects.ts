@@ -1,5 +1,5 @@
 import { StoreSchemaError } from '@session-checkpoint/core';
-import { sql, type Kysely } from 'kysely';
+import type { SqlReader } from '../sql-reader.js';
 import { NAMESPACE_INDEX, SESSION_INDEX, STORE_TABLES } from '../schema.js';
 import { CREATE_CHECKPOINTS_TABLE, CREATE_META_TABLE, CREATE_NAMESPACE_INDEX, CREATE_SESSION_INDEX } from './sqlite-ddl.js';
 
@@ -41,8 +41,8 @@ export function normaliseDdl(text: string): string {
 /**
  * Every object of the file, as `sqlite_master` lists it.
  */
-export async function listSqliteObjects(db: Kysely<any>): Promise<SqliteObject[]> {
-  return (await sql<SqliteObject>`select type, name, tbl_name, sql from sqlite_master order by type, name`.execute(db)).rows;
+export async function listSqliteObjects(reader: SqlReader): Promise<SqliteObject[]> {
+  return reader.rows<SqliteObject>('select type, name, tbl_name, sql from sqlite_master order by type, name');
 }
 
 /**
@@ -57,16 +57,16 @@ export async function listSqliteObjects(db: Kysely<any>): Promise<SqliteObject[]
  *
  * @throws StoreSchemaError naming the first offending object.
  */
-export async function checkSqliteObjects(db: Kysely<any>, objects: readonly SqliteObject[], location: string): Promise<void> {
+export async function checkSqliteObjects(reader: SqlReader, objects: readonly SqliteObject[], location: string): Promise<void> {
   for (const object of objects) {
-    const problem = await objectProblem(db, object);
+    const problem = await objectProblem(reader, object);
     if (problem !== undefined) {
       throw new StoreSchemaError(`Refusing incompatible SQLite file ${location}: ${object.type} '${object.name}' ${problem}`);
     }
   }
 }
 
-async function objectProblem(db: Kysely<any>, object: SqliteObject): Promise<string | undefined> {
+async function objectProblem(reader: SqlReader, object: SqliteObject): Promise<string | undefined> {
   const expected = EXPECTED_SQL[object.name];
   if (expected !== undefined) {
     const wantedType = (STORE_TABLES as readonly string[]).includes(object.name) ? 'table' : 'index';
@@ -82,23 +82,21 @@ async function objectProblem(db: Kysely<any>, object: SqliteObject): Promise<str
     case 'index':
       if (!onStoreTable) return 'is not part of the v1 schema';
       if (object.sql === null) return /^sqlite_autoindex_/u.test(object.name) ? undefined : 'is not part of the v1 schema';
-      return foreignIndexProblem(db, object);
+      return foreignIndexProblem(reader, object);
     default:
       // views and triggers: a trigger can rewrite or delete rows behind a successful create.
       return 'is not part of the v1 schema (views and triggers are refused)';
   }
 }
 
-async function foreignIndexProblem(db: Kysely<any>, index: SqliteObject): Promise<string | undefined> {
+async function foreignIndexProblem(reader: SqlReader, index: SqliteObject): Promise<string | undefined> {
   const listed = (
-    await sql<{ name: string; unique: number; partial: number }>`select name, "unique", partial from pragma_index_list(${index.tbl_name})`.execute(db)
-  ).rows.find((row) => row.name === index.name);
+    await reader.rows<{ name: string; unique: number; partial: number }>('select name, "unique", partial from pragma_index_list(?)', [index.tbl_name])
+  ).find((row) => row.name === index.name);
   if (listed === undefined) return 'is not part of the v1 schema';
   if (Number(listed.unique) !== 0) return 'is UNIQUE: it could refuse valid checkpoints (only plain extra indexes are accepted)';
   if (Number(listed.partial) !== 0) return 'is partial: only plain extra indexes are accepted';
-  const keys = (
-    await sql<{ cid: number; coll: string | null }>`select cid, coll from pragma_index_xinfo(${index.name}) where key = 1`.execute(db)
-  ).rows;
+  const keys = await reader.rows<{ cid: number; coll: string | null }>('select cid, coll from pragma_index_xinfo(?) where key = 1', [index.name]);
   if (keys.some((key) => Number(key.cid) < 0)) return 'indexes an expression: only plain extra indexes are accepted';
   if (keys.some((key) => !BUILT_IN_COLLATIONS.has(String(key.coll).toUpperCase()))) return 'uses a collation SQLite does not define';
   return undefined;

@@ -1,13 +1,15 @@
 import { CheckpointValidationError, StoreSchemaError } from '@session-checkpoint/core';
 import { nonNegativeInteger } from '@session-checkpoint/core/internal';
-import { Kysely, SqliteDialect } from 'kysely';
+import { PreparedAdapterParts } from '../adapter-parts.js';
 import { KyselyAdapter } from '../kysely-adapter.js';
-import type { CheckpointDatabase } from '../schema.js';
-import { ensureSqliteSchema } from './ensure-sqlite-schema.js';
+import { sqliteReader } from '../sql-reader.js';
+import { sqliteStoreNeedsWrite } from './ensure-sqlite-schema.js';
+import { frozenSqliteQueries } from './frozen-sqlite-queries.js';
 import { hardenStoreFiles, narrowStoreFiles } from './harden-permissions.js';
 import { SqliteConnection } from './sqlite-connection.js';
 import type { SqliteDatabaseLike } from './sqlite-database.js';
 import { DEFAULT_BUSY_TIMEOUT_MS, type SqliteAdapterOptions } from './sqlite-options.js';
+import { inspectSqliteFile } from './validate-sqlite-file.js';
 
 /** Options of {@link createSqliteAdapter}. */
 export interface CreateSqliteAdapterOptions extends SqliteAdapterOptions {
@@ -23,6 +25,10 @@ export interface CreateSqliteAdapterOptions extends SqliteAdapterOptions {
  * `BEGIN IMMEDIATE`, then switches a file database to WAL, sets `synchronous` and the busy
  * timeout, and restricts the files to their owner.
  *
+ * Kysely is loaded only when it is needed: to create or migrate the schema, and for the rare
+ * per-call queries (prune, delete by ids). Validating a current store and the hot queries run
+ * on the better-sqlite3 handle with SQL frozen from the query builder.
+ *
  * Prefer {@link openSqliteAdapter}, which also creates the file owner-only.
  *
  * @example
@@ -37,13 +43,17 @@ export async function createSqliteAdapter(database: SqliteDatabaseLike, options:
   const durability = options.durability ?? 'full';
   if (durability !== 'full' && durability !== 'normal') throw new CheckpointValidationError('durability must be "full" or "normal"');
 
-  const db = new Kysely<CheckpointDatabase>({ dialect: new SqliteDialect({ database }) });
   const ownsDatabase = options.ownsDatabase ?? false;
   try {
     // Connection settings only: none of these writes to the file.
     database.exec(`PRAGMA busy_timeout = ${busyTimeout}`);
     const readOnly = options.readOnly === true || database.readonly === true;
-    await ensureSqliteSchema(db, location, options.create ?? true, readOnly);
+    const create = options.create ?? true;
+    const seen = await inspectSqliteFile(sqliteReader(database), location);
+    if (sqliteStoreNeedsWrite(seen, location, create, readOnly)) {
+      const { migrateSqliteDatabase } = await import('./sqlite-kysely.js');
+      await migrateSqliteDatabase(database, location, create);
+    }
     if (!database.memory && readOnly) {
       narrowStoreFiles(location);
     } else if (!database.memory) {
@@ -54,12 +64,15 @@ export async function createSqliteAdapter(database: SqliteDatabaseLike, options:
     }
     database.exec(`PRAGMA synchronous = ${durability === 'full' ? 'FULL' : 'NORMAL'}`);
   } catch (error) {
-    if (ownsDatabase) await db.destroy();
+    if (ownsDatabase) database.close();
     throw error;
   }
-  return new KyselyAdapter(db, {
-    flavor: 'sqlite',
-    capabilities: database.memory ? { multiProcess: false, persistent: false } : { multiProcess: true, persistent: true },
-    connection: new SqliteConnection(database, db, { ownsDatabase }),
-  });
+  const parts = new PreparedAdapterParts(
+    frozenSqliteQueries(),
+    new SqliteConnection(database, { ownsDatabase }),
+    database.memory ? { multiProcess: false, persistent: false } : { multiProcess: true, persistent: true },
+    async () => (await import('./sqlite-kysely.js')).sqliteCompiler(),
+  );
+  // The constructor's private form (see PreparedAdapterParts): its public signature takes a Kysely instance.
+  return new KyselyAdapter(parts as never);
 }

@@ -1,9 +1,14 @@
 import { StoreNotFoundError } from '@session-checkpoint/core';
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import { applyMigrations, ENSURE_SESSION_INDEX, LATEST_SCHEMA_VERSION } from '../migrations.js';
 import type { MigrationReport } from '../migration-report.js';
+import { rawQuery } from '../raw-query.js';
+import { kyselyReader } from '../sql-reader.js';
 import { immediateTransaction } from './immediate-transaction.js';
 import { inspectSqliteFile, type SqliteStoreState } from './validate-sqlite-file.js';
+
+/** What {@link ensureSqliteSchema} reports for a store that needed nothing. */
+const CURRENT: MigrationReport = { created: false, from: LATEST_SCHEMA_VERSION, to: LATEST_SCHEMA_VERSION };
 
 /**
  * Validates a SQLite store and brings it to the latest schema, creating it when empty. Validation
@@ -19,29 +24,41 @@ import { inspectSqliteFile, type SqliteStoreState } from './validate-sqlite-file
  *   the file holds no store.
  */
 export async function ensureSqliteSchema(db: Kysely<any>, location: string, create: boolean, readOnly = false): Promise<MigrationReport> {
-  const seen = await inspectSqliteFile(db, location);
-  const current: MigrationReport = { created: false, from: LATEST_SCHEMA_VERSION, to: LATEST_SCHEMA_VERSION };
-  if (!needsWrite(seen)) return current;
+  const seen = await inspectSqliteFile(kyselyReader(db), location);
+  return sqliteStoreNeedsWrite(seen, location, create, readOnly) ? migrateSqliteStore(db, location, create) : CURRENT;
+}
+
+/**
+ * Whether a store inspected by {@link inspectSqliteFile} must be created or migrated: false for a
+ * current store, and for any store on a read-only connection (only v1 exists, so a store that
+ * passed inspection reads as it is; the session index is an optimisation).
+ *
+ * @throws StoreNotFoundError when the file holds no store and `create` is false.
+ */
+export function sqliteStoreNeedsWrite(seen: SqliteStoreState, location: string, create: boolean, readOnly: boolean): boolean {
+  if (seen.kind === 'store' && seen.version >= LATEST_SCHEMA_VERSION && seen.hasSessionIndex) return false;
   refuseMissing(seen, location, create);
-  // Only v1 exists, so a store that passed inspection reads as it is; the index is an optimisation.
-  if (readOnly && seen.kind === 'store') return current;
+  return !(readOnly && seen.kind === 'store');
+}
+
+/**
+ * Creates or migrates the store in one `BEGIN IMMEDIATE` transaction on one Kysely connection,
+ * re-inspecting the file under the write lock (another process may have created it meanwhile).
+ */
+export async function migrateSqliteStore(db: Kysely<any>, location: string, create: boolean): Promise<MigrationReport> {
   return db.connection().execute((conn) =>
     immediateTransaction(
-      (statement) => sql.raw(statement).execute(conn),
+      (statement) => conn.executeQuery(rawQuery(statement)),
       async () => {
-        const state = await inspectSqliteFile(conn, location);
+        const state = await inspectSqliteFile(kyselyReader(conn), location);
         refuseMissing(state, location, create);
         const from = state.kind === 'empty' ? 0 : state.version;
         const to = await applyMigrations(conn, { flavor: 'sqlite', schema: 'main' }, from);
-        if (state.kind === 'store' && !state.hasSessionIndex) await sql.raw(ENSURE_SESSION_INDEX).execute(conn);
+        if (state.kind === 'store' && !state.hasSessionIndex) await conn.executeQuery(rawQuery(ENSURE_SESSION_INDEX));
         return { created: state.kind === 'empty', from, to };
       },
     ),
   );
-}
-
-function needsWrite(state: SqliteStoreState): boolean {
-  return state.kind === 'empty' || state.version < LATEST_SCHEMA_VERSION || !state.hasSessionIndex;
 }
 
 function refuseMissing(state: SqliteStoreState, location: string, create: boolean): void {

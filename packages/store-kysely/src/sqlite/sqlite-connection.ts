@@ -1,4 +1,3 @@
-import type { Kysely } from 'kysely';
 import type { AdapterConnection } from '../adapter-connection.js';
 import { ExclusiveQueue } from '../exclusive-queue.js';
 import type { QueryRunner } from '../query-runner.js';
@@ -8,7 +7,7 @@ import { SqliteStatementRunner } from './sqlite-statement-runner.js';
 
 /** Options of {@link SqliteConnection}. */
 export interface SqliteConnectionOptions {
-  /** Close the database (through `db.destroy()`) on close. Default is `true`. */
+  /** Close the database on close. Default is `true`. */
   ownsDatabase?: boolean;
 }
 
@@ -22,14 +21,11 @@ export interface SqliteConnectionOptions {
 export class SqliteConnection implements AdapterConnection {
   readonly runner: SqliteStatementRunner;
   readonly #database: SqliteDatabaseLike;
-  readonly #db: Kysely<any>;
   readonly #queue = new ExclusiveQueue();
   readonly #ownsDatabase: boolean;
 
-  /** `db` is the Kysely instance over the same `database`; it is destroyed on close when owned. */
-  constructor(database: SqliteDatabaseLike, db: Kysely<any>, options: SqliteConnectionOptions = {}) {
+  constructor(database: SqliteDatabaseLike, options: SqliteConnectionOptions = {}) {
     this.#database = database;
-    this.#db = db;
     this.#ownsDatabase = options.ownsDatabase ?? true;
     this.runner = new SqliteStatementRunner(database);
   }
@@ -45,6 +41,6 @@ export class SqliteConnection implements AdapterConnection {
   async close(): Promise<void> {
     // Let queued work finish before the handle goes.
     await this.#queue.run(() => undefined);
-    if (this.#ownsDatabase) await this.#db.destroy();
+    if (this.#ownsDatabase) this.#database.close();
   }
 }

@@ -1,6 +1,6 @@
 import { StoreSchemaError } from '@session-checkpoint/core';
 import { pythonListRepr } from '@session-checkpoint/core/internal';
-import { sql, type Kysely } from 'kysely';
+import type { SqlReader } from '../sql-reader.js';
 import { SCHEMA_VERSION, SESSION_INDEX, STORE_COLUMNS, STORE_TABLES } from '../schema.js';
 import { checkSqliteObjects, listSqliteObjects } from './check-sqlite-objects.js';
 
@@ -15,7 +15,8 @@ export type SqliteStoreState =
 const NOT_A_DATABASE = new Set(['SQLITE_NOTADB', 'SQLITE_CORRUPT']);
 
 /**
- * Checks a SQLite file with plain reads, exactly as the Python reference does on open, and
+ * Checks a SQLite file with plain reads (through `reader`: the better-sqlite3 handle when opening,
+ * so a current store opens without Kysely), exactly as the Python reference does on open, and
  * reports what it holds. Reads never change the file, so an incompatible file is left byte- and
  * mode-identical. Checks, first failure wins:
  * 1. the tables (other than `sqlite_*`) are none, or exactly `checkpoint_meta` and `checkpoints`;
@@ -31,9 +32,9 @@ const NOT_A_DATABASE = new Set(['SQLITE_NOTADB', 'SQLITE_CORRUPT']);
  * @throws StoreSchemaError with the reference's message when a check fails, or when the file is
  *   not a SQLite database at all.
  */
-export async function inspectSqliteFile(db: Kysely<any>, location: string): Promise<SqliteStoreState> {
+export async function inspectSqliteFile(reader: SqlReader, location: string): Promise<SqliteStoreState> {
   try {
-    return await inspect(db, location);
+    return await inspect(reader, location);
   } catch (error) {
     const code = (error as { code?: unknown }).code;
     if (typeof code === 'string' && NOT_A_DATABASE.has(code)) {
@@ -43,14 +44,14 @@ export async function inspectSqliteFile(db: Kysely<any>, location: string): Prom
   }
 }
 
-async function inspect(db: Kysely<any>, location: string): Promise<SqliteStoreState> {
+async function inspect(reader: SqlReader, location: string): Promise<SqliteStoreState> {
   // `LIKE 'sqlite_%'` as the reference writes it (`_` is a wildcard there too), for identical verdicts.
   const tables = (
-    await sql<{ name: string }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name`.execute(db)
-  ).rows.map((r) => String(r.name));
-  const objects = await listSqliteObjects(db);
+    await reader.rows<{ name: string }>("select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name")
+  ).map((r) => String(r.name));
+  const objects = await listSqliteObjects(reader);
   if (tables.length === 0) {
-    const userVersion = Number((await sql<{ user_version: unknown }>`pragma user_version`.execute(db)).rows[0]?.user_version);
+    const userVersion = Number((await reader.rows<{ user_version: unknown }>('pragma user_version'))[0]?.user_version);
     if (objects.length === 0 && userVersion === 0) return { kind: 'empty' };
     const held = objects.map((o) => `${o.type} '${o.name}'`).join(', ') || `user_version ${userVersion}`;
     throw new StoreSchemaError(`Refusing incompatible SQLite file ${location}: not a checkpoint store and not empty (holds ${held})`);
@@ -59,7 +60,7 @@ async function inspect(db: Kysely<any>, location: string): Promise<SqliteStoreSt
     throw new StoreSchemaError(`Refusing incompatible SQLite file ${location}; tables=${pythonListRepr(tables)}`);
   }
   for (const table of STORE_TABLES) {
-    const actual = (await sql<{ name: string }>`select name from pragma_table_info(${table})`.execute(db)).rows
+    const actual = (await reader.rows<{ name: string }>('select name from pragma_table_info(?)', [table]))
       .map((r) => String(r.name))
       .sort();
     const expected = [...STORE_COLUMNS[table]].sort();
@@ -69,12 +70,12 @@ async function inspect(db: Kysely<any>, location: string): Promise<SqliteStoreSt
       );
     }
   }
-  const meta = (await sql<{ value: unknown }>`select value from checkpoint_meta where key = 'schema_version'`.execute(db)).rows[0]?.value;
-  const userVersion = Number((await sql<{ user_version: unknown }>`pragma user_version`.execute(db)).rows[0]?.user_version);
+  const meta = (await reader.rows<{ value: unknown }>("select value from checkpoint_meta where key = 'schema_version'"))[0]?.value;
+  const userVersion = Number((await reader.rows<{ user_version: unknown }>('pragma user_version'))[0]?.user_version);
   if (meta !== String(SCHEMA_VERSION) || userVersion !== SCHEMA_VERSION) {
     const shown = meta === undefined || meta === null ? 'None' : String(meta);
     throw new StoreSchemaError(`Unsupported checkpoint store schema in ${location}: meta=${shown}, user_version=${userVersion}`);
   }
-  await checkSqliteObjects(db, objects, location);
+  await checkSqliteObjects(reader, objects, location);
   return { kind: 'store', version: SCHEMA_VERSION, hasSessionIndex: objects.some((o) => o.type === 'index' && o.name === SESSION_INDEX) };
 }
