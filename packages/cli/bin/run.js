@@ -14,7 +14,7 @@ function exit(code) {
 try {
   // main() installs the stderr guard before anything loads oclif (whose modules keep a reference
   // to process.stderr.write); the bundle's static imports never reach oclif.
-  const { main } = await import('../dist/fast/main.js');
+  const { main } = module.createRequire(import.meta.url)('../dist/fast/main.cjs');
   exit(await main(process.argv.slice(2), import.meta.url));
 } catch (error) {
   const message = error instanceof Error ? error.message : String(error);

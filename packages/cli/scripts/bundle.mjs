@@ -5,10 +5,14 @@
 // 1. dist/bundle: the commands and hooks oclif loads (package.json "oclif.commands"), one chunk
 //    per command plus shared chunks. @oclif/* stays external: oclif's own copy must be the one
 //    commands extend, as must a plugin's BaseCommand (src/plugin-host.ts).
-// 2. dist/fast: dist/main.js, which bin/run.js loads. Its fast path (src/fast-path.ts) runs a
-//    built-in command without oclif's configuration when no plugin is installed, so oclif's
-//    command, parser and flag code is inlined there (one file to compile). `@oclif/core/run`,
-//    the slow path's entry, stays external so that path uses the copy in node_modules.
+// 2. dist/fast: dist/main.js, which bin/run.js loads, as CommonJS (`.cjs`): Node 20's ESM loader
+//    costs more per module than require() (about a sixth of a `get` was ESM loading), and nothing
+//    on this path needs ESM. The direct path (src/direct/) runs get, list and create without
+//    oclif; the fast path (src/fast-path.ts) runs the other built-in commands without oclif's
+//    configuration, so oclif's command, parser and flag code is inlined there. Both apply only
+//    when no plugin is installed. `@oclif/core/run`, the slow path's entry, stays external so that
+//    path uses the copy in node_modules. External dynamic imports become require() calls (all
+//    four externals are CommonJS), which skips the ESM loader for better-sqlite3 too.
 // In both, better-sqlite3 (native) and pg (loaded only for a database URL) stay external, and so
 // does typescript, which oclif requires lazily for TypeScript plugins only.
 import { readdirSync, rmSync } from 'node:fs';
@@ -57,6 +61,6 @@ await build({
   platform: 'node',
   plugins: [fastOclif],
   external: [/^node:/, 'better-sqlite3', 'pg', '@oclif/core/run', 'typescript'],
-  output: output('fast'),
+  output: { ...output('fast'), format: 'cjs', entryFileNames: '[name].cjs', chunkFileNames: 'chunks/[name]-[hash].cjs', dynamicImportInCjs: false },
   logLevel: 'warn',
 });
