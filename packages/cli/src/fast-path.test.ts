@@ -113,32 +113,32 @@ describe('which path a call takes', () => {
 
   beforeAll(async () => {
     dir = tempDir('sc-which-path-');
-    [data, log, hook] = [join(dir, 'data'), join(dir, 'loaded.log'), join(dir, 'record-loads.mjs')];
-    const recorder = `import { appendFileSync } from 'node:fs'; export async function load(url, context, next) { appendFileSync(${JSON.stringify(log)}, url + '\\n'); return next(url, context); }`;
-    writeFileSync(hook, `import { register } from 'node:module';\nregister('data:text/javascript,' + encodeURIComponent(${JSON.stringify(recorder)}));\n`);
+    [data, log, hook] = [join(dir, 'data'), join(dir, 'loaded.log'), join(dir, 'record-loads.cjs')];
+    // The CLI's bundle is CommonJS: every module it loaded is in require.cache when it exits.
+    writeFileSync(hook, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(log)}, Object.keys(require.cache).join('\\n')));\n`);
     writeFileSync(join(dir, 'p.json'), '{"step": 1}');
     expect((await runCli(['create', '--store', 's.sqlite', '--session-id', 'a', '--payload-file', 'p.json'], { cwd: dir, env: { XDG_DATA_HOME: data } })).code).toBe(0);
   }, 120_000);
 
   afterAll(removeTempDirs);
 
-  /** Runs a call with a loader hook that records every module URL; returns those URLs. */
+  /** Runs a call with a preload that records every CommonJS module loaded; returns their paths. */
   async function loadedModules(args: string[]): Promise<string[]> {
     writeFileSync(log, '');
-    const result = await runCli(args, { cwd: dir, env: { XDG_DATA_HOME: data, NODE_OPTIONS: `--import ${hook}` } });
+    const result = await runCli(args, { cwd: dir, env: { XDG_DATA_HOME: data, NODE_OPTIONS: `--require ${hook}` } });
     expect(result.stderr).toBe('');
     return readFileSync(log, 'utf8').split('\n').filter(Boolean);
   }
-  const usesOclif = (urls: string[]) => urls.some((url) => /\/@oclif\/|\/base-command-[^/]*\.js$/.test(url));
+  const usesOclif = (paths: string[]) => paths.some((path) => /\/@oclif\/|\/base-command-[^/]*\.cjs$/.test(path));
 
   it.each([
     ['get', '--store', 's.sqlite', '--id', '1'],
     ['list', '--store', 's.sqlite', '--limit', '2'],
     ['create', '--store', 's.sqlite', '--session-id', 'd', '--payload-file', 'p.json'],
   ])('%s runs without loading oclif', async (...args) => {
-    const urls = await loadedModules(args);
-    expect(urls.some((url) => url.endsWith('/bin/run.js'))).toBe(true);
-    expect(usesOclif(urls)).toBe(false);
+    const paths = await loadedModules(args);
+    expect(paths.some((path) => path.endsWith('/dist/fast/main.cjs'))).toBe(true);
+    expect(usesOclif(paths)).toBe(false);
   });
 
   it.each([
