@@ -1,6 +1,5 @@
 import { accessSync, constants, existsSync, mkdirSync, realpathSync, statSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { CheckpointError, StoreNotFoundError, StoreSchemaError } from '@session-checkpoint/core';
 import type { KyselyAdapter } from '../kysely-adapter.js';
 import { createSqliteAdapter } from './create-sqlite-adapter.js';
@@ -9,10 +8,7 @@ import type { SqliteDatabaseLike } from './sqlite-database.js';
 import type { SqliteAdapterOptions } from './sqlite-options.js';
 
 /** The better-sqlite3 constructor, typed by what is used. */
-type DatabaseConstructor = new (
-  path: string,
-  options?: { fileMustExist?: boolean; timeout?: number; readonly?: boolean; nativeBinding?: string },
-) => SqliteDatabaseLike;
+type DatabaseConstructor = new (path: string, options?: { fileMustExist?: boolean; timeout?: number; readonly?: boolean }) => SqliteDatabaseLike;
 
 /** The path of an in-memory database: nothing on disk, gone on close. */
 export const SQLITE_MEMORY = ':memory:';
@@ -45,12 +41,12 @@ export const SQLITE_MEMORY = ':memory:';
 export async function openSqliteAdapter(path: string, options: SqliteAdapterOptions = {}): Promise<KyselyAdapter> {
   const Database = await loadBetterSqlite3();
   if (path === SQLITE_MEMORY) {
-    return createSqliteAdapter(new Database(SQLITE_MEMORY, addonOption()), { ...options, ownsDatabase: true, create: true });
+    return createSqliteAdapter(new Database(SQLITE_MEMORY), { ...options, ownsDatabase: true, create: true });
   }
   const create = options.create ?? true;
   const location = prepareFile(path, create);
   const readOnly = options.readOnly ?? (!create && !writable(location));
-  const database = new Database(location, { fileMustExist: true, timeout: options.busyTimeoutMs ?? 5000, readonly: readOnly, ...addonOption() });
+  const database = new Database(location, { fileMustExist: true, timeout: options.busyTimeoutMs ?? 5000, readonly: readOnly });
   try {
     return await createSqliteAdapter(database, { ...options, ownsDatabase: true, location, readOnly });
   } catch (error) {
@@ -111,26 +107,6 @@ function prepareFile(path: string, create: boolean): string {
   const real = realpathSync(absolute);
   if (!statSync(real).isFile()) throw new StoreSchemaError(`Refusing incompatible SQLite file ${real}: not a regular file`);
   return real;
-}
-
-let addon: { nativeBinding?: string } | undefined;
-
-/**
- * `{ nativeBinding }` naming the addon where better-sqlite3's own build puts it, or `{}` when it is
- * not there (another layout, a bundler), which leaves the lookup to better-sqlite3. Without it,
- * better-sqlite3 finds its addon through the `bindings` package, which walks a stack trace and
- * probes a dozen candidate paths: milliseconds that every CLI call would pay.
- */
-function addonOption(): { nativeBinding?: string } {
-  if (addon === undefined) {
-    try {
-      const path = join(dirname(createRequire(import.meta.url).resolve('better-sqlite3/package.json')), 'build', 'Release', 'better_sqlite3.node');
-      addon = existsSync(path) ? { nativeBinding: path } : {};
-    } catch {
-      addon = {};
-    }
-  }
-  return addon;
 }
 
 async function loadBetterSqlite3(): Promise<DatabaseConstructor> {
