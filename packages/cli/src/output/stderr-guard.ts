@@ -76,41 +76,12 @@ export function guardStderr(argv: readonly string[], env: NodeJS.ProcessEnv = pr
   process.on('warning', (warning: Error) => {
     if (guard.verbose) printWarning(warning);
   });
-  onStderr((stream) => {
-    const original = stream.write.bind(stream);
-    const guarded = (chunk: unknown, encoding?: unknown, callback?: unknown): boolean => {
-      if (guard.verbose) return (original as (...args: unknown[]) => boolean)(chunk, encoding, callback);
-      const done = typeof encoding === 'function' ? encoding : callback;
-      if (typeof done === 'function') queueMicrotask(() => (done as () => void)());
-      return true;
-    };
-    stream.write = guarded as typeof stream.write;
-  });
-}
-
-/**
- * Runs `patch` on `process.stderr` when something first touches it, not before: creating the
- * stream loads Node's tty or net modules, a few milliseconds that a call which never writes to
- * stderr (nearly every call) should not pay. Whoever reads `process.stderr` (oclif, a driver,
- * `console.error`) gets the patched stream, so nothing can keep a reference to the unpatched write.
- */
-function onStderr(patch: (stream: NodeJS.WriteStream) => void): void {
-  const descriptor = Object.getOwnPropertyDescriptor(process, 'stderr');
-  const create = descriptor?.get;
-  if (create === undefined || descriptor?.configurable !== true) {
-    patch(process.stderr);
-    return;
-  }
-  let stream: NodeJS.WriteStream | undefined;
-  Object.defineProperty(process, 'stderr', {
-    configurable: true,
-    enumerable: descriptor.enumerable ?? true,
-    get() {
-      if (stream === undefined) {
-        stream = create.call(process) as NodeJS.WriteStream;
-        patch(stream);
-      }
-      return stream;
-    },
-  });
+  const original = process.stderr.write.bind(process.stderr);
+  const guarded = (chunk: unknown, encoding?: unknown, callback?: unknown): boolean => {
+    if (guard.verbose) return (original as (...args: unknown[]) => boolean)(chunk, encoding, callback);
+    const done = typeof encoding === 'function' ? encoding : callback;
+    if (typeof done === 'function') queueMicrotask(() => (done as () => void)());
+    return true;
+  };
+  process.stderr.write = guarded as typeof process.stderr.write;
 }
