@@ -18,7 +18,8 @@ import { runInTransaction, sourceRefBounds } from '@session-checkpoint/core/inte
 import { sql, type Kysely } from 'kysely';
 import { KyselyConnection, type AdapterConnection } from './adapter-connection.js';
 import { postgresStatements, type PostgresStatements } from './postgres/postgres-statements.js';
-import { compileQueries, deleteIdsQuery, prunableQuery, type CheckpointQueries, type IdRow } from './queries.js';
+import { compileQueries, deleteIdsQuery, prunableQuery, sourceRefRangeWithLimit, type CheckpointQueries, type IdRow, type SourceRefRange } from './queries.js';
+import type { QueryTemplate } from './query-template.js';
 import type { QueryRunner } from './query-runner.js';
 import type { CheckpointDatabase } from './schema.js';
 import { detectFlavor, type SqlFlavor } from './sql-flavor.js';
@@ -58,6 +59,8 @@ interface Shared {
   byteOrder: boolean | undefined;
   /** PostgreSQL schema of the tables (`public` on SQLite, unused there). */
   readonly schema: string;
+  /** SQLite only: sourceRef range templates with a literal LIMIT, by direction and limit (see {@link LITERAL_LIMITS}). */
+  readonly literalRanges: Map<string, QueryTemplate<Omit<SourceRefRange, 'limit'>, CheckpointRow>> | undefined;
   closed: boolean;
 }
 
@@ -69,6 +72,12 @@ class BoundParts {
     readonly capabilities: AdapterCapabilities,
   ) {}
 }
+
+/**
+ * Distinct LIMIT values per direction that get a SQLite range template with a literal LIMIT (one
+ * prepared statement each); further values use the bound-LIMIT template.
+ */
+const LITERAL_LIMITS = 12;
 
 /** Rows deleted per statement: keeps every statement far below SQLite's parameter limit. */
 const DELETE_CHUNK = 500;
@@ -123,6 +132,7 @@ export class KyselyAdapter extends CheckpointAdapterBase {
       postgres: flavor === 'postgres' ? postgresStatements(db, schema) : undefined,
       byteOrder: flavor === 'postgres' ? undefined : true,
       schema,
+      literalRanges: flavor === 'postgres' ? undefined : new Map(),
       closed: false,
     };
     this.#runner = connection.runner;
@@ -176,6 +186,8 @@ export class KyselyAdapter extends CheckpointAdapterBase {
     return this.#single(async (runner) => {
       // Byte-order collation: the plain comparison is the same order and the unique index serves it.
       this.#shared.byteOrder ??= await byteOrderCollation(runner, this.#shared.db, this.#shared.schema);
+      const literal = this.#literalRange(query.descending === true ? 'desc' : 'asc', query.limit);
+      if (literal) return numericIds(await runner.rows(literal.withValues({ namespace: query.namespace, lo, hi })));
       const template = this.#shared.byteOrder
         ? query.descending === true ? q.sourceRefRangeDescNative : q.sourceRefRangeAscNative
         : query.descending === true ? q.sourceRefRangeDesc : q.sourceRefRangeAsc;
@@ -335,6 +347,19 @@ export class KyselyAdapter extends CheckpointAdapterBase {
     return new CheckpointConflictError(`source_ref already exists in namespace '${row.namespace}'`, {
       ids: holder ? [holder.id] : [],
     });
+  }
+
+  /** SQLite: the range template with this LIMIT as a literal, compiled on first use; `undefined` past {@link LITERAL_LIMITS}. */
+  #literalRange(direction: 'asc' | 'desc', limit: number): QueryTemplate<Omit<SourceRefRange, 'limit'>, CheckpointRow> | undefined {
+    const cache = this.#shared.literalRanges;
+    if (!cache) return undefined;
+    const key = `${direction} ${limit}`;
+    let template = cache.get(key);
+    if (!template && cache.size < 2 * LITERAL_LIMITS) {
+      template = sourceRefRangeWithLimit(this.#shared.db, direction, limit);
+      cache.set(key, template);
+    }
+    return template;
   }
 
   /** Runs one statement (or a read-only sequence) at root level, or on the open transaction. */
