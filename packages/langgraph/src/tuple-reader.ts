@@ -13,7 +13,7 @@ import {
 import { CheckpointNotFoundError, type Checkpoint as StoredRow, type CheckpointStore } from '@session-checkpoint/core';
 import { checkpointPayload, isCheckpointRow, writePayload, type CheckpointPayload, type WritePayload } from './row-payloads.js';
 import { checkpointRef } from './source-refs.js';
-import { loadValue, type StoredValue } from './stored-value.js';
+import { isThenable, loadValue, loadValueNow, type StoredValue } from './stored-value.js';
 import { allRowsByPrefix } from './thread-rows.js';
 
 /*
@@ -25,6 +25,9 @@ import { allRowsByPrefix } from './thread-rows.js';
 /** Key of a checkpoint across threads and namespaces. */
 export const keyOf = (p: { thread_id: string; checkpoint_ns: string; checkpoint_id: string }) =>
   `${p.thread_id}\u0000${p.checkpoint_ns}\u0000${p.checkpoint_id}`;
+
+/** Key of another checkpoint (`id`) in the same thread and namespace as `p`. */
+const siblingKey = (p: { thread_id: string; checkpoint_ns: string }, id: string) => `${p.thread_id}\u0000${p.checkpoint_ns}\u0000${id}`;
 
 /** A checkpoint payload with the write payloads of its tasks. */
 export interface CheckpointEntry {
@@ -84,21 +87,30 @@ export class TupleReader {
   }
 
   async #tuple({ checkpoint: p, writes }: CheckpointEntry, holders: Map<string, CheckpointPayload>, handedOut: Set<StoredValue>): Promise<CheckpointTuple> {
-    const checkpoint = (await loadValue(this.serde, p.checkpoint)) as Checkpoint;
+    const loaded = loadValueNow(this.serde, p.checkpoint);
+    const checkpoint = (isThenable(loaded) ? await loaded : loaded) as Checkpoint;
     const channelValues: Record<string, unknown> = {};
     // A value read from a row may serve several tuples of a batch: only its first use gets it uncopied.
     const use = (stored: StoredValue) => {
       const fresh = !handedOut.has(stored);
       handedOut.add(stored);
-      return loadValue(this.serde, stored, fresh);
+      return loadValueNow(this.serde, stored, fresh);
     };
-    for (const [channel, stored] of Object.entries(p.values)) channelValues[channel] = await use(stored);
+    // Plain JSON comes back synchronously: await only what the serializer revives.
+    for (const [channel, stored] of Object.entries(p.values)) {
+      const value = use(stored);
+      channelValues[channel] = isThenable(value) ? await value : value;
+    }
     for (const [channel, holderId] of Object.entries(p.carried)) {
-      channelValues[channel] = await use(this.#carriedValue(p, holders, channel, holderId));
+      const value = use(this.#carriedValue(p, holders, channel, holderId));
+      channelValues[channel] = isThenable(value) ? await value : value;
     }
     checkpoint.channel_values = channelValues;
     const pendingWrites: CheckpointPendingWrite[] = [];
-    for (const { task, write } of sortedWrites(writes)) pendingWrites.push([task.task_id, write.channel, await loadValue(this.serde, write.value)]);
+    for (const { task, write } of sortedWrites(writes)) {
+      const value = loadValueNow(this.serde, write.value);
+      pendingWrites.push([task.task_id, write.channel, isThenable(value) ? await value : value]);
+    }
     if (checkpoint.v < 4 && p.parent_checkpoint_id !== null) await this.#migratePendingSends(checkpoint, p);
     const configurable = { thread_id: p.thread_id, checkpoint_ns: p.checkpoint_ns };
     const tuple: CheckpointTuple = {
@@ -114,7 +126,7 @@ export class TupleReader {
   }
 
   #carriedValue(p: CheckpointPayload, holders: Map<string, CheckpointPayload>, channel: string, holderId: string): StoredValue {
-    const stored = holders.get(keyOf({ ...p, checkpoint_id: holderId }))?.values[channel];
+    const stored = holders.get(siblingKey(p, holderId))?.values[channel];
     if (stored === undefined) {
       throw new CheckpointNotFoundError(
         `checkpoint ${p.checkpoint_id} of thread '${p.thread_id}' carries channel '${channel}' from checkpoint ${holderId}, which is missing`,
@@ -127,11 +139,11 @@ export class TupleReader {
   async #holders(payloads: CheckpointPayload[]): Promise<Map<string, CheckpointPayload>> {
     const found = new Map<string, CheckpointPayload>();
     for (const p of payloads) found.set(keyOf(p), p);
-    const wanted = new Map<string, CheckpointPayload>();
+    const wanted = new Map<string, { thread_id: string; checkpoint_ns: string; checkpoint_id: string }>();
     for (const p of payloads) {
       for (const holderId of Object.values(p.carried)) {
-        const k = keyOf({ ...p, checkpoint_id: holderId });
-        if (!found.has(k)) wanted.set(k, { ...p, checkpoint_id: holderId });
+        const k = siblingKey(p, holderId);
+        if (!found.has(k) && !wanted.has(k)) wanted.set(k, { thread_id: p.thread_id, checkpoint_ns: p.checkpoint_ns, checkpoint_id: holderId });
       }
     }
     await Promise.all(
