@@ -370,5 +370,7 @@ function optionalText(value: unknown, field: string): string | undefined {
 function displayName(text: string): string {
   // eslint-disable-next-line no-control-regex
   const clean = text.replace(/[\u0000-\u001f]/g, '?');
-  return clean === '' ? '-' : Array.from(clean).slice(0, 256).join('');
+  if (clean === '') return '-';
+  // At most 256 UTF-16 units is at most 256 characters: only longer names need splitting.
+  return clean.length <= 256 ? clean : Array.from(clean).slice(0, 256).join('');
 }
