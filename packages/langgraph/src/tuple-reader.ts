@@ -18,8 +18,8 @@ import { allRowsByPrefix } from './thread-rows.js';
 
 /*
  * Turns verified rows into CheckpointTuples. A checkpoint's pending writes come from the same range
- * read as the checkpoint (their refs continue its ref); each checkpoint row holding carried-over
- * values is read once per batch.
+ * read as the checkpoint (their refs continue its ref); the checkpoint rows holding carried-over
+ * values are read together, in one store call per batch.
  */
 
 /** Key of a checkpoint across threads and namespaces. */
@@ -135,7 +135,7 @@ export class TupleReader {
     return stored;
   }
 
-  /** The rows holding carried-over values that are not in the batch itself, one read each. */
+  /** The rows holding carried-over values that are not in the batch itself, read together. */
   async #holders(payloads: CheckpointPayload[]): Promise<Map<string, CheckpointPayload>> {
     const found = new Map<string, CheckpointPayload>();
     for (const p of payloads) found.set(keyOf(p), p);
@@ -146,12 +146,14 @@ export class TupleReader {
         if (!found.has(k) && !wanted.has(k)) wanted.set(k, { thread_id: p.thread_id, checkpoint_ns: p.checkpoint_ns, checkpoint_id: holderId });
       }
     }
-    await Promise.all(
-      [...wanted].map(async ([k, p]) => {
-        const row = await this.store.findBySourceRef(this.namespace, checkpointRef(p.thread_id, p.checkpoint_ns, p.checkpoint_id));
-        if (row) found.set(k, checkpointPayload(row));
-      }),
-    );
+    if (wanted.size === 0) return found;
+    // Every holder row in one store call (one query on the Kysely adapter), each verified.
+    const keyByRef = new Map<string, string>();
+    for (const [k, p] of wanted) keyByRef.set(checkpointRef(p.thread_id, p.checkpoint_ns, p.checkpoint_id), k);
+    for (const row of await this.store.findBySourceRefs(this.namespace, [...keyByRef.keys()])) {
+      const k = row.sourceRef === null ? undefined : keyByRef.get(row.sourceRef);
+      if (k !== undefined) found.set(k, checkpointPayload(row));
+    }
     return found;
   }
 

@@ -18,7 +18,7 @@ import { runInTransaction, sourceRefBounds } from '@session-checkpoint/core/inte
 import { sql, type Kysely } from 'kysely';
 import { KyselyConnection, type AdapterConnection } from './adapter-connection.js';
 import { postgresStatements, type PostgresStatements } from './postgres/postgres-statements.js';
-import { compileQueries, deleteIdsQuery, prunableQuery, sourceRefRangeWithLimit, type CheckpointQueries, type IdRow, type SourceRefRange } from './queries.js';
+import { bySourceRefsQuery, compileQueries, deleteIdsQuery, prunableQuery, sourceRefRangeWithLimit, type CheckpointQueries, type IdRow, type SourceRefRange } from './queries.js';
 import type { QueryTemplate } from './query-template.js';
 import type { QueryRunner } from './query-runner.js';
 import type { CheckpointDatabase } from './schema.js';
@@ -78,6 +78,9 @@ class BoundParts {
  * prepared statement each); further values use the bound-LIMIT template.
  */
 const LITERAL_LIMITS = 12;
+
+/** Source refs looked up per statement by `findBySourceRefs` (a power of two). */
+const REFS_CHUNK = 64;
 
 /** Rows deleted per statement: keeps every statement far below SQLite's parameter limit. */
 const DELETE_CHUNK = 500;
@@ -177,6 +180,31 @@ export class KyselyAdapter extends CheckpointAdapterBase {
     return this.#single(async (runner) =>
       first(await runner.rows(this.#shared.queries.findBySourceRef.withValues({ namespace, sourceRef }))),
     );
+  }
+
+  /**
+   * The rows holding these source refs: one `IN` query per 64 refs (one template query for a
+   * single ref). Lists are padded to 2, 4, ..., 64 refs by repeating the last one, which changes
+   * no answer and keeps the SQL texts (and SQLite's prepared statements) to a handful.
+   */
+  override async findBySourceRefs(namespace: string, sourceRefs: readonly string[]): Promise<CheckpointRow[]> {
+    const refs = [...new Set(sourceRefs)];
+    if (refs.length === 0) return [];
+    if (refs.length === 1) {
+      const row = await this.findBySourceRef(namespace, refs[0] as string);
+      return row ? [row] : [];
+    }
+    return this.#single(async (runner) => {
+      const out: CheckpointRow[] = [];
+      for (let start = 0; start < refs.length; start += REFS_CHUNK) {
+        const chunk = refs.slice(start, start + REFS_CHUNK);
+        let size = 2;
+        while (size < chunk.length) size *= 2;
+        while (chunk.length < size) chunk.push(chunk[chunk.length - 1] as string);
+        out.push(...numericIds(await runner.rows(bySourceRefsQuery(this.#shared.db, namespace, chunk))));
+      }
+      return out;
+    });
   }
 
   /** Rows whose sourceRef starts with a prefix: one range of the `(namespace, source_ref)` index. */

@@ -274,6 +274,15 @@ export function prunableQuery(db: Kysely<CheckpointDatabase>, query: PruneQuery)
   return selected.orderBy('id').compile();
 }
 
+/**
+ * The rows holding these source refs in a namespace (one `IN` list, served by the unique index).
+ * Built per call; callers pad `refs` to a few fixed lengths so that SQLite's statement cache
+ * sees a few SQL texts only.
+ */
+export function bySourceRefsQuery(db: Kysely<CheckpointDatabase>, namespace: string, refs: readonly string[]): CompiledQuery<CheckpointRow> {
+  return db.selectFrom('checkpoints').select(ROW_COLUMNS).where('namespace', '=', namespace).where('source_ref', 'in', refs).compile();
+}
+
 /** Deletes these ids within a namespace, returning the ids that went. Built per call (variable length). */
 export function deleteIdsQuery(db: Kysely<CheckpointDatabase>, ids: readonly number[], namespace: string): CompiledQuery<IdRow> {
   return db.deleteFrom('checkpoints').where('namespace', '=', namespace).where('id', 'in', ids).returning('id').compile();
