@@ -19,7 +19,7 @@ import {
 } from '@session-checkpoint/core';
 import { sameJson } from './same-json.js';
 import { checkpointPrefix, checkpointRef, writeRef } from './source-refs.js';
-import { CHECKPOINT_KIND, checkpointPayload, isCheckpointRow, WRITE_KIND, writePayload, type CheckpointPayload, type StoredWrite, type WritePayload } from './row-payloads.js';
+import { CHECKPOINT_KIND, checkpointPayload, WRITE_KIND, writePayload, type CheckpointPayload, type StoredWrite, type WritePayload } from './row-payloads.js';
 import { pruneThreads, type PruneReport, type SaverPruneOptions } from './retention.js';
 import { loadValue, storeValue, type StoredValue } from './stored-value.js';
 import { allRowsByPrefix, PAGE_SIZE } from './thread-rows.js';
