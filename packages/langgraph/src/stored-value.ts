@@ -54,19 +54,8 @@ function hasRevivable(value: unknown): boolean {
   return false;
 }
 
-/** Stored values known free of revivable objects: walked once, or read from a row without any. */
+/** Stored values already walked and found free of revivable objects (a value read once may serve many tuples). */
 const plainJson = new WeakSet<StoredValue>();
-
-/**
- * Marks the values of a payload parsed from `payloadJson` as free of revivable objects when the
- * text has no `"lc":` at all. Canonical text is compact, so every object with an `lc` key shows
- * exactly that; inside a string literal the quotes would be escaped. A `"lc":` elsewhere (a key
- * ending in an escaped quote and `lc`) only means the values are walked as usual.
- */
-export function markPlainIfNoRevivable(payloadJson: string, values: Iterable<StoredValue>): void {
-  if (payloadJson.includes('"lc":')) return;
-  for (const value of values) plainJson.add(value);
-}
 
 /**
  * A deep copy of parsed JSON data (plain objects, arrays, primitives): the same result as

@@ -13,7 +13,7 @@ import {
 import { CheckpointNotFoundError, type Checkpoint as StoredRow, type CheckpointStore } from '@session-checkpoint/core';
 import { checkpointPayload, isCheckpointRow, writePayload, type CheckpointPayload, type WritePayload } from './row-payloads.js';
 import { checkpointRef } from './source-refs.js';
-import { isThenable, loadValue, loadValueNow, markPlainIfNoRevivable, type StoredValue } from './stored-value.js';
+import { isThenable, loadValue, loadValueNow, type StoredValue } from './stored-value.js';
 import { allRowsByPrefix } from './thread-rows.js';
 
 /*
@@ -42,10 +42,9 @@ export interface CheckpointEntry {
 export function groupRows(rows: readonly StoredRow[], orphans = new Map<string, WritePayload[]>()): CheckpointEntry[] {
   const entries: CheckpointEntry[] = [];
   for (const row of rows) {
-    if (isCheckpointRow(row)) entries.push({ checkpoint: readCheckpoint(row), writes: [] });
+    if (isCheckpointRow(row)) entries.push({ checkpoint: checkpointPayload(row), writes: [] });
     else {
       const w = writePayload(row);
-      markPlainIfNoRevivable(row.payloadJson, w.writes.map((write) => write.value));
       const k = keyOf(w);
       const list = orphans.get(k);
       if (list) list.push(w);
@@ -58,13 +57,6 @@ export function groupRows(rows: readonly StoredRow[], orphans = new Map<string, 
     orphans.delete(k);
   }
   return entries;
-}
-
-/** The checkpoint payload of a verified row, its values marked plain when the text shows no revivable. */
-function readCheckpoint(row: StoredRow): CheckpointPayload {
-  const p = checkpointPayload(row);
-  markPlainIfNoRevivable(row.payloadJson, [p.checkpoint, p.metadata, ...Object.values(p.values)]);
-  return p;
 }
 
 /** Pending writes of task rows, flattened in LangGraph's `writesSortKey` order. */
@@ -160,7 +152,7 @@ export class TupleReader {
     for (const [k, p] of wanted) keyByRef.set(checkpointRef(p.thread_id, p.checkpoint_ns, p.checkpoint_id), k);
     for (const row of await this.store.findBySourceRefs(this.namespace, [...keyByRef.keys()])) {
       const k = row.sourceRef === null ? undefined : keyByRef.get(row.sourceRef);
-      if (k !== undefined) found.set(k, readCheckpoint(row));
+      if (k !== undefined) found.set(k, checkpointPayload(row));
     }
     return found;
   }
