@@ -54,9 +54,6 @@ function hasRevivable(value: unknown): boolean {
   return false;
 }
 
-/** Stored values already walked and found free of revivable objects (a value read once may serve many tuples). */
-const plainJson = new WeakSet<StoredValue>();
-
 /**
  * A deep copy of parsed JSON data (plain objects, arrays, primitives): the same result as
  * `JSON.parse(JSON.stringify(value))` without the text in between. An own `__proto__` key (which
@@ -94,15 +91,17 @@ export function isThenable(value: unknown): value is PromiseLike<unknown> {
 /**
  * {@link loadValue} without a microtask where none is needed: plain JSON comes back as the value
  * itself, anything the serializer must revive as a promise of it. Tuples of a `list` page restore
- * several values each, so this keeps one await per value off the read path.
+ * several values each, so this keeps one await per value off the read path. `plain`, when given,
+ * collects the stored values found free of revivable objects, so that a value serving many tuples
+ * of one batch is walked once.
  */
-export function loadValueNow(serde: SerializerProtocol, stored: StoredValue, fresh = true): unknown {
+export function loadValueNow(serde: SerializerProtocol, stored: StoredValue, fresh = true, plain?: Set<StoredValue>): unknown {
   if (stored.b64 !== undefined) return serde.loadsTyped(stored.t, new Uint8Array(Buffer.from(stored.b64, 'base64')));
   const j = stored.j ?? null;
   if (stored.t === 'json' && isStockJsonPlus(serde)) {
-    if (plainJson.has(stored)) return fresh ? j : cloneJson(j);
+    if (plain?.has(stored) === true) return fresh ? j : cloneJson(j);
     if (!hasRevivable(j)) {
-      plainJson.add(stored);
+      plain?.add(stored);
       return fresh ? j : cloneJson(j);
     }
   }

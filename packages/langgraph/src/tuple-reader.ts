@@ -78,7 +78,8 @@ export class TupleReader {
   async tuples(entries: readonly CheckpointEntry[]): Promise<CheckpointTuple[]> {
     const holders = await this.#holders(entries.map((e) => e.checkpoint));
     const handedOut = new Set<StoredValue>();
-    return Promise.all(entries.map((e) => this.#tuple(e, holders, handedOut)));
+    const plain = new Set<StoredValue>();
+    return Promise.all(entries.map((e) => this.#tuple(e, holders, handedOut, plain)));
   }
 
   /** Loads a checkpoint payload's metadata (for `list` filters, before building whole tuples). */
@@ -86,7 +87,12 @@ export class TupleReader {
     return (await loadValue(this.serde, payload.metadata, false)) as CheckpointMetadata;
   }
 
-  async #tuple({ checkpoint: p, writes }: CheckpointEntry, holders: Map<string, CheckpointPayload>, handedOut: Set<StoredValue>): Promise<CheckpointTuple> {
+  async #tuple(
+    { checkpoint: p, writes }: CheckpointEntry,
+    holders: Map<string, CheckpointPayload>,
+    handedOut: Set<StoredValue>,
+    plain: Set<StoredValue>,
+  ): Promise<CheckpointTuple> {
     const loaded = loadValueNow(this.serde, p.checkpoint);
     const checkpoint = (isThenable(loaded) ? await loaded : loaded) as Checkpoint;
     const channelValues: Record<string, unknown> = {};
@@ -94,7 +100,8 @@ export class TupleReader {
     const use = (stored: StoredValue) => {
       const fresh = !handedOut.has(stored);
       handedOut.add(stored);
-      return loadValueNow(this.serde, stored, fresh);
+      // Only a value met again (a carried one) is worth remembering as plain.
+      return loadValueNow(this.serde, stored, fresh, fresh ? undefined : plain);
     };
     // Plain JSON comes back synchronously: await only what the serializer revives.
     for (const [channel, stored] of Object.entries(p.values)) {
