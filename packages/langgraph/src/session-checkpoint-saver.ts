@@ -19,7 +19,7 @@ import {
 } from '@session-checkpoint/core';
 import { sameJson } from './same-json.js';
 import { checkpointPrefix, checkpointRef, writeRef } from './source-refs.js';
-import { CHECKPOINT_KIND, checkpointPayload, isCheckpointRow, WRITE_KIND, writePayload, type CheckpointPayload, type StoredWrite, type WritePayload } from './row-payloads.js';
+import { CHECKPOINT_KIND, checkpointPayload, WRITE_KIND, writePayload, type CheckpointPayload, type StoredWrite, type WritePayload } from './row-payloads.js';
 import { pruneThreads, type PruneReport, type SaverPruneOptions } from './retention.js';
 import { loadValue, storeValue, type StoredValue } from './stored-value.js';
 import { allRowsByPrefix, PAGE_SIZE } from './thread-rows.js';
@@ -100,17 +100,15 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
     if (id !== undefined) {
       // The checkpoint and its writes in one range: its ref, then its ref continued by "/".
       const ref = checkpointRef(thread, ns, id);
-      const rows = await allRowsByPrefix(this.store, { namespace: this.namespace, prefix: ref });
+      // One page nearly always holds it all; only a checkpoint with hundreds of task rows reads on.
+      const page = await this.store.listBySourceRefPrefix({ namespace: this.namespace, prefix: ref, limit: PAGE_SIZE });
+      const rows = page.length < PAGE_SIZE ? page : await allRowsByPrefix(this.store, { namespace: this.namespace, prefix: ref });
       const [entry] = groupRows(rows.filter((row) => row.sourceRef === ref || row.sourceRef?.startsWith(`${ref}/`)));
       return entry ? (await this.#reader.tuples([entry]))[0] : undefined;
     }
-    // The largest ref is the latest checkpoint or one of its writes (they sort right above it).
-    const [top] = await this.store.listBySourceRefPrefix({ namespace: this.namespace, prefix: checkpointPrefix(thread, ns), descending: true, limit: 1 });
-    if (!top) return undefined;
-    if (isCheckpointRow(top)) return (await this.#reader.tuples(groupRows([top])))[0];
-    const latest = await this.getTuple({ configurable: { thread_id: thread, checkpoint_ns: ns, checkpoint_id: writePayload(top).checkpoint_id } });
-    if (latest) return latest;
-    // Writes without their checkpoint (written for an id never put): walk down to a real one.
+    // The largest refs are the latest checkpoint's writes (they sort right above it), then the
+    // checkpoint itself: one descending range read, which also skips writes whose checkpoint was
+    // never put.
     for await (const entry of this.#newestFirst(checkpointPrefix(thread, ns), undefined, 1)) return (await this.#reader.tuples([entry]))[0];
     return undefined;
   }
@@ -308,8 +306,9 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
    */
   async *#newestFirst(prefix: string, before: string | undefined, hint: number): AsyncGenerator<CheckpointEntry> {
     const orphans = new Map<string, WritePayload[]>();
-    // Every row read is verified, so read about what is needed and grow the pages when more is.
-    let limit = Math.min(PAGE_SIZE, hint + (hint >> 2) + 1);
+    // Every row read is verified, so read about what is needed and grow the pages when more is:
+    // `hint` checkpoints and one more row (e.g. the latest checkpoint and one task's writes).
+    let limit = Math.min(PAGE_SIZE, hint + 1);
     let bound = before;
     for (;;) {
       const page = await this.store.listBySourceRefPrefix({ namespace: this.namespace, prefix, descending: true, limit, ...(bound === undefined ? {} : { before: bound }) });
@@ -371,5 +370,7 @@ function optionalText(value: unknown, field: string): string | undefined {
 function displayName(text: string): string {
   // eslint-disable-next-line no-control-regex
   const clean = text.replace(/[\u0000-\u001f]/g, '?');
-  return clean === '' ? '-' : Array.from(clean).slice(0, 256).join('');
+  if (clean === '') return '-';
+  // At most 256 UTF-16 units is at most 256 characters: only longer names need splitting.
+  return clean.length <= 256 ? clean : Array.from(clean).slice(0, 256).join('');
 }

@@ -55,12 +55,55 @@ function hasRevivable(value: unknown): boolean {
 }
 
 /**
+ * A deep copy of parsed JSON data (plain objects, arrays, primitives): the same result as
+ * `JSON.parse(JSON.stringify(value))` without the text in between. An own `__proto__` key (which
+ * JSON.parse creates as a plain property) stays a plain property.
+ */
+export function cloneJson(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) {
+    const out = new Array<unknown>(value.length);
+    for (let i = 0; i < value.length; i++) out[i] = cloneJson(value[i]);
+    return out;
+  }
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    const v = cloneJson((value as Record<string, unknown>)[key]);
+    if (key === '__proto__') Object.defineProperty(out, key, { value: v, enumerable: true, writable: true, configurable: true });
+    else out[key] = v;
+  }
+  return out;
+}
+
+/**
  * Restores a value written by {@link storeValue}. `fresh` says whether `stored` was parsed for
  * this call alone: only then may plain JSON be handed out as it is instead of copied.
  */
 export async function loadValue(serde: SerializerProtocol, stored: StoredValue, fresh = true): Promise<unknown> {
+  return loadValueNow(serde, stored, fresh);
+}
+
+/** True for a promise (or any thenable): plain JSON data never holds a function. */
+export function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
+}
+
+/**
+ * {@link loadValue} without a microtask where none is needed: plain JSON comes back as the value
+ * itself, anything the serializer must revive as a promise of it. Tuples of a `list` page restore
+ * several values each, so this keeps one await per value off the read path. `plain`, when given,
+ * collects the stored values found free of revivable objects, so that a value serving many tuples
+ * of one batch is walked once.
+ */
+export function loadValueNow(serde: SerializerProtocol, stored: StoredValue, fresh = true, plain?: Set<StoredValue>): unknown {
   if (stored.b64 !== undefined) return serde.loadsTyped(stored.t, new Uint8Array(Buffer.from(stored.b64, 'base64')));
   const j = stored.j ?? null;
-  if (stored.t === 'json' && isStockJsonPlus(serde) && !hasRevivable(j)) return fresh ? j : (JSON.parse(JSON.stringify(j)) as unknown);
+  if (stored.t === 'json' && isStockJsonPlus(serde)) {
+    if (plain?.has(stored) === true) return fresh ? j : cloneJson(j);
+    if (!hasRevivable(j)) {
+      plain?.add(stored);
+      return fresh ? j : cloneJson(j);
+    }
+  }
   return serde.loadsTyped(stored.t, JSON.stringify(j));
 }

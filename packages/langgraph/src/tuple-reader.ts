@@ -13,18 +13,21 @@ import {
 import { CheckpointNotFoundError, type Checkpoint as StoredRow, type CheckpointStore } from '@session-checkpoint/core';
 import { checkpointPayload, isCheckpointRow, writePayload, type CheckpointPayload, type WritePayload } from './row-payloads.js';
 import { checkpointRef } from './source-refs.js';
-import { loadValue, type StoredValue } from './stored-value.js';
+import { isThenable, loadValue, loadValueNow, type StoredValue } from './stored-value.js';
 import { allRowsByPrefix } from './thread-rows.js';
 
 /*
  * Turns verified rows into CheckpointTuples. A checkpoint's pending writes come from the same range
- * read as the checkpoint (their refs continue its ref); each checkpoint row holding carried-over
- * values is read once per batch.
+ * read as the checkpoint (their refs continue its ref); the checkpoint rows holding carried-over
+ * values are read together, in one store call per batch.
  */
 
 /** Key of a checkpoint across threads and namespaces. */
 export const keyOf = (p: { thread_id: string; checkpoint_ns: string; checkpoint_id: string }) =>
   `${p.thread_id}\u0000${p.checkpoint_ns}\u0000${p.checkpoint_id}`;
+
+/** Key of another checkpoint (`id`) in the same thread and namespace as `p`. */
+const siblingKey = (p: { thread_id: string; checkpoint_ns: string }, id: string) => `${p.thread_id}\u0000${p.checkpoint_ns}\u0000${id}`;
 
 /** A checkpoint payload with the write payloads of its tasks. */
 export interface CheckpointEntry {
@@ -75,7 +78,8 @@ export class TupleReader {
   async tuples(entries: readonly CheckpointEntry[]): Promise<CheckpointTuple[]> {
     const holders = await this.#holders(entries.map((e) => e.checkpoint));
     const handedOut = new Set<StoredValue>();
-    return Promise.all(entries.map((e) => this.#tuple(e, holders, handedOut)));
+    const plain = new Set<StoredValue>();
+    return Promise.all(entries.map((e) => this.#tuple(e, holders, handedOut, plain)));
   }
 
   /** Loads a checkpoint payload's metadata (for `list` filters, before building whole tuples). */
@@ -83,22 +87,37 @@ export class TupleReader {
     return (await loadValue(this.serde, payload.metadata, false)) as CheckpointMetadata;
   }
 
-  async #tuple({ checkpoint: p, writes }: CheckpointEntry, holders: Map<string, CheckpointPayload>, handedOut: Set<StoredValue>): Promise<CheckpointTuple> {
-    const checkpoint = (await loadValue(this.serde, p.checkpoint)) as Checkpoint;
+  async #tuple(
+    { checkpoint: p, writes }: CheckpointEntry,
+    holders: Map<string, CheckpointPayload>,
+    handedOut: Set<StoredValue>,
+    plain: Set<StoredValue>,
+  ): Promise<CheckpointTuple> {
+    const loaded = loadValueNow(this.serde, p.checkpoint);
+    const checkpoint = (isThenable(loaded) ? await loaded : loaded) as Checkpoint;
     const channelValues: Record<string, unknown> = {};
     // A value read from a row may serve several tuples of a batch: only its first use gets it uncopied.
     const use = (stored: StoredValue) => {
       const fresh = !handedOut.has(stored);
       handedOut.add(stored);
-      return loadValue(this.serde, stored, fresh);
+      // Only a value met again (a carried one) is worth remembering as plain.
+      return loadValueNow(this.serde, stored, fresh, fresh ? undefined : plain);
     };
-    for (const [channel, stored] of Object.entries(p.values)) channelValues[channel] = await use(stored);
+    // Plain JSON comes back synchronously: await only what the serializer revives.
+    for (const [channel, stored] of Object.entries(p.values)) {
+      const value = use(stored);
+      channelValues[channel] = isThenable(value) ? await value : value;
+    }
     for (const [channel, holderId] of Object.entries(p.carried)) {
-      channelValues[channel] = await use(this.#carriedValue(p, holders, channel, holderId));
+      const value = use(this.#carriedValue(p, holders, channel, holderId));
+      channelValues[channel] = isThenable(value) ? await value : value;
     }
     checkpoint.channel_values = channelValues;
     const pendingWrites: CheckpointPendingWrite[] = [];
-    for (const { task, write } of sortedWrites(writes)) pendingWrites.push([task.task_id, write.channel, await loadValue(this.serde, write.value)]);
+    for (const { task, write } of sortedWrites(writes)) {
+      const value = loadValueNow(this.serde, write.value);
+      pendingWrites.push([task.task_id, write.channel, isThenable(value) ? await value : value]);
+    }
     if (checkpoint.v < 4 && p.parent_checkpoint_id !== null) await this.#migratePendingSends(checkpoint, p);
     const configurable = { thread_id: p.thread_id, checkpoint_ns: p.checkpoint_ns };
     const tuple: CheckpointTuple = {
@@ -114,7 +133,7 @@ export class TupleReader {
   }
 
   #carriedValue(p: CheckpointPayload, holders: Map<string, CheckpointPayload>, channel: string, holderId: string): StoredValue {
-    const stored = holders.get(keyOf({ ...p, checkpoint_id: holderId }))?.values[channel];
+    const stored = holders.get(siblingKey(p, holderId))?.values[channel];
     if (stored === undefined) {
       throw new CheckpointNotFoundError(
         `checkpoint ${p.checkpoint_id} of thread '${p.thread_id}' carries channel '${channel}' from checkpoint ${holderId}, which is missing`,
@@ -123,23 +142,25 @@ export class TupleReader {
     return stored;
   }
 
-  /** The rows holding carried-over values that are not in the batch itself, one read each. */
+  /** The rows holding carried-over values that are not in the batch itself, read together. */
   async #holders(payloads: CheckpointPayload[]): Promise<Map<string, CheckpointPayload>> {
     const found = new Map<string, CheckpointPayload>();
     for (const p of payloads) found.set(keyOf(p), p);
-    const wanted = new Map<string, CheckpointPayload>();
+    const wanted = new Map<string, { thread_id: string; checkpoint_ns: string; checkpoint_id: string }>();
     for (const p of payloads) {
       for (const holderId of Object.values(p.carried)) {
-        const k = keyOf({ ...p, checkpoint_id: holderId });
-        if (!found.has(k)) wanted.set(k, { ...p, checkpoint_id: holderId });
+        const k = siblingKey(p, holderId);
+        if (!found.has(k) && !wanted.has(k)) wanted.set(k, { thread_id: p.thread_id, checkpoint_ns: p.checkpoint_ns, checkpoint_id: holderId });
       }
     }
-    await Promise.all(
-      [...wanted].map(async ([k, p]) => {
-        const row = await this.store.findBySourceRef(this.namespace, checkpointRef(p.thread_id, p.checkpoint_ns, p.checkpoint_id));
-        if (row) found.set(k, checkpointPayload(row));
-      }),
-    );
+    if (wanted.size === 0) return found;
+    // Every holder row in one store call (one query on the Kysely adapter), each verified.
+    const keyByRef = new Map<string, string>();
+    for (const [k, p] of wanted) keyByRef.set(checkpointRef(p.thread_id, p.checkpoint_ns, p.checkpoint_id), k);
+    for (const row of await this.store.findBySourceRefs(this.namespace, [...keyByRef.keys()])) {
+      const k = row.sourceRef === null ? undefined : keyByRef.get(row.sourceRef);
+      if (k !== undefined) found.set(k, checkpointPayload(row));
+    }
     return found;
   }
 

@@ -19,7 +19,8 @@ import type { Kysely } from 'kysely';
 import { KyselyConnection, type AdapterConnection } from './adapter-connection.js';
 import { PreparedAdapterParts } from './adapter-parts.js';
 import type { PostgresStatements } from './postgres/postgres-statements.js';
-import type { CheckpointQueries, IdRow } from './queries.js';
+import type { CheckpointQueries, IdRow, SourceRefRange } from './queries.js';
+import type { QueryTemplate } from './query-template.js';
 import type { QueryRunner } from './query-runner.js';
 import type { CheckpointDatabase } from './schema.js';
 import { detectFlavor, type SqlFlavor } from './sql-flavor.js';
@@ -74,6 +75,8 @@ interface Shared {
   byteOrder: boolean | undefined;
   /** PostgreSQL schema of the tables (`public` on SQLite, unused there). */
   readonly schema: string;
+  /** SQLite only: sourceRef range templates with a literal LIMIT, by direction and limit (see {@link LITERAL_LIMITS}). */
+  readonly literalRanges: Map<string, QueryTemplate<Omit<SourceRefRange, 'limit'>, CheckpointRow>> | undefined;
   closed: boolean;
 }
 
@@ -85,6 +88,15 @@ class BoundParts {
     readonly capabilities: AdapterCapabilities,
   ) {}
 }
+
+/**
+ * Distinct LIMIT values per direction that get a SQLite range template with a literal LIMIT (one
+ * prepared statement each); further values use the bound-LIMIT template.
+ */
+const LITERAL_LIMITS = 12;
+
+/** Source refs looked up per statement by `findBySourceRefs` (a power of two). */
+const REFS_CHUNK = 64;
 
 /** Rows deleted per statement: keeps every statement far below SQLite's parameter limit. */
 const DELETE_CHUNK = 500;
@@ -137,6 +149,7 @@ export class KyselyAdapter extends CheckpointAdapterBase {
         postgres: undefined,
         byteOrder: true,
         schema: 'public',
+        literalRanges: new Map(),
         closed: false,
       };
       this.#runner = db.connection.runner;
@@ -158,6 +171,7 @@ export class KyselyAdapter extends CheckpointAdapterBase {
       postgres: undefined,
       byteOrder: flavor === 'postgres' ? undefined : true,
       schema,
+      literalRanges: flavor === 'postgres' ? undefined : new Map(),
       closed: false,
     };
     // The templates are compiled with the caller's instance (its dialect and plugins decide the
@@ -222,6 +236,33 @@ export class KyselyAdapter extends CheckpointAdapterBase {
     );
   }
 
+  /**
+   * The rows holding these source refs: one `IN` query per 64 refs (one template query for a
+   * single ref). Lists are padded to 2, 4, ..., 64 refs by repeating the last one, which changes
+   * no answer and keeps the SQL texts (and SQLite's prepared statements) to a handful.
+   */
+  override async findBySourceRefs(namespace: string, sourceRefs: readonly string[]): Promise<CheckpointRow[]> {
+    const refs = [...new Set(sourceRefs)];
+    if (refs.length === 0) return [];
+    if (refs.length === 1) {
+      const row = await this.findBySourceRef(namespace, refs[0] as string);
+      return row ? [row] : [];
+    }
+    // Built per call with Kysely (variable length), loaded on first use like prune and delete by ids.
+    const [{ bySourceRefsQuery }, compiler] = await Promise.all([perCallQueries(), this.#shared.compiler()]);
+    return this.#single(async (runner) => {
+      const out: CheckpointRow[] = [];
+      for (let start = 0; start < refs.length; start += REFS_CHUNK) {
+        const chunk = refs.slice(start, start + REFS_CHUNK);
+        let size = 2;
+        while (size < chunk.length) size *= 2;
+        while (chunk.length < size) chunk.push(chunk[chunk.length - 1] as string);
+        out.push(...numericIds(await runner.rows(bySourceRefsQuery(compiler, namespace, chunk))));
+      }
+      return out;
+    });
+  }
+
   /** Rows whose sourceRef starts with a prefix: one range of the `(namespace, source_ref)` index. */
   override async listBySourceRefPrefix(query: SourceRefPrefixQuery): Promise<CheckpointRow[]> {
     const { lo, hi } = sourceRefBounds(query);
@@ -232,6 +273,8 @@ export class KyselyAdapter extends CheckpointAdapterBase {
       const template = this.#shared.byteOrder
         ? query.descending === true ? q.sourceRefRangeDescNative : q.sourceRefRangeAscNative
         : query.descending === true ? q.sourceRefRangeDesc : q.sourceRefRangeAsc;
+      const literal = this.#literalRange(template, query.descending === true ? 'desc' : 'asc', query.limit);
+      if (literal) return numericIds(await runner.rows(literal.withValues({ namespace: query.namespace, lo, hi })));
       return numericIds(await runner.rows(template.withValues({ namespace: query.namespace, lo, hi, limit: query.limit })));
     });
   }
@@ -390,6 +433,29 @@ export class KyselyAdapter extends CheckpointAdapterBase {
       ids: holder ? [holder.id] : [],
     });
   }
+
+  /**
+   * SQLite: `template` with this LIMIT written into its SQL as a literal (SQLite reads a short range
+   * about three times faster that way than with a bound LIMIT), made on first use from the template
+   * itself, so no query builder is needed; `undefined` on PostgreSQL and past {@link LITERAL_LIMITS}
+   * values per direction.
+   */
+  #literalRange(
+    template: QueryTemplate<SourceRefRange, CheckpointRow>,
+    direction: 'asc' | 'desc',
+    limit: number,
+  ): QueryTemplate<Omit<SourceRefRange, 'limit'>, CheckpointRow> | undefined {
+    const cache = this.#shared.literalRanges;
+    if (!cache) return undefined;
+    const key = `${direction} ${limit}`;
+    let literal = cache.get(key);
+    if (!literal && cache.size < 2 * LITERAL_LIMITS) {
+      literal = template.withLiteralLimit(limit);
+      if (literal) cache.set(key, literal);
+    }
+    return literal;
+  }
+
 
   /** Runs one statement (or a read-only sequence) at root level, or on the open transaction. */
   #single<T>(fn: (runner: QueryRunner) => Promise<T>): Promise<T> {

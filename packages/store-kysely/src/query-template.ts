@@ -96,6 +96,27 @@ export class QueryTemplate<P extends object, R> {
     };
   }
 
+  /**
+   * This query with its bound LIMIT written into the SQL as a literal: for SQLite, whose planner
+   * reads a short index range faster with a literal LIMIT. Only a query whose SQL ends with
+   * `limit ?` bound from the `limit` value qualifies; anything else gives `undefined`. The literal
+   * is a non-negative safe integer, never text from a caller.
+   *
+   * @example
+   * ```ts
+   * template.withLiteralLimit(2)?.sql; // '... order by "source_ref" asc limit 2'
+   * ```
+   */
+  withLiteralLimit(limit: number): QueryTemplate<Omit<P, 'limit'>, R> | undefined {
+    const last = this.#slots[this.#slots.length - 1];
+    const tail = / limit \?$/.exec(this.sql);
+    if (!Number.isSafeInteger(limit) || limit < 0 || tail === null || last === undefined || !('name' in last) || last.name !== 'limit') return undefined;
+    return new QueryTemplate<Omit<P, 'limit'>, R>(
+      rawQuery<R>(`${this.sql.slice(0, tail.index)} limit ${limit}`),
+      this.#slots.slice(0, -1) as ({ name: keyof Omit<P, 'limit'> } | { value: unknown })[],
+    );
+  }
+
   /** The SQL text (dialect-specific placeholders). */
   get sql(): string {
     return this.compiled.sql;

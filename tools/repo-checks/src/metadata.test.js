@@ -1,6 +1,6 @@
 // One version per package, told the same way everywhere: package.json, ranges of the packages
-// that depend on it, its CHANGELOG.md, llms.txt and (for the CLI) `--version`. And no doc names
-// a folder of the machine it was written on.
+// that depend on it, its CHANGELOG.md, llms.txt and (for the CLI) `--version`. No doc names a
+// folder of the machine it was written on, and the benchmark report keeps its hand-written part.
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -55,5 +55,12 @@ describe('docs', () => {
     expect(docs.length).toBeGreaterThan(5);
     const hits = docs.flatMap((file) => read(file).split('\n').flatMap((line, i) => (/(^|[\s`'"(=:])\/(work|root|home|tmp)\//.test(line) ? [`${file}:${i + 1}: ${line.trim()}`] : [])));
     expect(hits).toEqual([]);
+  });
+
+  it('docs/benchmarks.md ends with tools/bench/analysis.md, so a bench run that rewrites the report keeps every hand-written section', () => {
+    // The bench writes its tables and then appends analysis.md (tools/bench/src/report.ts).
+    const analysis = read('tools/bench/analysis.md');
+    expect(analysis.length).toBeGreaterThan(1000);
+    expect(read('docs/benchmarks.md').endsWith(analysis)).toBe(true);
   });
 });

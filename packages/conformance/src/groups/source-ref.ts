@@ -33,4 +33,22 @@ export const sourceRef: ConformanceCase[] = [
       ensureEqual(await refs({ prefix: 'v/' }), [], 'a prefix nothing has must give an empty range');
     },
   },
+  {
+    name: 'findBySourceRefs finds the rows of several source refs of one namespace at once',
+    async run({ store, make }) {
+      const many = Array.from({ length: 70 }, (_, i) => `m/${String(i).padStart(2, '0')}`);
+      for (const ref of ['a', 'b', 'c/1', ...many]) await make({ sourceRef: ref });
+      await make({ namespace: 'other', sourceRef: 'e' });
+      await make({ namespace: 'other', sourceRef: 'a' });
+      const found = async (list: string[]) => {
+        const rows = await store.findBySourceRefs('app', list);
+        ensureEqual(rows.filter((r) => r.namespace !== 'app').length, 0, 'findBySourceRefs must only return rows of its namespace');
+        return rows.map((r) => r.sourceRef ?? '').sort();
+      };
+      ensureEqual(await found(['c/1', 'a', 'missing', 'a']), ['a', 'c/1'], 'each ref held must give its row once; refs nothing holds are left out');
+      ensureEqual(await found(['e']), [], 'a ref held in another namespace only must not be found');
+      ensureEqual(await found([]), [], 'no refs must give no rows');
+      ensureEqual(await found(['b', ...many]), ['b', ...many], 'many refs (more than one statement may hold) must all be found');
+    },
+  },
 ];

@@ -107,6 +107,11 @@ export class MemoryAdapter extends CheckpointAdapterBase {
     return this.#exclusive(() => [...this.#state.rows.values()].find((r) => r.namespace === namespace && r.sourceRef === sourceRef));
   }
 
+  override async findBySourceRefs(namespace: string, sourceRefs: readonly string[]): Promise<CheckpointRow[]> {
+    const wanted = new Set(sourceRefs);
+    return this.#exclusive(() => [...this.#state.rows.values()].filter((r) => r.namespace === namespace && r.sourceRef !== null && wanted.has(r.sourceRef)));
+  }
+
   async listRows(query: ListRowsQuery): Promise<CheckpointRow[]> {
     return this.#exclusive(() =>
       [...this.#state.rows.values()]

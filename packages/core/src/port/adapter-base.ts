@@ -68,6 +68,23 @@ export abstract class CheckpointAdapterBase implements CheckpointAdapter {
     return (await this.allRows(namespace)).find((row) => row.sourceRef === sourceRef);
   }
 
+  /**
+   * Default: `findBySourceRef` per distinct ref, or one scan of the namespace for several refs
+   * when `findBySourceRef` is this class's scan as well.
+   */
+  async findBySourceRefs(namespace: string, sourceRefs: readonly string[]): Promise<CheckpointRow[]> {
+    const wanted = new Set(sourceRefs);
+    if (wanted.size > 1 && this.findBySourceRef === CheckpointAdapterBase.prototype.findBySourceRef) {
+      return (await this.allRows(namespace)).filter((row) => row.sourceRef !== null && wanted.has(row.sourceRef));
+    }
+    const out: CheckpointRow[] = [];
+    for (const ref of wanted) {
+      const row = await this.findBySourceRef(namespace, ref);
+      if (row) out.push(row);
+    }
+    return out;
+  }
+
   /** Default: {@link selectSourceRefPrefix} over a scan of the namespace. */
   async listBySourceRefPrefix(query: SourceRefPrefixQuery): Promise<CheckpointRow[]> {
     return selectSourceRefPrefix(await this.allRows(query.namespace), query);

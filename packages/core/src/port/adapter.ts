@@ -136,6 +136,14 @@ export interface CheckpointAdapter {
   findBySourceRef(namespace: string, sourceRef: string): Promise<CheckpointRow | undefined>;
 
   /**
+   * The rows holding these sourceRefs in `namespace`, at most one per distinct ref, in no
+   * particular order; refs no row holds are left out. Optional so that adapters written against
+   * the interface keep compiling; {@link CheckpointAdapterBase} gives a default that calls
+   * `findBySourceRef` per ref (or scans the namespace once when that is the base's scan too).
+   */
+  findBySourceRefs?(namespace: string, sourceRefs: readonly string[]): Promise<CheckpointRow[]>;
+
+  /**
    * Rows whose sourceRef starts with a prefix, ordered by sourceRef: a range of the
    * `(namespace, sourceRef)` index. Optional so that adapters written against the interface keep
    * compiling; {@link CheckpointAdapterBase} gives a default that scans the namespace.

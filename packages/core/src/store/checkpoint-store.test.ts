@@ -114,3 +114,31 @@ describe('CheckpointStore caps on reads', () => {
     expect(await failure(() => strict.prepare({ sessionId: 's', payloadJson: deep }))).toMatch(/exceeds/);
   });
 });
+
+describe('CheckpointStore.findBySourceRefs', () => {
+  /** A MemoryAdapter whose rows can be tampered with, with or without its own findBySourceRefs. */
+  async function seeded(withPortMethod: boolean) {
+    const adapter = new MemoryAdapter();
+    if (!withPortMethod) Object.defineProperty(adapter, 'findBySourceRefs', { value: undefined });
+    const store = new CheckpointStore(adapter, { now: fixedNow });
+    for (const ref of ['a', 'b', 'c']) await store.create({ namespace: 'app', sessionId: 's', payload: { ref }, sourceRef: ref });
+    return { adapter, store };
+  }
+
+  for (const withPortMethod of [true, false]) {
+    it(`finds each ref held once and verifies every row (${withPortMethod ? 'port method' : 'one findBySourceRef per ref'})`, async () => {
+      const { adapter, store } = await seeded(withPortMethod);
+      const rows = await store.findBySourceRefs('app', ['c', 'a', 'zz', 'a']);
+      expect(rows.map((r) => r.sourceRef).sort()).toEqual(['a', 'c']);
+      expect(await store.findBySourceRefs('other', ['a'])).toEqual([]);
+      const row = await adapter.findBySourceRef('app', 'c');
+      if (row) row.payloadJson = '{"ref":"x"}';
+      expect(await failure(store.findBySourceRefs('app', ['a', 'c']))).toMatch(/failed payload integrity verification/);
+    });
+  }
+
+  it('refuses refs that are not an array of strings', async () => {
+    const { store } = await seeded(true);
+    expect(await failure(store.findBySourceRefs('app', [1 as unknown as string]))).toBe('sourceRefs must be an array of strings');
+  });
+});

@@ -193,6 +193,33 @@ export class CheckpointStore {
   }
 
   /**
+   * The verified checkpoints holding these sourceRefs in `namespace`, one per distinct ref found,
+   * in no particular order (refs no row holds are left out): one adapter call where the adapter has
+   * `findBySourceRefs`, one `findBySourceRef` per ref otherwise. One bad row fails the whole call,
+   * naming every bad row.
+   *
+   * @example
+   * ```ts
+   * const rows = await store.findBySourceRefs('app', ['run:42', 'run:43']);
+   * ```
+   */
+  async findBySourceRefs(namespace: string, sourceRefs: readonly string[]): Promise<Checkpoint[]> {
+    validateToken(namespace, 'namespace');
+    if (!Array.isArray(sourceRefs) || sourceRefs.some((ref) => typeof ref !== 'string')) {
+      throw new CheckpointValidationError('sourceRefs must be an array of strings');
+    }
+    const refs = [...new Set(sourceRefs)];
+    if (refs.length === 0) return [];
+    if (this.adapter.findBySourceRefs) return verifyRows(await this.adapter.findBySourceRefs(namespace, refs), this.#readLimits);
+    const rows: CheckpointRow[] = [];
+    for (const ref of refs) {
+      const row = await this.adapter.findBySourceRef(namespace, ref);
+      if (row) rows.push(row);
+    }
+    return verifyRows(rows, this.#readLimits);
+  }
+
+  /**
    * Verified checkpoints of a namespace whose sourceRef starts with `prefix`, ordered by sourceRef
    * (code point order), for callers that encode a hierarchy into source refs. One bad row fails
    * the whole call, naming every bad row. Adapters without `listBySourceRefPrefix` are scanned.

@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { compileQueries, type CheckpointQueries } from '../queries.js';
+import { compileQueries, sourceRefRangeWithLimit, type CheckpointQueries } from '../queries.js';
 import type { QueryTemplate } from '../query-template.js';
 import type { CheckpointDatabase } from '../schema.js';
 import { frozenSqliteQueries } from './frozen-sqlite-queries.js';
@@ -75,5 +75,19 @@ describe('frozen SQLite queries', () => {
       expect(got.sql, name).toBe(want.sql);
       expect(got.parameters, name).toEqual(want.parameters);
     }
+  });
+
+  it('give a literal LIMIT exactly as the builder writes one (the adapter derives those from the frozen ranges)', () => {
+    const frozen = frozenSqliteQueries();
+    for (const [direction, template] of [['asc', frozen.sourceRefRangeAscNative], ['desc', frozen.sourceRefRangeDescNative]] as const) {
+      for (const limit of [0, 1, 2, 101, 2 ** 53 - 1]) {
+        const derived = template.withLiteralLimit(limit)!;
+        const built = sourceRefRangeWithLimit(sqliteCompiler(), direction, limit);
+        expect(derived.parts).toEqual(built.parts);
+      }
+      expect(template.withLiteralLimit(-1)).toBeUndefined();
+      expect(template.withLiteralLimit(1.5)).toBeUndefined();
+    }
+    expect(frozen.getRow.withLiteralLimit(1)).toBeUndefined();
   });
 });

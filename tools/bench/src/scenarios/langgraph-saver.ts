@@ -13,7 +13,8 @@ import { agentState } from '../payloads.js';
 
 /*
  * SessionCheckpointSaver against LangGraph's SqliteSaver, side by side in one run on files in the
- * same directory, both at synchronous=NORMAL with WAL (SqliteSaver's defaults), and against
+ * same directory, both in WAL mode (SqliteSaver switches to it itself) at synchronous=NORMAL (set
+ * here on both: SQLite's own default would be FULL for SqliteSaver), and against
  * PostgresSaver on the same server when SC_PG_URL is set. Each saver gets exactly the same calls:
  * a chain of checkpoints where one of three channels changes per step.
  */
@@ -102,21 +103,26 @@ async function measure(ctx: BenchContext, prefix: string, name: string, saver: B
 }
 
 /** The same against PostgresSaver and our saver on PostgreSQL, each in a fresh schema dropped afterwards. */
-async function postgresSavers(ctx: BenchContext, url: string): Promise<Sample[]> {
+async function postgresSavers(ctx: BenchContext, url: string, turn: number): Promise<Sample[]> {
   const pool = new pg.Pool({ connectionString: url, max: 1 });
   const suffix = `${process.pid}_${Date.now()}`;
   const ours = `bench_lg_ours_${suffix}`;
   const theirs = `bench_lg_peer_${suffix}`;
   const samples: Sample[] = [];
-  try {
+  const runOurs = async () => {
     const store = await openPostgresStore(url, { schema: ours, poolSize: 2 });
     samples.push(...(await measure(ctx, 'PostgreSQL saver', 'SessionCheckpointSaver', new SessionCheckpointSaver(store))));
     await store.close();
+  };
+  const runPeer = async () => {
     await pool.query(`CREATE SCHEMA IF NOT EXISTS ${theirs}`);
     const peer = PostgresSaver.fromConnString(url, { schema: theirs });
     await peer.setup();
     samples.push(...(await measure(ctx, 'PostgreSQL saver', 'PostgresSaver', peer)));
     await peer.end();
+  };
+  try {
+    for (const run of inTurn([runOurs, runPeer], turn)) await run();
   } finally {
     for (const schema of [ours, theirs]) await pool.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
     await pool.end();
@@ -124,10 +130,23 @@ async function postgresSavers(ctx: BenchContext, url: string): Promise<Sample[]>
   return samples;
 }
 
-/** SQLite (and PostgreSQL when configured): the operations, and the bytes after a 200-step growing run. */
+/** Calls of {@link langgraphSaver} so far in this process: odd calls measure the peer first. */
+let calls = 0;
+
+/** `pair` in the order of this call: ours first on even calls, the peer first on odd ones. */
+function inTurn<T>(pair: T[], turn: number): T[] {
+  return turn % 2 === 0 ? pair : [...pair].reverse();
+}
+
+/**
+ * SQLite (and PostgreSQL when configured): the operations, and the bytes after a 200-step growing
+ * run. The side measured first alternates from run to run, so that neither saver always runs on a
+ * colder process (the first run's first put chain also warms up shared code: the serializer, uuid6).
+ */
 export async function langgraphSaver(ctx: BenchContext): Promise<Sample[]> {
   const samples: Sample[] = [];
-  for (const { name, saver, close } of await savers(ctx.dir())) {
+  const turn = calls++;
+  for (const { name, saver, close } of inTurn(await savers(ctx.dir()), turn)) {
     samples.push(...(await measure(ctx, 'saver', name, saver)));
     await close();
   }
@@ -137,6 +156,6 @@ export async function langgraphSaver(ctx: BenchContext): Promise<Sample[]> {
     await close();
     samples.push({ scenario: 'saver bytes after 200 growing steps', impl: name, unit: 'KiB', value: bytes() / 1024 });
   }
-  if (ctx.pgUrl !== undefined) samples.push(...(await postgresSavers(ctx, ctx.pgUrl)));
+  if (ctx.pgUrl !== undefined) samples.push(...(await postgresSavers(ctx, ctx.pgUrl, turn)));
   return samples;
 }
