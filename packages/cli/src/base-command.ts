@@ -113,8 +113,10 @@ export abstract class BaseCommand<T extends typeof Command = typeof Command> ext
 
   /**
    * The parsed flags and store access as a {@link CommandContext}: how built-in commands hand
-   * their work to the oclif-free actions in `src/actions/`, which the direct path runs too.
+   * their work to the oclif-free actions in `src/actions/`, which the direct path runs too. For
+   * the built-in commands only; not part of the plugin API (plugins use `flags` and `openStore`).
    *
+   * @internal
    * @example
    * ```ts
    * async run() { return getCheckpoint(this.context()); }
