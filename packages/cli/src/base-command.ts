@@ -2,10 +2,9 @@ import { realpathSync } from 'node:fs';
 import { Command, type Interfaces } from '@oclif/core';
 import type { CheckpointStore } from '@session-checkpoint/core';
 import type { CommandContext } from './actions/command-context.js';
-import { toErrorOutput } from './errors/to-error-json.js';
 import { storeFlags } from './flags/store-flags.js';
 import { verboseFlag } from './flags/verbose-flag.js';
-import { successJson, writeJson } from './output/write-json.js';
+import { successJson, writeError, writeJson } from './output/write-json.js';
 import { openStore, type OpenStoreOptions } from './store/open-store.js';
 import { describeStore, selectStore, type StoreSelection } from './store/store-selection.js';
 
@@ -142,9 +141,7 @@ export abstract class BaseCommand<T extends typeof Command = typeof Command> ext
 
   /** Prints any failure as the JSON error and sets the exit code; never rethrows. */
   protected override async catch(error: Interfaces.CommandError): Promise<void> {
-    const { json, exitCode } = toErrorOutput(error);
-    if (json) writeJson(json);
-    process.exitCode = exitCode;
+    process.exitCode = writeError(error);
   }
 
   /** Closes every store this command opened (idempotent). */

@@ -2,7 +2,6 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from '@oclif/core';
-import { userPluginRoots } from './plugin-host.js';
 
 /*
  * Start-up is what a CLI call costs: oclif's full configuration (root plugin, plugin-help,
@@ -87,7 +86,8 @@ function minimalConfig(root: string, version: string): Command['config'] {
 
 /**
  * Runs a built-in command without loading oclif's configuration, when that cannot change the
- * outcome. Returns `undefined` when the call must go through oclif (`main`).
+ * outcome. Returns `undefined` when the call must go through oclif. Call it only when no user
+ * plugin is installed (`main` checks).
  *
  * @param argv Arguments after the program name.
  * @param bin `import.meta.url` (or path) of the CLI package's bin script, as given to `main`.
@@ -97,7 +97,7 @@ function minimalConfig(root: string, version: string): Command['config'] {
  * ```
  */
 export async function runFast(argv: string[], bin: string): Promise<number | undefined> {
-  if (!isPlainCall(argv) || process.platform === 'win32' || userPluginRoots()?.length !== 0) return undefined;
+  if (!isPlainCall(argv)) return undefined;
   const root = packageRoot(bin);
   if (root === undefined) return undefined;
   const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };

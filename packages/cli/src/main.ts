@@ -1,10 +1,9 @@
-import { toErrorOutput } from './errors/to-error-json.js';
 import { UsageError } from './errors/usage-error.js';
 import { runDirect } from './direct/run-direct.js';
 import { packageRoot, runFast } from './fast-path.js';
 import { registerHostModules, userPluginRoots } from './plugin-host.js';
 import { guardStderr } from './output/stderr-guard.js';
-import { writeJson } from './output/write-json.js';
+import { writeError } from './output/write-json.js';
 
 /**
  * Runs the CLI and returns the exit code. Whatever happens (a parse error, an unknown command,
@@ -22,32 +21,29 @@ import { writeJson } from './output/write-json.js';
  */
 export async function main(argv: string[], root: string): Promise<number> {
   guardStderr(argv);
-  const report = (error: unknown): number => {
-    const { json, exitCode } = toErrorOutput(error);
-    if (json) writeJson(json);
-    return exitCode;
-  };
   // Late failures (a driver's 'error' event after the command finished) still get the contract.
   const late = (error: unknown): void => {
-    process.exitCode = report(error);
+    process.exitCode = writeError(error);
   };
   process.on('uncaughtException', late);
   process.on('unhandledRejection', late);
   try {
     // oclif would print the root help and exit 0; the reference treats this as a usage error.
     if (argv.length === 0) throw new UsageError('the following arguments are required: command');
-    const direct = await runDirect(argv);
-    if (direct !== undefined) return direct;
-    const fast = await runFast(argv, root);
-    if (fast !== undefined) return fast;
+    // A user plugin may override a built-in command or add hooks: then every call goes to oclif.
+    const pluginRoots = userPluginRoots();
+    if (process.platform !== 'win32' && pluginRoots?.length === 0) {
+      const shortcut = (await runDirect(argv)) ?? (await runFast(argv, root));
+      if (shortcut !== undefined) return shortcut;
+    }
     // The subpath, not '@oclif/core': scripts/bundle.mjs inlines oclif into the fast path's
     // chunks but keeps this import external, so commands loaded by oclif share its copy.
     const host = packageRoot(root);
-    if (host !== undefined) registerHostModules(host, userPluginRoots() ?? []);
+    if (host !== undefined) registerHostModules(host, pluginRoots ?? []);
     const { run } = await import('@oclif/core/run');
     await run(argv, root);
     return typeof process.exitCode === 'number' ? process.exitCode : 0;
   } catch (error) {
-    return report(error);
+    return writeError(error);
   }
 }

@@ -456,7 +456,6 @@ export class KyselyAdapter extends CheckpointAdapterBase {
     return literal;
   }
 
-
   /** Runs one statement (or a read-only sequence) at root level, or on the open transaction. */
   #single<T>(fn: (runner: QueryRunner) => Promise<T>): Promise<T> {
     this.#ensureOpen();

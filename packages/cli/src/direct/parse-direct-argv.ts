@@ -13,9 +13,6 @@ export interface DirectFlag {
 /** Flags of one command, by command-line name (without `--`). */
 export type DirectFlags = Readonly<Record<string, DirectFlag>>;
 
-/** Python `int()` syntax, as `parsePythonInt` accepts it. */
-const PYTHON_INT = /^\s*[+-]?\d+(?:_\d+)*\s*$/;
-
 /**
  * Parses the arguments after a command id the way oclif would, but only for command lines whose
  * meaning is beyond doubt: long flags this command declares, each at most once, with plain values.
@@ -51,8 +48,9 @@ export function parseDirectArgv(args: readonly string[], flags: DirectFlags): Re
     // `-` alone is a value (standard input); oclif reads other dash-led words by its own rules.
     if (value === undefined || value === '' || (value.startsWith('-') && value !== '-')) return undefined;
     if (flag.type === 'integer') {
-      if (!PYTHON_INT.test(value)) return undefined;
-      values[name] = parsePythonInt(value, `--${name}`);
+      const number = integerOrUndefined(value, name);
+      if (number === undefined) return undefined;
+      values[name] = number;
     } else {
       values[name] = value;
     }
@@ -63,4 +61,13 @@ export function parseDirectArgv(args: readonly string[], flags: DirectFlags): Re
     if (flag.default !== undefined) values[name] = flag.default;
   }
   return values;
+}
+
+/** The value as `parsePythonInt` reads it, or `undefined` where it would refuse (oclif then reports it). */
+function integerOrUndefined(value: string, name: string): number | undefined {
+  try {
+    return parsePythonInt(value, `--${name}`);
+  } catch {
+    return undefined;
+  }
 }

@@ -1,8 +1,6 @@
 import type { CheckpointStore } from '@session-checkpoint/core';
 import type { CommandContext } from '../actions/command-context.js';
-import { toErrorOutput } from '../errors/to-error-json.js';
-import { successJson, writeJson } from '../output/write-json.js';
-import { userPluginRoots } from '../plugin-host.js';
+import { successJson, writeError, writeJson } from '../output/write-json.js';
 import { openStore } from '../store/open-store.js';
 import { selectStore, type StoreSelection } from '../store/store-selection.js';
 import { DIRECT_BASE_FLAGS, DIRECT_COMMANDS } from './direct-commands.js';
@@ -11,14 +9,16 @@ import { parseDirectArgv } from './parse-direct-argv.js';
 /*
  * The direct path: `get`, `list` and `create`, the calls scripts and agent loops make most, run
  * without loading oclif at all (its parser, command class and their dependencies are about half
- * of a call's start-up). It runs only when the outcome cannot differ from oclif's: no user plugin
- * is installed (a plugin may override a command or add hooks) and the argv parses beyond doubt
- * (parse-direct-argv.ts). Everything else goes on to the fast path and oclif.
+ * of a call's start-up). It runs only when the outcome cannot differ from oclif's: `main` calls it
+ * only when no user plugin is installed (a plugin may override a command or add hooks), and it
+ * declines argv that does not parse beyond doubt (parse-direct-argv.ts). Everything else goes on
+ * to the fast path and oclif.
  */
 
 /**
- * Runs a built-in command without oclif when that cannot change the outcome. Returns the exit
- * code, or `undefined` when the call must go through oclif.
+ * Runs `get`, `list` or `create` without oclif when the argv parses beyond doubt. Returns the
+ * exit code, or `undefined` when the call must go on to the other paths. Call it only when no
+ * user plugin is installed (`main` checks).
  *
  * @param argv Arguments after the program name.
  * @example
@@ -29,7 +29,6 @@ import { parseDirectArgv } from './parse-direct-argv.js';
 export async function runDirect(argv: readonly string[]): Promise<number | undefined> {
   const [id, ...rest] = argv;
   if (id === undefined || !Object.hasOwn(DIRECT_COMMANDS, id)) return undefined;
-  if (process.platform === 'win32' || userPluginRoots()?.length !== 0) return undefined;
   const command = DIRECT_COMMANDS[id]!;
   const flags = parseDirectArgv(rest, { ...DIRECT_BASE_FLAGS, ...command.flags });
   if (flags === undefined) return undefined;
@@ -61,8 +60,6 @@ async function runAction(action: (context: CommandContext<any>) => Promise<unkno
     if (result !== undefined) writeJson(successJson(result));
   } catch (error) {
     await closeAll().catch(() => undefined);
-    const { json, exitCode } = toErrorOutput(error);
-    if (json) writeJson(json);
-    process.exitCode = exitCode;
+    process.exitCode = writeError(error);
   }
 }
