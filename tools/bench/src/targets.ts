@@ -50,7 +50,7 @@ export const RATIOS: RatioSpec[] = [
   })),
   ...SAVER_RATIOS,
   // CLI start-up: wall time of one call against a bare Node start, lower is better (issue 11).
-  ...['get', 'list', 'create', 'floor script (get)'].map((impl): RatioSpec => ({
+  ...['get', 'list', 'create', 'floor script (get)', 'floor part: require better-sqlite3', 'floor part: node:crypto hash'].map((impl): RatioSpec => ({
     label: `CLI ${impl} vs node -e ""`,
     scenario: 'CLI call (median ms)',
     numerator: impl,

@@ -54,13 +54,26 @@ export async function cliCalls(ctx: BenchContext): Promise<Sample[]> {
   writeFileSync(payload, JSON.stringify({ messages: ['hello'], n: 1 }));
   execFileSync(NODE, [bin, 'init', '--store', store], { env });
   const calls = n(ctx, 20, 5);
-  const times: Record<string, number[]> = { create: [], get: [], list: [], 'node -e ""': [], 'floor script (get)': [] };
+  // The floor's two largest parts, on their own: what any CLI on this driver and hash must load.
+  const driverOnly = ['-e', `require(${JSON.stringify(require.resolve('better-sqlite3'))})`];
+  const hashOnly = ['-e', "require('node:crypto').createHash('sha256').update('x').digest('hex')"];
+  const times: Record<string, number[]> = {
+    create: [],
+    get: [],
+    list: [],
+    'node -e ""': [],
+    'floor script (get)': [],
+    'floor part: require better-sqlite3': [],
+    'floor part: node:crypto hash': [],
+  };
   for (let i = 0; i < calls; i++) {
     times.create!.push(timeCall([bin, 'create', '--store', store, '--session-id', 's', '--payload-file', payload], env));
     times.get!.push(timeCall([bin, 'get', '--store', store, '--id', '1'], env));
     times.list!.push(timeCall([bin, 'list', '--store', store], env));
     times['node -e ""']!.push(timeCall(['-e', ''], env));
     times['floor script (get)']!.push(timeCall([floor, store, '1'], env));
+    times['floor part: require better-sqlite3']!.push(timeCall(driverOnly, env));
+    times['floor part: node:crypto hash']!.push(timeCall(hashOnly, env));
   }
   return Object.entries(times).map(([impl, values]) => ({ scenario: 'CLI call (median ms)', impl, unit: 'ms', value: median(values) }));
 }
