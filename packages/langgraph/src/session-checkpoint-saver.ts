@@ -18,7 +18,7 @@ import {
   type CreateCheckpointInput,
 } from '@session-checkpoint/core';
 import { sameJson } from './same-json.js';
-import { checkpointPrefix, checkpointRef, writeRef } from './source-refs.js';
+import { checkpointBound, checkpointPrefix, checkpointRef, writeRef, writesBeyondBound } from './source-refs.js';
 import { CHECKPOINT_KIND, checkpointPayload, WRITE_KIND, writePayload, type CheckpointPayload, type StoredWrite, type WritePayload } from './row-payloads.js';
 import { pruneThreads, type PruneReport, type SaverPruneOptions } from './retention.js';
 import { loadValue, storeValue, type StoredValue } from './stored-value.js';
@@ -137,7 +137,7 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
     };
     if (thread !== undefined && ns !== undefined) {
       // One (thread, namespace): refs sort like checkpoint ids, so rows come newest first.
-      const before = beforeId === undefined ? undefined : checkpointRef(thread, ns, beforeId);
+      const before = beforeId === undefined ? undefined : checkpointBound(thread, ns, beforeId);
       let batch: CheckpointEntry[] = [];
       const hint = Number.isFinite(remaining) && filter.length === 0 ? remaining : PAGE_SIZE;
       for await (const entry of this.#newestFirst(checkpointPrefix(thread, ns), before, hint)) {
@@ -312,7 +312,14 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
     let bound = before;
     for (;;) {
       const page = await this.store.listBySourceRefPrefix({ namespace: this.namespace, prefix, descending: true, limit, ...(bound === undefined ? {} : { before: bound }) });
-      yield* groupRows(page, orphans);
+      for (const entry of groupRows(page, orphans)) {
+        // A checkpoint whose id begins the bound's (ids "a" and "a-1") has writes above the bound.
+        const ref = before === undefined ? undefined : checkpointBound(entry.checkpoint.thread_id, entry.checkpoint.checkpoint_ns, entry.checkpoint.checkpoint_id);
+        if (ref !== undefined && before !== undefined && writesBeyondBound(ref, before)) {
+          entry.writes = (await allRowsByPrefix(this.store, { namespace: this.namespace, prefix: `${ref}/` })).map(writePayload);
+        }
+        yield entry;
+      }
       if (page.length < limit) return;
       bound = page[page.length - 1]?.sourceRef ?? undefined;
       limit = Math.min(PAGE_SIZE, limit * 4);
