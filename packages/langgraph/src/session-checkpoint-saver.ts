@@ -17,6 +17,7 @@ import {
   type CheckpointStore,
   type CreateCheckpointInput,
 } from '@session-checkpoint/core';
+import { own, setOwn } from './own-keys.js';
 import { sameJson } from './same-json.js';
 import { checkpointBound, checkpointPrefix, checkpointRef, writeRef, writesBeyondBound } from './source-refs.js';
 import { CHECKPOINT_KIND, checkpointPayload, WRITE_KIND, writePayload, type CheckpointPayload, type StoredWrite, type WritePayload } from './row-payloads.js';
@@ -185,19 +186,19 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
     const holder: Record<string, string> = {};
     let parent: Holders | undefined | null = null;
     for (const channel of new Set([...Object.keys(checkpoint.channel_versions), ...Object.keys(newVersions)])) {
-      if (channel in newVersions) {
-        if (channel in channelValues) {
-          values[channel] = await storeValue(this.serde, (channelValues as Record<string, unknown>)[channel], `channel '${channel}'`);
-          holder[channel] = id;
+      if (Object.hasOwn(newVersions, channel)) {
+        if (Object.hasOwn(channelValues, channel)) {
+          setOwn(values, channel, await storeValue(this.serde, own(channelValues as Record<string, unknown>, channel), `channel '${channel}'`));
+          setOwn(holder, channel, id);
         }
         continue;
       }
       if (parentId === undefined) continue;
       if (parent === null) parent = await this.#holdersOf(thread, ns, parentId);
-      const from = parent?.holder[channel];
-      if (from !== undefined && parent?.versions[channel] === checkpoint.channel_versions[channel]) {
-        carried[channel] = from;
-        holder[channel] = from;
+      const from = own(parent?.holder, channel);
+      if (from !== undefined && own(parent?.versions, channel) === own(checkpoint.channel_versions, channel)) {
+        setOwn(carried, channel, from);
+        setOwn(holder, channel, from);
       }
     }
     const payload: CheckpointPayload = {
@@ -241,7 +242,7 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
     if (writes.length === 0) return;
     const stored: StoredWrite[] = [];
     for (const [i, [channel, value]] of writes.entries()) {
-      const idx = (WRITES_IDX_MAP as Record<string, number>)[channel] ?? i;
+      const idx = own(WRITES_IDX_MAP as Record<string, number>, channel) ?? i;
       const write = { idx, channel, value: await storeValue(this.serde, value, `write '${channel}' of task ${taskId}`) };
       const at = stored.findIndex((w) => w.idx === idx);
       if (at < 0) stored.push(write);
@@ -348,7 +349,7 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
     if (!row) return undefined;
     const p = checkpointPayload(row);
     const holder: Record<string, string> = { ...p.carried };
-    for (const channel of Object.keys(p.values)) holder[channel] = id;
+    for (const channel of Object.keys(p.values)) setOwn(holder, channel, id);
     const checkpoint = (await loadValue(this.serde, p.checkpoint)) as Checkpoint;
     return { versions: checkpoint.channel_versions, holder };
   }
