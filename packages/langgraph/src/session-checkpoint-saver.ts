@@ -17,7 +17,10 @@ import {
   type CheckpointStore,
   type CreateCheckpointInput,
 } from '@session-checkpoint/core';
+import { optionalText, requireText, threadArgument } from './config-fields.js';
 import { own, setOwn } from './own-keys.js';
+import { displayName } from './row-name.js';
+import { checkpointStore } from './store-argument.js';
 import { sameJson } from './same-json.js';
 import { checkpointBound, checkpointPrefix, checkpointRef, writeRef, writesBeyondBound } from './source-refs.js';
 import { CHECKPOINT_KIND, checkpointPayload, WRITE_KIND, writePayload, type CheckpointPayload, type StoredWrite, type WritePayload } from './row-payloads.js';
@@ -81,7 +84,7 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
 
   constructor(store: CheckpointStore, options: SessionCheckpointSaverOptions = {}) {
     super(options.serde);
-    this.store = store;
+    this.store = checkpointStore(store);
     this.namespace = options.namespace ?? 'langgraph';
     const max = options.maxCheckpointsPerThread;
     if (max !== undefined && (!Number.isSafeInteger(max) || max < 1)) {
@@ -174,7 +177,7 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
    *   different content.
    */
   async put(config: RunnableConfig, checkpoint: Checkpoint, metadata: CheckpointMetadata, newVersions: ChannelVersions): Promise<RunnableConfig> {
-    if (config.configurable === undefined) throw new CheckpointValidationError('put needs config.configurable');
+    if (config.configurable === undefined) throw new CheckpointValidationError('Missing config.configurable in put: pass { configurable: { thread_id: "..." } }');
     const c = config.configurable as Configurable;
     const thread = requireText(c.thread_id, 'thread_id');
     const ns = optionalText(c.checkpoint_ns, 'checkpoint_ns') ?? '';
@@ -279,7 +282,7 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
 
   /** Deletes every checkpoint, value and write of a thread, in one store call. */
   async deleteThread(threadId: string): Promise<void> {
-    await this.store.deleteSession(requireText(threadId, 'thread_id'), { namespace: this.namespace, apply: true });
+    await this.store.deleteSession(threadArgument(threadId), { namespace: this.namespace, apply: true });
     for (const k of this.#holderCache.keys()) if (k.startsWith(`${threadId}\u0000`)) this.#holderCache.delete(k);
   }
 
@@ -361,24 +364,4 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
     }
     this.#holderCache.set(`${thread}\u0000${ns}\u0000${id}`, holders);
   }
-}
-
-function requireText(value: unknown, field: string): string {
-  if (typeof value !== 'string' || value === '') throw new CheckpointValidationError(`LangGraph ${field} must be a non-empty string`);
-  return value;
-}
-
-function optionalText(value: unknown, field: string): string | undefined {
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'string') throw new CheckpointValidationError(`LangGraph ${field} must be a string`);
-  return value;
-}
-
-/** A row name from an id or channel: the store caps names at 256 characters without controls. */
-function displayName(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  const clean = text.replace(/[\u0000-\u001f]/g, '?');
-  if (clean === '') return '-';
-  // At most 256 UTF-16 units is at most 256 characters: only longer names need splitting.
-  return clean.length <= 256 ? clean : Array.from(clean).slice(0, 256).join('');
 }
