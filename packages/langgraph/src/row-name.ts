@@ -8,7 +8,6 @@
  * ```
  */
 export function displayName(text: string): string {
-  // eslint-disable-next-line no-control-regex
   const clean = text.replace(/[\u0000-\u001f]/g, '?');
   if (clean === '') return '-';
   // At most 256 UTF-16 units is at most 256 characters: only longer names need splitting.
