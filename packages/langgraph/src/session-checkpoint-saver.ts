@@ -317,10 +317,10 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
     for (;;) {
       const page = await this.store.listBySourceRefPrefix({ namespace: this.namespace, prefix, descending: true, limit, ...(bound === undefined ? {} : { before: bound }) });
       for (const entry of groupRows(page, orphans)) {
-        // A checkpoint whose id begins the bound's (ids "a" and "a-1") has writes above the bound.
-        const ref = before === undefined ? undefined : checkpointBound(entry.checkpoint.thread_id, entry.checkpoint.checkpoint_ns, entry.checkpoint.checkpoint_id);
-        if (ref !== undefined && before !== undefined && writesBeyondBound(ref, before)) {
-          entry.writes = (await allRowsByPrefix(this.store, { namespace: this.namespace, prefix: `${ref}/` })).map(writePayload);
+        if (before !== undefined) {
+          // A checkpoint whose id begins the bound's (ids "a" and "a-1") has its writes above the bound.
+          const ref = checkpointBound(entry.checkpoint.thread_id, entry.checkpoint.checkpoint_ns, entry.checkpoint.checkpoint_id);
+          if (writesBeyondBound(ref, before)) entry.writes = (await allRowsByPrefix(this.store, { namespace: this.namespace, prefix: `${ref}/` })).map(writePayload);
         }
         yield entry;
       }
