@@ -17,8 +17,12 @@ import {
   type CheckpointStore,
   type CreateCheckpointInput,
 } from '@session-checkpoint/core';
+import { optionalText, requireText, threadArgument } from './config-fields.js';
+import { own, setOwn } from './own-keys.js';
+import { displayName } from './row-name.js';
+import { checkpointStore } from './store-argument.js';
 import { sameJson } from './same-json.js';
-import { checkpointPrefix, checkpointRef, writeRef } from './source-refs.js';
+import { checkpointBound, checkpointPrefix, checkpointRef, writeRef, writesBeyondBound } from './source-refs.js';
 import { CHECKPOINT_KIND, checkpointPayload, WRITE_KIND, writePayload, type CheckpointPayload, type StoredWrite, type WritePayload } from './row-payloads.js';
 import { pruneThreads, type PruneReport, type SaverPruneOptions } from './retention.js';
 import { loadValue, storeValue, type StoredValue } from './stored-value.js';
@@ -80,7 +84,7 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
 
   constructor(store: CheckpointStore, options: SessionCheckpointSaverOptions = {}) {
     super(options.serde);
-    this.store = store;
+    this.store = checkpointStore(store);
     this.namespace = options.namespace ?? 'langgraph';
     const max = options.maxCheckpointsPerThread;
     if (max !== undefined && (!Number.isSafeInteger(max) || max < 1)) {
@@ -137,7 +141,7 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
     };
     if (thread !== undefined && ns !== undefined) {
       // One (thread, namespace): refs sort like checkpoint ids, so rows come newest first.
-      const before = beforeId === undefined ? undefined : checkpointRef(thread, ns, beforeId);
+      const before = beforeId === undefined ? undefined : checkpointBound(thread, ns, beforeId);
       let batch: CheckpointEntry[] = [];
       const hint = Number.isFinite(remaining) && filter.length === 0 ? remaining : PAGE_SIZE;
       for await (const entry of this.#newestFirst(checkpointPrefix(thread, ns), before, hint)) {
@@ -173,7 +177,7 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
    *   different content.
    */
   async put(config: RunnableConfig, checkpoint: Checkpoint, metadata: CheckpointMetadata, newVersions: ChannelVersions): Promise<RunnableConfig> {
-    if (config.configurable === undefined) throw new CheckpointValidationError('put needs config.configurable');
+    if (config.configurable === undefined) throw new CheckpointValidationError('Missing config.configurable in put: pass { configurable: { thread_id: "..." } }');
     const c = config.configurable as Configurable;
     const thread = requireText(c.thread_id, 'thread_id');
     const ns = optionalText(c.checkpoint_ns, 'checkpoint_ns') ?? '';
@@ -185,19 +189,19 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
     const holder: Record<string, string> = {};
     let parent: Holders | undefined | null = null;
     for (const channel of new Set([...Object.keys(checkpoint.channel_versions), ...Object.keys(newVersions)])) {
-      if (channel in newVersions) {
-        if (channel in channelValues) {
-          values[channel] = await storeValue(this.serde, (channelValues as Record<string, unknown>)[channel], `channel '${channel}'`);
-          holder[channel] = id;
+      if (Object.hasOwn(newVersions, channel)) {
+        if (Object.hasOwn(channelValues, channel)) {
+          setOwn(values, channel, await storeValue(this.serde, own(channelValues as Record<string, unknown>, channel), `channel '${channel}'`));
+          setOwn(holder, channel, id);
         }
         continue;
       }
       if (parentId === undefined) continue;
       if (parent === null) parent = await this.#holdersOf(thread, ns, parentId);
-      const from = parent?.holder[channel];
-      if (from !== undefined && parent?.versions[channel] === checkpoint.channel_versions[channel]) {
-        carried[channel] = from;
-        holder[channel] = from;
+      const from = own(parent?.holder, channel);
+      if (from !== undefined && own(parent?.versions, channel) === own(checkpoint.channel_versions, channel)) {
+        setOwn(carried, channel, from);
+        setOwn(holder, channel, from);
       }
     }
     const payload: CheckpointPayload = {
@@ -241,7 +245,7 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
     if (writes.length === 0) return;
     const stored: StoredWrite[] = [];
     for (const [i, [channel, value]] of writes.entries()) {
-      const idx = (WRITES_IDX_MAP as Record<string, number>)[channel] ?? i;
+      const idx = own(WRITES_IDX_MAP as Record<string, number>, channel) ?? i;
       const write = { idx, channel, value: await storeValue(this.serde, value, `write '${channel}' of task ${taskId}`) };
       const at = stored.findIndex((w) => w.idx === idx);
       if (at < 0) stored.push(write);
@@ -278,7 +282,7 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
 
   /** Deletes every checkpoint, value and write of a thread, in one store call. */
   async deleteThread(threadId: string): Promise<void> {
-    await this.store.deleteSession(requireText(threadId, 'thread_id'), { namespace: this.namespace, apply: true });
+    await this.store.deleteSession(threadArgument(threadId), { namespace: this.namespace, apply: true });
     for (const k of this.#holderCache.keys()) if (k.startsWith(`${threadId}\u0000`)) this.#holderCache.delete(k);
   }
 
@@ -312,7 +316,14 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
     let bound = before;
     for (;;) {
       const page = await this.store.listBySourceRefPrefix({ namespace: this.namespace, prefix, descending: true, limit, ...(bound === undefined ? {} : { before: bound }) });
-      yield* groupRows(page, orphans);
+      for (const entry of groupRows(page, orphans)) {
+        if (before !== undefined) {
+          // A checkpoint whose id begins the bound's (ids "a" and "a-1") has its writes above the bound.
+          const ref = checkpointBound(entry.checkpoint.thread_id, entry.checkpoint.checkpoint_ns, entry.checkpoint.checkpoint_id);
+          if (writesBeyondBound(ref, before)) entry.writes = (await allRowsByPrefix(this.store, { namespace: this.namespace, prefix: `${ref}/` })).map(writePayload);
+        }
+        yield entry;
+      }
       if (page.length < limit) return;
       bound = page[page.length - 1]?.sourceRef ?? undefined;
       limit = Math.min(PAGE_SIZE, limit * 4);
@@ -341,7 +352,7 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
     if (!row) return undefined;
     const p = checkpointPayload(row);
     const holder: Record<string, string> = { ...p.carried };
-    for (const channel of Object.keys(p.values)) holder[channel] = id;
+    for (const channel of Object.keys(p.values)) setOwn(holder, channel, id);
     const checkpoint = (await loadValue(this.serde, p.checkpoint)) as Checkpoint;
     return { versions: checkpoint.channel_versions, holder };
   }
@@ -353,24 +364,4 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
     }
     this.#holderCache.set(`${thread}\u0000${ns}\u0000${id}`, holders);
   }
-}
-
-function requireText(value: unknown, field: string): string {
-  if (typeof value !== 'string' || value === '') throw new CheckpointValidationError(`LangGraph ${field} must be a non-empty string`);
-  return value;
-}
-
-function optionalText(value: unknown, field: string): string | undefined {
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'string') throw new CheckpointValidationError(`LangGraph ${field} must be a string`);
-  return value;
-}
-
-/** A row name from an id or channel: the store caps names at 256 characters without controls. */
-function displayName(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  const clean = text.replace(/[\u0000-\u001f]/g, '?');
-  if (clean === '') return '-';
-  // At most 256 UTF-16 units is at most 256 characters: only longer names need splitting.
-  return clean.length <= 256 ? clean : Array.from(clean).slice(0, 256).join('');
 }

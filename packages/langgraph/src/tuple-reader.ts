@@ -12,6 +12,7 @@ import {
 } from '@langchain/langgraph-checkpoint';
 import { CheckpointNotFoundError, type Checkpoint as StoredRow, type CheckpointStore } from '@session-checkpoint/core';
 import { checkpointPayload, isCheckpointRow, writePayload, type CheckpointPayload, type WritePayload } from './row-payloads.js';
+import { own, setOwn } from './own-keys.js';
 import { checkpointRef } from './source-refs.js';
 import { isThenable, loadValue, loadValueNow, type StoredValue } from './stored-value.js';
 import { allRowsByPrefix } from './thread-rows.js';
@@ -106,11 +107,11 @@ export class TupleReader {
     // Plain JSON comes back synchronously: await only what the serializer revives.
     for (const [channel, stored] of Object.entries(p.values)) {
       const value = use(stored);
-      channelValues[channel] = isThenable(value) ? await value : value;
+      setOwn(channelValues, channel, isThenable(value) ? await value : value);
     }
     for (const [channel, holderId] of Object.entries(p.carried)) {
       const value = use(this.#carriedValue(p, holders, channel, holderId));
-      channelValues[channel] = isThenable(value) ? await value : value;
+      setOwn(channelValues, channel, isThenable(value) ? await value : value);
     }
     checkpoint.channel_values = channelValues;
     const pendingWrites: CheckpointPendingWrite[] = [];
@@ -133,7 +134,7 @@ export class TupleReader {
   }
 
   #carriedValue(p: CheckpointPayload, holders: Map<string, CheckpointPayload>, channel: string, holderId: string): StoredValue {
-    const stored = holders.get(siblingKey(p, holderId))?.values[channel];
+    const stored = own(holders.get(siblingKey(p, holderId))?.values, channel);
     if (stored === undefined) {
       throw new CheckpointNotFoundError(
         `checkpoint ${p.checkpoint_id} of thread '${p.thread_id}' carries channel '${channel}' from checkpoint ${holderId}, which is missing`,

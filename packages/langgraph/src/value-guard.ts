@@ -1,27 +1,56 @@
-import { CheckpointValidationError } from '@session-checkpoint/core';
+import { CheckpointValidationError, DEFAULT_LIMITS } from '@session-checkpoint/core';
 
 /*
- * JsonPlusSerializer turns some values into junk without an error: a BigInt anywhere makes the
- * whole value the string "[unable to serialize, ...]", NaN and Infinity become null, a cycle
- * becomes "[Circular]" and an invalid Date becomes null. This walk finds them first, so `put`
- * and `putWrites` refuse them with an error naming the place, and nothing is ever stored as junk.
- * It follows what JSON serialisation visits: own enumerable properties, `toJSON()` results,
- * Map and Set entries; byte arrays are skipped (the serializer keeps them).
+ * JsonPlusSerializer turns some values into junk without an error: a BigInt anywhere (also inside a
+ * BigInt64Array) makes the whole value the string "[unable to serialize, ...]", NaN and Infinity
+ * (also inside a Float64Array) become null, a cycle becomes "[Circular]", an invalid Date becomes
+ * null, and an ArrayBuffer or DataView becomes {}. This walk finds them first, so `put` and
+ * `putWrites` refuse them with an error naming the place and saying what to do instead, and nothing
+ * is ever stored as junk. It follows what JSON serialisation visits: own enumerable properties,
+ * `toJSON()` results, Map and Set entries, the elements of typed arrays; a Uint8Array is left alone
+ * (the serializer keeps it). It stops at the store's default nesting cap, so a value nested
+ * hundreds of thousands deep is refused instead of overflowing the stack.
  */
 
-type Where = string;
+/** Deepest value nesting walked: the store's default cap (no deeper payload can be stored anyway). */
+export const MAX_VALUE_DEPTH = DEFAULT_LIMITS.maxDepth;
 
-function refuse(where: Where, what: string): never {
+/** A step from a value into one of its parts: an array index, a property name, or a Map/Set slot. */
+type Step = number | string | { slot: string };
+
+function describePath(where: string, path: readonly Step[]): string {
+  let out = where;
+  for (const step of path) out += typeof step === 'number' ? `[${step}]` : typeof step === 'string' ? `.${step}` : `<${step.slot}>`;
+  return out;
+}
+
+/** What is refused, why, and what to do instead: each kind of value gets its own hint. */
+const REFUSALS = {
+  bigint: ['a BigInt', 'which the serializer cannot store faithfully', 'convert it first (e.g. to a string)'],
+  nonFinite: ['', 'which the serializer would store as null', 'replace it first (e.g. by null or a string)'],
+  invalidDate: ['an invalid Date', 'which the serializer would store as null', 'store a valid Date or null instead'],
+  cycle: ['a circular reference', 'which the serializer would store as "[Circular]"', 'break the cycle first (e.g. keep an id instead of the object)'],
+  bigintArray: ['', 'whose BigInts the serializer cannot store faithfully', 'convert it first (e.g. Array.from(value, String))'],
+  rawBytes: ['', 'which the serializer would store as {} (its bytes lost)', 'wrap it in a Uint8Array first'],
+} as const;
+
+function refuse(where: string, path: readonly Step[], kind: keyof typeof REFUSALS, what?: string): never {
+  const [defaultWhat, why, hint] = REFUSALS[kind];
+  throw new CheckpointValidationError(`LangGraph value at ${describePath(where, path)} is ${what ?? defaultWhat}, ${why}; ${hint}`);
+}
+
+function tooDeep(where: string): never {
   throw new CheckpointValidationError(
-    `LangGraph value at ${where} is ${what}, which the serializer cannot store faithfully; convert it first (e.g. a BigInt to a string)`,
+    `LangGraph value at ${where} is nested deeper than ${MAX_VALUE_DEPTH} levels, which the store cannot hold; flatten it first (e.g. store a list instead of a chain)`,
   );
 }
 
 /**
  * Throws `CheckpointValidationError` if `value` holds a BigInt, a non-finite number, an invalid
- * Date or a cycle anywhere inside. Returns `true` when the value is plain JSON data (plain
- * objects, arrays, strings, booleans, null, finite numbers other than -0): what JSON.parse could
- * have produced, so serializing it changes nothing.
+ * Date, a cycle, a BigInt64Array or BigUint64Array, a non-finite element of a float array, an
+ * ArrayBuffer or DataView, or nesting deeper than {@link MAX_VALUE_DEPTH}. Returns `true` when the
+ * value is plain JSON data (plain objects, arrays, strings, booleans, null, finite numbers other
+ * than -0): what JSON.parse could have produced, so serializing it changes nothing.
  *
  * @example
  * ```ts
@@ -29,64 +58,123 @@ function refuse(where: Where, what: string): never {
  * assertStorable({ a: [1, 'x'] }, 'x');          // true
  * ```
  */
-export function assertStorable(value: unknown, where: Where): boolean {
-  return walk(value, where, []);
+export function assertStorable(value: unknown, where: string): boolean {
+  return new Walk(where).value(value, 0);
 }
 
-/** Walks `value`; returns whether everything seen was plain JSON. */
-function walk(value: unknown, where: Where, ancestors: object[]): boolean {
-  switch (typeof value) {
-    case 'bigint':
-      return refuse(where, 'a BigInt');
-    case 'number':
-      if (!Number.isFinite(value)) refuse(where, String(value));
-      return !Object.is(value, -0);
-    case 'string':
-    case 'boolean':
-      return true;
-    case 'object':
-      break;
-    default:
-      return false;
-  }
-  if (value === null) return true;
-  if (ArrayBuffer.isView(value) || value instanceof ArrayBuffer) return false;
-  if (value instanceof Date) {
-    if (Number.isNaN(value.getTime())) refuse(where, 'an invalid Date');
-    return false;
-  }
-  if (ancestors.includes(value)) refuse(where, 'a circular reference');
-  ancestors.push(value);
-  try {
+/** One walk of a value: the path to the current part (for messages) and the objects on it (for cycles). */
+class Walk {
+  readonly #path: Step[] = [];
+  readonly #ancestors: object[] = [];
+
+  constructor(private readonly where: string) {}
+
+  /** Walks `value` at nesting `depth`; returns whether everything seen was plain JSON. */
+  value(value: unknown, depth: number): boolean {
+    switch (typeof value) {
+      case 'bigint':
+        return refuse(this.where, this.#path, 'bigint');
+      case 'number':
+        if (!Number.isFinite(value)) refuse(this.where, this.#path, 'nonFinite', String(value));
+        return !Object.is(value, -0);
+      case 'string':
+      case 'boolean':
+        return true;
+      case 'object':
+        break;
+      default:
+        return false;
+    }
+    if (value === null) return true;
+    if (depth >= MAX_VALUE_DEPTH) tooDeep(this.where);
+    const proto: unknown = Object.getPrototypeOf(value);
     const toJSON = (value as { toJSON?: unknown }).toJSON;
-    if (typeof toJSON === 'function') {
-      const json: unknown = toJSON.call(value);
-      if (json !== value) walk(json, where, ancestors);
+    if (typeof toJSON !== 'function') {
+      if (Array.isArray(value)) return this.#enter(value) && this.#leave(this.#array(value, depth + 1));
+      if (proto === Object.prototype || proto === null) return this.#enter(value) && this.#leave(this.#object(value, depth + 1));
+      if (ArrayBuffer.isView(value)) return this.#bytes(value);
+      if (value instanceof ArrayBuffer) refuse(this.where, this.#path, 'rawBytes', 'an ArrayBuffer');
+      if (typeof SharedArrayBuffer === 'function' && value instanceof SharedArrayBuffer) refuse(this.where, this.#path, 'rawBytes', 'a SharedArrayBuffer');
+    }
+    if (value instanceof Date) {
+      if (Number.isNaN(value.getTime())) refuse(this.where, this.#path, 'invalidDate');
       return false;
     }
-    if (value instanceof Map) {
+    this.#enter(value);
+    if (typeof toJSON === 'function') {
+      // JSON serialisation writes what toJSON returns (a Buffer's {type, data}, a Date's text, ...).
+      const json: unknown = toJSON.call(value);
+      if (json !== value) this.value(json, depth + 1);
+    } else if (value instanceof Map) {
       let i = 0;
       for (const [k, v] of value) {
-        walk(k, `${where}<key ${i}>`, ancestors);
-        walk(v, `${where}<value ${i++}>`, ancestors);
+        this.#path.push({ slot: `key ${i}` });
+        this.value(k, depth + 1);
+        this.#path[this.#path.length - 1] = { slot: `value ${i++}` };
+        this.value(v, depth + 1);
+        this.#path.pop();
       }
-      return false;
-    }
-    if (value instanceof Set) {
+    } else if (value instanceof Set) {
       let i = 0;
-      for (const v of value) walk(v, `${where}<item ${i++}>`, ancestors);
-      return false;
+      for (const v of value) {
+        this.#path.push({ slot: `item ${i++}` });
+        this.value(v, depth + 1);
+        this.#path.pop();
+      }
+    } else {
+      this.#object(value, depth + 1);
     }
+    return this.#leave(false);
+  }
+
+  /** Typed arrays and DataViews: a Uint8Array is kept as bytes; other arrays become plain objects of their elements. */
+  #bytes(view: ArrayBufferView): boolean {
+    if (view instanceof Uint8Array) return false;
+    const name = Object.prototype.toString.call(view).slice(8, -1);
+    if (name === 'BigInt64Array' || name === 'BigUint64Array') refuse(this.where, this.#path, 'bigintArray', `a ${name}`);
+    if (name === 'DataView') refuse(this.where, this.#path, 'rawBytes', 'a DataView');
+    if (name.startsWith('Float')) {
+      const numbers = view as unknown as ArrayLike<number>;
+      for (let i = 0; i < numbers.length; i++) {
+        const n = numbers[i] ?? 0;
+        if (!Number.isFinite(n)) refuse(this.where, [...this.#path, i], 'nonFinite', String(n));
+      }
+    }
+    return false;
+  }
+
+  #array(value: readonly unknown[], depth: number): boolean {
     let plain = true;
-    if (Array.isArray(value)) {
-      for (let i = 0; i < value.length; i++) plain = walk(value[i], `${where}[${i}]`, ancestors) && plain;
-      return plain;
+    this.#path.push(0);
+    for (let i = 0; i < value.length; i++) {
+      this.#path[this.#path.length - 1] = i;
+      plain = this.value(value[i], depth) && plain;
     }
-    const proto: unknown = Object.getPrototypeOf(value);
-    plain = proto === Object.prototype || proto === null;
-    for (const key of Object.keys(value)) plain = walk((value as Record<string, unknown>)[key], `${where}.${key}`, ancestors) && plain;
+    this.#path.pop();
     return plain;
-  } finally {
-    ancestors.pop();
+  }
+
+  #object(value: object, depth: number): boolean {
+    let plain = true;
+    this.#path.push('');
+    for (const key of Object.keys(value)) {
+      this.#path[this.#path.length - 1] = key;
+      plain = this.value((value as Record<string, unknown>)[key], depth) && plain;
+    }
+    this.#path.pop();
+    return plain;
+  }
+
+  /** Marks `value` as being walked; refuses it when it is already (a cycle). Always `true`. */
+  #enter(value: object): true {
+    if (this.#ancestors.includes(value)) refuse(this.where, this.#path, 'cycle');
+    this.#ancestors.push(value);
+    return true;
+  }
+
+  /** Ends the walk of the latest entered value, passing its result through. */
+  #leave(plain: boolean): boolean {
+    this.#ancestors.pop();
+    return plain;
   }
 }

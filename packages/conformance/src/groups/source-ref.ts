@@ -31,6 +31,11 @@ export const sourceRef: ConformanceCase[] = [
       ensureEqual(await refs({ prefix: 't/', after: 't/a/1', before: 't/b' }), ['t/a/2', 't/ab'], 'after and before must be exclusive bounds');
       ensureEqual(await refs({ prefix: 't/', before: 't/a/2', descending: true }), ['t/a/1', 't/a'], 'before must bound a descending range');
       ensureEqual(await refs({ prefix: 'v/' }), [], 'a prefix nothing has must give an empty range');
+      // U+10FFFF is the highest code point: refs continuing a prefix with it are still in its range.
+      for (const ref of ['w/a', 'w/\u{10FFFF}', 'w/\u{10FFFF}\u{10FFFF}/1', '\u{10FFFF}', '\u{10FFFF}/x']) await make({ sourceRef: ref });
+      ensureEqual(await refs({ prefix: 'w/' }), ['w/a', 'w/\u{10FFFF}', 'w/\u{10FFFF}\u{10FFFF}/1'], 'a prefix range must hold refs that continue the prefix with U+10FFFF');
+      ensureEqual(await refs({ prefix: 'w/\u{10FFFF}', descending: true }), ['w/\u{10FFFF}\u{10FFFF}/1', 'w/\u{10FFFF}'], 'a prefix ending in U+10FFFF must hold its longer refs');
+      ensureEqual(await refs({ prefix: '\u{10FFFF}' }), ['\u{10FFFF}', '\u{10FFFF}/x'], 'a prefix made of U+10FFFF alone must hold its refs');
     },
   },
   {

@@ -1,5 +1,6 @@
 import { compareCodePoints } from '../canonical/key-order.js';
 import type { CheckpointRow } from '../types.js';
+import { MAX_NAME_LENGTH } from '../validation/fields.js';
 import type { PruneQuery, SourceRefPrefixQuery } from './adapter.js';
 
 /**
@@ -60,13 +61,32 @@ export function selectSourceRefPrefix(rows: readonly CheckpointRow[], query: Sou
 }
 
 /**
+ * The lowest string above every string that starts with `prefix`: the prefix with its last code
+ * point raised by one (a trailing U+10FFFF cannot be raised, so it is dropped first and the one
+ * before is raised). A prefix of U+10FFFF alone has no such string; then the bound is the prefix
+ * continued by U+10FFFF up past the longest ref, which every valid ref that continues it sorts below.
+ */
+export function prefixUpperBound(prefix: string): string {
+  const points = Array.from(prefix);
+  while (points.length > 0) {
+    const last = points.pop()?.codePointAt(0) ?? 0;
+    if (last === 0x10ffff) continue;
+    // The surrogate block holds no characters: D7FF is followed by E000.
+    const next = last === 0xd7ff ? 0xe000 : last + 1;
+    return points.join('') + String.fromCodePoint(next);
+  }
+  return prefix + '\u{10FFFF}'.repeat(Math.max(1, MAX_NAME_LENGTH + 1 - Array.from(prefix).length));
+}
+
+/**
  * The half-open range `[lo, hi)` of sourceRefs that a prefix query covers, for adapters that read
  * it from an index. Source refs hold no control characters, so `after + "\u0001"` is the lowest
- * ref above `after`; `prefix + "\u{10FFFF}"` bounds every ref that continues the prefix.
+ * ref above `after`; {@link prefixUpperBound} bounds every ref that continues the prefix (even one
+ * that continues it with U+10FFFF, the highest code point).
  */
 export function sourceRefBounds(query: Pick<SourceRefPrefixQuery, 'prefix' | 'after' | 'before'>): { lo: string; hi: string } {
   let lo = query.prefix;
-  let hi = `${query.prefix}\u{10FFFF}`;
+  let hi = prefixUpperBound(query.prefix);
   if (query.after !== undefined && compareCodePoints(`${query.after}\u0001`, lo) > 0) lo = `${query.after}\u0001`;
   if (query.before !== undefined && compareCodePoints(query.before, hi) < 0) hi = query.before;
   return { lo, hi };
