@@ -30,25 +30,26 @@ export async function newestItemRows(store: CheckpointStore, place: SessionPlace
 
 /**
  * Item rows of a session in order, oldest first, page by page; from the seq after `afterRef` and
- * below `beforeRef` when given.
+ * below `beforeRef` when given; `pageSize` rows per read (default {@link PAGE_SIZE}).
  */
 export async function* itemRowsAscending(
   store: CheckpointStore,
   place: SessionPlace,
-  range: { afterRef?: string; beforeRef?: string } = {},
+  range: { afterRef?: string; beforeRef?: string; pageSize?: number } = {},
 ): AsyncGenerator<StoredRow> {
+  const pageSize = range.pageSize ?? PAGE_SIZE;
   const prefix = itemPrefix(place.sessionId);
   let after = range.afterRef;
   for (;;) {
     const page = await store.listBySourceRefPrefix({
       namespace: place.namespace,
       prefix,
-      limit: PAGE_SIZE,
+      limit: pageSize,
       ...(after === undefined ? {} : { after }),
       ...(range.beforeRef === undefined ? {} : { before: range.beforeRef }),
     });
     yield* page;
-    if (page.length < PAGE_SIZE) return;
+    if (page.length < pageSize) return;
     after = page[page.length - 1]?.sourceRef ?? undefined;
     if (after === undefined) return;
   }

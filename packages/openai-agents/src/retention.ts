@@ -18,32 +18,47 @@ function callOf(item: AgentInputItem): { id: string; opens: boolean } | undefine
   return undefined;
 }
 
+/** Rows per read while looking for the cut: a cut usually moves a few items past the nominal one. */
+const SCAN_PAGE = 32;
+
 /**
  * Deletes the oldest items of a session so that at most `maxItems` remain, inside the caller's
- * transaction. Items hold dense seqs (appends take the next one), so the count is the newest seq
- * minus the oldest, plus one: one extra one-row read per write while under the cap. The cut never
- * separates a tool call from its result: a result whose call is deleted is deleted with it (a
- * result alone would be refused by the model API). Returns the ids deleted.
+ * transaction. Item seqs are dense (appends take the next one, rewrites reuse theirs, retention
+ * only ever deletes a prefix), so the count is the newest seq minus the oldest, plus one: one
+ * extra one-row read per write while under the cap. The cut never separates a tool call from its
+ * result (the model API refuses a result without its call): when a deleted call's result lies past
+ * the nominal cut, the cut moves past that result, so a few more than needed may go. A call with
+ * no result anywhere does not hold the cut. Returns the ids deleted.
  */
 export async function trimToMaxItems(store: CheckpointStore, place: SessionPlace, newest: number, maxItems: number): Promise<number[]> {
   const [oldest] = await store.listBySourceRefPrefix({ namespace: place.namespace, prefix: itemPrefix(place.sessionId), limit: 1 });
   if (!oldest || newest - seqOfRef(oldest.sourceRef) + 1 <= maxItems) return [];
-  const cutRef = itemRef(place.sessionId, newest - maxItems + 1);
+  const nominal = newest - maxItems + 1;
   const doomed: StoredRow[] = [];
-  const open = new Set<string>();
-  for await (const row of itemRowsAscending(store, place, { beforeRef: cutRef })) {
-    doomed.push(row);
+  /** Calls among the doomed rows whose results have not been seen yet. */
+  const doomedOpen = new Set<string>();
+  /** Rows past the nominal cut that go only if a doomed call's result comes after them. */
+  let pending: StoredRow[] = [];
+  let pendingOpen = new Set<string>();
+  for await (const row of itemRowsAscending(store, place, { pageSize: SCAN_PAGE })) {
+    const seq = seqOfRef(row.sourceRef);
+    if (seq >= nominal && doomedOpen.size === 0) break;
     const call = callOf(decodeItem(row.payload));
-    if (call?.opens) open.add(call.id);
-    else if (call) open.delete(call.id);
-  }
-  if (open.size > 0) {
-    // Results of deleted calls come after the cut; they go too. Reading stops once all are found.
-    for await (const row of itemRowsAscending(store, place, { afterRef: itemRef(place.sessionId, newest - maxItems) })) {
-      const call = callOf(decodeItem(row.payload));
-      if (call && !call.opens && open.delete(call.id)) doomed.push(row);
-      if (open.size === 0) break;
+    if (seq < nominal) {
+      doomed.push(row);
+      if (call?.opens) doomedOpen.add(call.id);
+      else if (call) doomedOpen.delete(call.id);
+      continue;
     }
+    pending.push(row);
+    if (call?.opens) pendingOpen.add(call.id);
+    else if (call && doomedOpen.delete(call.id)) {
+      // A doomed call's result: it and everything before it go; calls opened meanwhile are doomed now.
+      doomed.push(...pending);
+      for (const id of pendingOpen) doomedOpen.add(id);
+      pending = [];
+      pendingOpen = new Set();
+    } else if (call) pendingOpen.delete(call.id);
   }
   const ids = doomed.map((row) => row.id);
   return ids.length === 0 ? [] : store.adapter.deleteRows(ids, place.namespace);
