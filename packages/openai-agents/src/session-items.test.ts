@@ -66,7 +66,7 @@ describe.each(all)('CheckpointSession items ($name)', (backend) => {
       const back = await new CheckpointSession(store, { sessionId: 'kinds' }).getItems();
       expect(back).toEqual(await reference.getItems());
       expect(back).toEqual(EVERY_KIND);
-      const image = (back[8] as { output: { image: { data: unknown } }[] }).output[0]?.image.data;
+      const image = (back[8] as unknown as { output: { image: { data: unknown } }[] }).output[0]?.image.data;
       expect(image).toBeInstanceOf(Uint8Array);
       expect(Array.from(image as Uint8Array)).toEqual([0, 1, 2, 250, 255]);
       // One row per item, in the session's namespace, visible to the store's own tools.

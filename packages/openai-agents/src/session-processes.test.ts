@@ -62,7 +62,7 @@ describe.each(all)('CheckpointSession across processes ($name)', (backend) => {
       for (let i = 0; i < items.length; i += 3) {
         const [worker, turn] = (userText(items[i] as AgentInputItem) ?? '?:?').split(':');
         expect((items[i + 1] as { content: { text: string }[] }).content[0]?.text).toBe(`${worker}:${turn}:a`);
-        expect((items[i + 2] as { providerData: { worker: string; i: number } }).providerData).toMatchObject({ worker, i: Number(turn) });
+        expect((items[i + 2] as unknown as { providerData: { worker: string; i: number } }).providerData).toMatchObject({ worker, i: Number(turn) });
         expect(Number(turn)).toBe((seen.get(worker as string) ?? -1) + 1);
         seen.set(worker as string, Number(turn));
       }

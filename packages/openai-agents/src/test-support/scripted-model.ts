@@ -37,7 +37,6 @@ export class ScriptedModel implements Model {
     return { usage: USAGE as unknown as ModelResponse['usage'], output, responseId: `resp_${n}` };
   }
 
-  // eslint-disable-next-line require-yield
   async *getStreamedResponse(): AsyncIterable<never> {
     throw new Error('ScriptedModel does not stream');
   }
