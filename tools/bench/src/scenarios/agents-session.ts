@@ -12,10 +12,11 @@ import { opsPerSecond } from '../harness.js';
  * table of JSON items as the community sessions keep them (one row per item with an
  * autoincrement id, insert per item in one transaction, "ORDER BY id DESC LIMIT n" to read; WAL,
  * synchronous=NORMAL, nothing verified). Each gets the same calls: addItems of one turn (user
- * message, reasoning, assistant message) and getItems(20) on sessions of 10 and 1,000 items.
+ * message, reasoning, assistant message) and getItems(20) on sessions of 10, 100 and 1,000 items.
  */
 
-const SIZES = [10, 1000] as const;
+/** History lengths read from: 10 (getItems(20) returns all 10), 100 and 1,000 (it returns 20). */
+const SIZES = [10, 100, 1000] as const;
 
 /** One turn of a chat: three items, about 1 KiB of JSON. */
 function turn(i: number): AgentInputItem[] {
