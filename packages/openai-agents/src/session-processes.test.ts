@@ -101,6 +101,33 @@ describe.each(all)('CheckpointSession across processes ($name)', (backend) => {
     }
   });
 
+  it.skipIf(!backend.available)('history transactions from several processes: one operation id applies once; competing suffix replacements, one wins', async () => {
+    const target = backend.target() as string;
+    const store = await backend.open(target);
+    try {
+      await new CheckpointSession(store, { sessionId: 'same-op' }).addItems([{ role: 'user', content: 'first' }, { role: 'user', content: 'base' }]);
+      await new CheckpointSession(store, { sessionId: 'rivals' }).addItems([{ role: 'user', content: 'first' }, { role: 'user', content: 'base' }]);
+    } finally {
+      await store.close();
+    }
+    const same = await Promise.all(Array.from({ length: WORKERS }, () => runSessionChild(target, 'same-op', 'tx', 'op-shared', 'replaced')));
+    expect(same.flat()).toEqual(Array(WORKERS).fill('applied'));
+    const rivals = (await Promise.all(Array.from({ length: WORKERS }, (_, w) => runSessionChild(target, 'rivals', 'tx', `op-${w}`, `by ${w}`)))).flat();
+    expect(rivals.filter((line) => line === 'applied')).toHaveLength(1);
+    expect(rivals.filter((line) => line.startsWith('refused') && line.includes('no longer matches'))).toHaveLength(WORKERS - 1);
+    const winner = rivals.indexOf('applied');
+    const after = await backend.open(target);
+    try {
+      expect(await new CheckpointSession(after, { sessionId: 'same-op' }).getItems()).toEqual([{ role: 'user', content: 'first' }, { role: 'user', content: 'replaced' }]);
+      expect(await new CheckpointSession(after, { sessionId: 'rivals' }).getItems()).toEqual([{ role: 'user', content: 'first' }, { role: 'user', content: `by ${winner}` }]);
+      // One operation record per applied transaction, none for the refused ones.
+      const kinds = (await after.list({ namespace: 'openai-agents', limit: 100 })).map((row) => `${row.sessionId} ${row.kind}`);
+      expect(kinds.filter((k) => k.endsWith('openai-agents.op')).sort()).toEqual(['rivals openai-agents.op', 'same-op openai-agents.op']);
+    } finally {
+      await after.close();
+    }
+  });
+
   it.skipIf(!backend.available)('SIGKILL during addItems leaves whole turns only, all verified, and the session goes on', async () => {
     const target = backend.target() as string;
     await (await backend.open(target)).close();

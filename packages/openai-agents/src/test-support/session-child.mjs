@@ -2,9 +2,11 @@
 //   node session-child.mjs <sqlite:path | postgres:schema> <session> add <worker> <turns | forever>
 //   node session-child.mjs <target> <session> pop
 //   node session-child.mjs <target> <session> read
+//   node session-child.mjs <target> <session> tx <operationId> <text>
 // "add" appends turns of three items (user, assistant, padding) and prints "added <n>" after each;
 // "pop" pops until the session is empty and prints each item as one JSON line; "read" prints the
-// whole history as one JSON line.
+// whole history as one JSON line; "tx" replaces the suffix [user "base"] by [user <text>] under
+// <operationId> and prints "applied" or "refused <message>".
 import { CheckpointSession } from '../../dist/index.js';
 import { openPostgresStore, openSqliteStore } from '@session-checkpoint/store-kysely';
 
@@ -27,6 +29,14 @@ if (mode === 'add') {
 } else if (mode === 'pop') {
   for (let item = await session.popItem(); item !== undefined; item = await session.popItem()) {
     process.stdout.write(`${JSON.stringify(item)}\n`);
+  }
+} else if (mode === 'tx') {
+  const transaction = { type: 'replace_suffix', expectedSuffix: [{ role: 'user', content: 'base' }], replacement: [{ role: 'user', content: count }] };
+  try {
+    await session.applyHistoryTransaction({ operationId: worker, transaction });
+    process.stdout.write('applied\n');
+  } catch (error) {
+    process.stdout.write(`refused ${error.message}\n`);
   }
 } else {
   process.stdout.write(`${JSON.stringify(await session.getItems())}\n`);
