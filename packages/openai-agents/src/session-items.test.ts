@@ -78,6 +78,26 @@ describe.each(all)('CheckpointSession items ($name)', (backend) => {
     }
   });
 
+  it.skipIf(!backend.available)('keeps sessions apart whatever their ids, and pages long histories in order', async () => {
+    const store = await backend.open(backend.target());
+    try {
+      const ids = ['a', 'a/b', 'a%2Fb', '~a', 'x'.repeat(300), 'x'.repeat(299) + 'y'];
+      for (const [n, sessionId] of ids.entries()) await new CheckpointSession(store, { sessionId }).addItems([{ role: 'user', content: `only ${n}` }]);
+      for (const [n, sessionId] of ids.entries()) {
+        expect(await new CheckpointSession(store, { sessionId }).getItems()).toEqual([{ role: 'user', content: `only ${n}` }]);
+      }
+      const long = new CheckpointSession(store, { sessionId: 'long' });
+      const items: AgentInputItem[] = Array.from({ length: 1_100 }, (_, i) => ({ role: 'user', content: `m${i}` }));
+      for (let i = 0; i < items.length; i += 275) await long.addItems(items.slice(i, i + 275));
+      expect(await long.getItems()).toEqual(items);
+      expect(await long.getItems(550)).toEqual(items.slice(550));
+      expect(await long.getItems(501)).toEqual(items.slice(-501));
+      expect(await long.getItems(5_000)).toEqual(items);
+    } finally {
+      await store.close();
+    }
+  });
+
   it.skipIf(!backend.available)('applyHistoryTransaction is idempotent by operation id and all or nothing', async () => {
     const store = await backend.open(backend.target());
     try {
