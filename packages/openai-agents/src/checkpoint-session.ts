@@ -213,11 +213,7 @@ export class CheckpointSession implements Session, SessionHistoryTransactionAwar
           });
         }
         const staying = new Set(entries.filter((entry) => !entry.replaced).map((entry) => entry.row));
-        await deleteAll(
-          tx,
-          place,
-          rows.filter((row) => !staying.has(row)),
-        );
+        await deleteAll(tx, place, rows.filter((row) => !staying.has(row)));
         for (const entry of entries.filter((e) => e.replaced)) {
           await this.#insertItem(tx, place, seqOfRef(entry.row.sourceRef), encodeItem(entry.item));
         }
@@ -294,9 +290,6 @@ export class CheckpointSession implements Session, SessionHistoryTransactionAwar
 /** Deletes these rows; when another process deleted one first, the transaction lost a race. */
 async function deleteAll(tx: CheckpointStore, place: SessionPlace, rows: readonly StoredRow[]): Promise<void> {
   if (rows.length === 0) return;
-  const deleted = await tx.adapter.deleteRows(
-    rows.map((row) => row.id),
-    place.namespace,
-  );
+  const deleted = await tx.adapter.deleteRows(rows.map((row) => row.id), place.namespace);
   if (deleted.length !== rows.length) throw new LostRace(`session ${place.sessionId} changed during the write; retrying`);
 }
