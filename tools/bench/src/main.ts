@@ -11,6 +11,7 @@
 import { writeFileSync } from 'node:fs';
 import { createContext, type Sample } from './context.js';
 import { renderReport, ratio, type RatioResult, type RunSample } from './report.js';
+import { agentsSession } from './scenarios/agents-session.js';
 import { bundleTransfer } from './scenarios/bundle-transfer.js';
 import { canonicalHash } from './scenarios/canonical-hash.js';
 import { cliCalls } from './scenarios/cli-calls.js';
@@ -36,7 +37,7 @@ const write = !flag('--no-write') && !quick;
 const ctx = createContext({ scale: quick ? 0.05 : 1, pgUrl: process.env.SC_PG_URL, growthMax: quick ? 1000 : 1_000_000 });
 
 /** Scenarios measured once per run. */
-const PER_RUN: Record<string, (c: typeof ctx) => Promise<Sample[]>> = { sqliteWrites, sqliteReads, memory, canonicalHash, bundleTransfer, cliCalls, postgres, langgraphSaver };
+const PER_RUN: Record<string, (c: typeof ctx) => Promise<Sample[]>> = { sqliteWrites, sqliteReads, memory, canonicalHash, bundleTransfer, cliCalls, postgres, langgraphSaver, agentsSession };
 
 const started = Date.now();
 const samples: RunSample[] = [];

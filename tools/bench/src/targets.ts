@@ -10,6 +10,7 @@ export interface RatioSpec {
 }
 
 import { SAVER_RATIOS } from './saver-targets.js';
+import { SESSION_RATIOS } from './session-targets.js';
 
 const durabilities = ['full', 'normal'] as const;
 
@@ -49,6 +50,7 @@ export const RATIOS: RatioSpec[] = [
     target: 2.0,
   })),
   ...SAVER_RATIOS,
+  ...SESSION_RATIOS,
   // CLI start-up: wall time of one call against a bare Node start, lower is better (issue 11).
   ...['get', 'list', 'create', 'floor script (get)', 'floor part: require better-sqlite3', 'floor part: node:crypto hash'].map((impl): RatioSpec => ({
     label: `CLI ${impl} vs node -e ""`,

@@ -9,6 +9,7 @@ export const LAYER_RULES = {
   'layer:adapter': { runtime: ['layer:core'], test: ['layer:conformance', 'layer:fixtures'] },
   'layer:bundle': { runtime: ['layer:core'], test: ['layer:adapter', 'layer:conformance', 'layer:fixtures'] },
   'layer:langgraph': { runtime: ['layer:core'], test: ['layer:adapter', 'layer:bundle', 'layer:fixtures'] },
+  'layer:openai-agents': { runtime: ['layer:core'], test: ['layer:adapter', 'layer:bundle', 'layer:fixtures'] },
   'layer:cli': { runtime: ['layer:core', 'layer:adapter', 'layer:bundle'], test: ['layer:conformance', 'layer:fixtures'] },
   'layer:plugin': { runtime: ['layer:cli', 'layer:core', 'layer:adapter', 'layer:bundle'], test: ['layer:fixtures'] },
   'layer:tool': { runtime: ['*'], test: ['*'] },

@@ -60,6 +60,10 @@ const PUBLIC_NAMES = {
     'CHECKPOINT_KIND', 'CheckpointPayload', 'PruneReport', 'SaverPruneOptions', 'SessionCheckpointSaver',
     'SessionCheckpointSaverOptions', 'StoredValue', 'StoredWrite', 'WRITE_KIND', 'WritePayload',
   ],
+  'openai-agents': [
+    'CheckpointSession', 'CheckpointSessionOptions', 'DEFAULT_NAMESPACE', 'ITEM_KIND', 'ItemPayload', 'OPERATION_KIND',
+    'OperationPayload',
+  ],
 };
 
 const entryOf = (dir) => fileURLToPath(new URL(`../../../packages/${dir}/src/index.ts`, import.meta.url));

@@ -107,6 +107,23 @@ describe('installed from the tarballs, outside the workspace', () => {
     expect(out).toEqual({ inserted: [1], payloadJson: '{"big":12345678901234567890,"n":1.0}' });
   });
 
+  it('keeps an OpenAI Agents session in a SQLite file (peer @openai/agents-core from the project)', () => {
+    const out = node('agents.mjs', [
+      "import { CheckpointSession } from '@session-checkpoint/openai-agents';",
+      "import { openSqliteStore } from '@session-checkpoint/store-kysely';",
+      "const store = await openSqliteStore('./agents.sqlite');",
+      "const session = new CheckpointSession(store, { sessionId: 'user-1' });",
+      "await session.addItems([{ role: 'user', content: 'hi' }, { type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'hello' }] }]);",
+      'const popped = await session.popItem();',
+      'const items = await new CheckpointSession(store, { sessionId: \'user-1\' }).getItems(5);',
+      'const verify = await store.verify();',
+      'await store.close();',
+      'console.log(JSON.stringify({ popped: popped.type, items, failures: verify.failures }));',
+      '',
+    ].join('\n'));
+    expect(out).toEqual({ popped: 'message', items: [{ role: 'user', content: 'hi' }], failures: [] });
+  });
+
   it('runs the CLI binary: --version, init, create, get', () => {
     const version = JSON.parse(readFileSync(join(project, 'node_modules', '@session-checkpoint', 'cli', 'package.json'), 'utf8')).version;
     const viaNpx = run(project, 'npx', ['--no-install', 'session-checkpoint', '--version']);

@@ -1,0 +1,16 @@
+/**
+ * @session-checkpoint/openai-agents: durable, verified sessions for the OpenAI Agents JS SDK over a
+ * session-checkpoint store (SQLite, PostgreSQL, memory or any adapter).
+ *
+ * @example
+ * ```ts
+ * import { CheckpointSession } from '@session-checkpoint/openai-agents';
+ * const session = new CheckpointSession(await openSqliteStore('agents.db'), { sessionId: 'user-42' });
+ * await run(agent, 'Hello', { session });
+ * ```
+ *
+ * @packageDocumentation
+ */
+export { CheckpointSession, DEFAULT_NAMESPACE, type CheckpointSessionOptions } from './checkpoint-session.js';
+export { ITEM_KIND, type ItemPayload } from './item-codec.js';
+export { OPERATION_KIND, type OperationPayload } from './history-transaction.js';
