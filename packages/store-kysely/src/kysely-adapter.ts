@@ -302,7 +302,9 @@ export class KyselyAdapter extends CheckpointAdapterBase {
 
   /** Raw rows by id ascending after `afterId`, for verify and export. */
   async scanRows(query: ScanRowsQuery): Promise<CheckpointRow[]> {
-    const { namespace, afterId, limit } = query;
+    const { namespace, limit } = query;
+    const afterId = this.#shared.flavor === 'postgres' ? bigintAfter(query.afterId) : query.afterId;
+    if (afterId === undefined) return [];
     return this.#single(async (runner) =>
       numericIds(
         await runner.rows(
@@ -490,6 +492,22 @@ function first<R extends { id: unknown }>(rows: R[]): R | undefined {
 function numericIds<R extends { id: unknown }>(rows: R[]): R[] {
   for (const row of rows) if (typeof row.id === 'string' || typeof row.id === 'bigint') row.id = Number(row.id) as R['id'];
   return rows;
+}
+
+/** The range of a PostgreSQL `bigint`, which -Infinity and a tampered id read back as a rounded number fall outside. */
+const BIGINT_MIN = -(2n ** 63n);
+const BIGINT_MAX = 2n ** 63n - 1n;
+
+/**
+ * `afterId` as a PostgreSQL `bigint` (text, so no rounding on the way): below the range (the
+ * store's first page asks with -Infinity) is its lowest value; `undefined` when no `bigint` is
+ * greater.
+ */
+function bigintAfter(afterId: number): number | undefined {
+  if (afterId < -(2 ** 63)) return String(BIGINT_MIN) as unknown as number;
+  if (!(afterId < 2 ** 63)) return undefined;
+  const value = BigInt(Math.floor(afterId));
+  return value >= BIGINT_MAX ? undefined : (String(value) as unknown as number);
 }
 
 function idsOf(rows: IdRow[]): number[] {

@@ -454,7 +454,9 @@ export class CheckpointStore {
 
   async *#rawBatches(namespace: string | undefined, batchSize = 500): AsyncGenerator<CheckpointRow[]> {
     const limit = validateId(batchSize, 'batchSize');
-    let afterId = 0;
+    // From below every id, not from 0: a tampered row with an id of 0 or less must reach the row
+    // check (verify reports it, export refuses it), as it does on list.
+    let afterId = Number.NEGATIVE_INFINITY;
     for (;;) {
       const rows = await this.adapter.scanRows({ afterId, limit, ...(namespace === undefined ? {} : { namespace }) });
       if (rows.length === 0) return;
