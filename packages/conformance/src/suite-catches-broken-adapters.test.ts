@@ -135,7 +135,7 @@ const ISOLATION = [
 describe('the conformance suite', () => {
   it('passes the correct reference adapter on every case it can run, and reports the rest as skipped', async () => {
     const outcomes = await runSuite(memorySubject(() => new MemoryAdapter()));
-    expect(outcomes.length).toBe(37);
+    expect(outcomes.length).toBe(38);
     expect(failed(outcomes)).toEqual([]);
     expect(outcomes.filter((o) => o.skipped).map((o) => o.name)).toEqual([
       'persistence > data survives a second adapter over the same store (skipped: the adapter does not declare the capability persistent)',
@@ -145,7 +145,7 @@ describe('the conformance suite', () => {
 
   it('passes a correct persistent JSON-file adapter on every case, none skipped', async () => {
     const outcomes = await runSuite(() => jsonFileSubject());
-    expect(outcomes.length).toBe(37);
+    expect(outcomes.length).toBe(38);
     expect(outcomes.filter((o) => o.skipped)).toEqual([]);
     expect(failed(outcomes)).toEqual([]);
   });

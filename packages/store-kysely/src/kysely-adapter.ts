@@ -2,6 +2,8 @@ import {
   CheckpointAdapterBase,
   CheckpointConflictError,
   CheckpointError,
+  idLimitError,
+  MAX_CHECKPOINT_ID,
   type AdapterCapabilities,
   type CheckpointAdapter,
   type CheckpointRow,
@@ -179,7 +181,7 @@ export class KyselyAdapter extends CheckpointAdapterBase {
     // transaction), so the queries are read inside the callbacks those run, never before.
     const ready = Promise.all([import('./queries.js'), flavor === 'postgres' ? import('./postgres/postgres-statements.js') : undefined]).then(
       ([{ compileQueries }, postgres]) => {
-        shared.queries = compileQueries(scoped, flavor);
+        shared.queries = compileQueries(scoped, flavor, schema);
         shared.postgres = postgres?.postgresStatements(db, schema);
         shared.ready = undefined;
       },
@@ -424,6 +426,7 @@ export class KyselyAdapter extends CheckpointAdapterBase {
   /** The error for an insert that ON CONFLICT DO NOTHING turned away, naming the row in the way. */
   async #conflict(runner: QueryRunner, row: NewCheckpointRow): Promise<CheckpointConflictError> {
     const q = this.#shared.queries;
+    if (row.id === undefined && Number(first(await runner.rows(q.highestId.withValues({})))?.id) >= MAX_CHECKPOINT_ID) return idLimitError();
     if (row.id !== undefined && first(await runner.rows(q.getRowAnyNamespace.withValues({ id: row.id })))) {
       return new CheckpointConflictError(`Checkpoint id ${row.id} already exists`, { ids: [row.id] });
     }

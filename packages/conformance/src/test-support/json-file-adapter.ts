@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CheckpointAdapterBase, CheckpointConflictError, CheckpointError } from '@session-checkpoint/core';
+import { CheckpointAdapterBase, CheckpointConflictError, CheckpointError, idLimitError, MAX_CHECKPOINT_ID } from '@session-checkpoint/core';
 import type { AdapterCapabilities, CheckpointAdapter, CheckpointRow, InsertOptions, InsertResult } from '@session-checkpoint/core';
 import type { ListRowsQuery, NewCheckpointRow, ScanRowsQuery } from '@session-checkpoint/core';
 import { compareNewestFirst, selectPrunable } from '@session-checkpoint/core/internal';
@@ -52,6 +52,7 @@ export class JsonFileAdapter extends CheckpointAdapterBase {
       const clash = row.sourceRef === null ? undefined : rows.find((r) => r.namespace === row.namespace && r.sourceRef === row.sourceRef);
       if (clash) throw new CheckpointConflictError(`source_ref already exists in namespace '${row.namespace}'`, { ids: [clash.id] });
       const id = row.id ?? this.nextId(state, rows);
+      if (id > MAX_CHECKPOINT_ID) throw idLimitError();
       this.idUsed(state, id);
       rows.push({ ...row, id });
       const pruned = options.keepLatest === undefined ? [] : selectPrunable(rows, { namespace: row.namespace, sessionId: row.sessionId, keepLatest: options.keepLatest });

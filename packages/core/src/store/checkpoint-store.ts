@@ -8,6 +8,7 @@ import { nonNegativeInteger } from '../validation/integers.js';
 import { normalizeTimestamp } from '../validation/timestamp.js';
 import { prepareCheckpoint, type CreateCheckpointInput, type PreparedCheckpoint } from './prepare.js';
 import type { DeleteResult, PruneResult, SessionSummary, VerifyReport } from './results.js';
+import { isIdLimitError } from '../port/id-limit.js';
 import { integrityError, rowFailure, toCheckpoint, verifyRow, verifyRows } from './verify-row.js';
 
 /** Options of {@link CheckpointStore}. */
@@ -150,7 +151,7 @@ export class CheckpointStore {
     try {
       ({ id } = await this.adapter.insert(prepared.id === undefined ? row : { ...row, id: prepared.id }, insertOptions));
     } catch (error) {
-      if (isCheckpointConflictError(error) && prepared.id === undefined) {
+      if (isCheckpointConflictError(error) && prepared.id === undefined && !isIdLimitError(error)) {
         throw new CheckpointConflictError(`source_ref already exists in namespace '${prepared.namespace}'`, { cause: error, ids: error.ids });
       }
       throw error;
