@@ -25,7 +25,6 @@ export function checkSchemaName(name: unknown): string {
   if (Buffer.byteLength(name, 'utf8') > MAX_IDENTIFIER_BYTES) {
     throw new CheckpointValidationError(`schema must be at most ${MAX_IDENTIFIER_BYTES} bytes in UTF-8 (PostgreSQL would truncate it)`);
   }
-  // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f]/u.test(name)) throw new CheckpointValidationError('schema must not contain control characters');
   if (/^pg_/iu.test(name)) throw new CheckpointValidationError("schema must not start with 'pg_' (reserved by PostgreSQL for its own catalog schemas)");
   if (name.toLowerCase() === 'information_schema') {
