@@ -491,9 +491,15 @@ function first<R extends { id: unknown }>(rows: R[]): R | undefined {
 /**
  * PostgreSQL returns `bigint` as a string; ids are safe integers, so they become numbers. This is
  * the only change made to a stored value, and it never touches the columns the facade verifies.
+ * An id beyond 2^53 (tampered) stays as the driver gave it: as a number it would read back as its
+ * neighbour, and the facade refuses it, naming the stored value.
  */
 function numericIds<R extends { id: unknown }>(rows: R[]): R[] {
-  for (const row of rows) if (typeof row.id === 'string' || typeof row.id === 'bigint') row.id = Number(row.id) as R['id'];
+  for (const row of rows) {
+    if (typeof row.id !== 'string' && typeof row.id !== 'bigint') continue;
+    const id = Number(row.id);
+    if (Number.isSafeInteger(id)) row.id = id as R['id'];
+  }
   return rows;
 }
 

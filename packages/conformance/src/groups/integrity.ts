@@ -88,19 +88,22 @@ export const integrity: ConformanceCase[] = [
     },
   },
   {
-    name: 'verify, scan (export) and list refuse the same rows: ids tampered to 0 or below are reported, never skipped',
+    name: 'verify, scan (export) and list refuse the same rows: ids tampered to 0 or below, or above 2^53 - 1, are reported, never skipped',
     async run({ store, make, subject }) {
       const good = await make({ createdAt: at(1) });
       const zero = await make({ createdAt: at(2) });
       const negative = await make({ createdAt: at(3) });
+      const huge = await make({ createdAt: at(4) });
       await subject.tamper(zero.id, { id: 0 });
       await subject.tamper(negative.id, { id: -5 });
+      await subject.tamper(huge.id, { id: 2 ** 53 });
       const numeric = (list: readonly number[]) => [...list].sort((x, y) => x - y);
-      const listed = await rejectsWith(store.list({ namespace: 'app' }), isCheckpointIntegrityError, 'list over rows with ids of 0 or below must fail with CheckpointIntegrityError');
-      ensureEqual(numeric(listed.ids), [-5, 0], 'list must name the rows whose ids are 0 or below');
+      const bad = [-5, 0, 2 ** 53];
+      const listed = await rejectsWith(store.list({ namespace: 'app' }), isCheckpointIntegrityError, 'list over rows with ids outside 1 to 2^53 - 1 must fail with CheckpointIntegrityError');
+      ensureEqual(numeric(listed.ids), bad, 'list must name the rows whose ids are outside 1 to 2^53 - 1');
       const report = await store.verify();
-      ensureEqual([report.checked, report.ok], [3, 1], 'verify must check the rows list refuses (ids of 0 or below) and count them as failures');
-      ensureEqual(numeric(report.failures.map((f) => f.id)), [-5, 0], 'verify must report the rows whose ids are 0 or below');
+      ensureEqual([report.checked, report.ok], [4, 1], 'verify must check the rows list refuses (ids outside 1 to 2^53 - 1) and count them as failures');
+      ensureEqual(numeric(report.failures.map((f) => f.id)), bad, 'verify must report the rows whose ids are outside 1 to 2^53 - 1');
       const scanned: number[] = [];
       let scanError: unknown;
       try {
@@ -110,8 +113,8 @@ export const integrity: ConformanceCase[] = [
       }
       ensureEqual(scanned, [good.id], 'scan (what export writes) must yield the verified rows only');
       ensure(
-        isCheckpointIntegrityError(scanError) && isDeepStrictEqual(numeric(scanError.ids), [-5, 0]),
-        'scan (export) must end with a CheckpointIntegrityError naming the rows whose ids are 0 or below',
+        isCheckpointIntegrityError(scanError) && isDeepStrictEqual(numeric(scanError.ids), bad),
+        'scan (export) must end with a CheckpointIntegrityError naming the rows whose ids are outside 1 to 2^53 - 1',
         () => `it ended with ${show(scanError)}`,
       );
     },
