@@ -393,7 +393,7 @@ describe.skipIf(!PG_URL)('PostgreSQL: --schema, schema objects and refused creat
     expectRefused(await cli(['delete', '--id', '1', '--apply'], missing), 'StoreNotFoundError');
     expect(await schemaExists(missing)).toBe(false);
 
-    for (const bad of ['pg_mine', 'a'.repeat(64), 'tab\there']) {
+    for (const bad of ['pg_mine', 'information_schema', 'a'.repeat(64), 'tab\there']) {
       expectRefused(await cli(['init'], bad), 'CheckpointValidationError', /^schema must/u);
     }
     expectRefused(await cli(['init'], ''), 'UsageError', /--schema must not be empty/u);
