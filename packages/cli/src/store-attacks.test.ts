@@ -378,6 +378,35 @@ describe.skipIf(!PG_URL)('PostgreSQL: --schema, schema objects and refused creat
     await pool.end();
   });
 
+  it('a connection the server terminates while import --apply waits for a lock: one DatabaseError document, nothing imported', async () => {
+    const schema = fresh('killed');
+    expect(json(await cli(['init'], schema)).ok).toBe(true);
+    const bundle = join(root, `killed-${process.pid}.json`);
+    expect(json(await runCli(['export', '--store', template, '--output', bundle], { cwd: root })).ok).toBe(true);
+    const holder = await pool.connect();
+    try {
+      await holder.query('begin');
+      await holder.query(`lock table ${ident(schema)}.checkpoints in access exclusive mode`);
+      const running = cli(['import', '--input', bundle, '--apply'], schema);
+      // The CLI's backend is the one waiting for the table's lock.
+      let pid: number | undefined;
+      while (pid === undefined) {
+        const { rows } = await pool.query('select pid from pg_locks where relation = $1::regclass and not granted', [`${ident(schema)}.checkpoints`]);
+        pid = rows[0]?.pid as number | undefined;
+        if (pid === undefined) await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      await pool.query('select pg_terminate_backend($1)', [pid]);
+      await holder.query('rollback');
+      const result = await running;
+      // json() parses stdout as one document: a second error document would fail it.
+      expectRefused(result, 'DatabaseError', /terminat/u);
+      expect(result.code).toBe(1);
+    } finally {
+      holder.release();
+    }
+    expect(await count(schema)).toBe(0);
+  }, 600_000);
+
   it('--schema selects the schema (quoted, case kept); reads of a missing schema do not create it; the variable works too', async () => {
     const mixed = fresh('Mixed"Case');
     expect(json(await cli(['init'], mixed)).ok).toBe(true);
