@@ -6,12 +6,13 @@
  * (PostgreSQL) afterwards.
  */
 import { spawn } from 'node:child_process';
-import { chmodSync, chownSync, copyFileSync, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, copyFileSync, existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { copyCliForOtherUsers, type OtherUserCopy } from './test-support/other-user-copy.js';
 import { CLI_BIN, cliEnv, fileHash, inBatches, removeTempDirs, runCli, tempDir, type CliResult } from './test-support/run-cli.js';
 
 const PG_URL = process.env.SC_PG_URL;
@@ -212,11 +213,29 @@ describe('SQLite: reads need no write access and never widen a mode', () => {
   const unprivileged = process.getuid?.() === 0 && existsSync('/usr/bin/setpriv');
   if (!unprivileged) console.warn('not root or no setpriv: the unprivileged read-only tests are SKIPPED');
 
+  // nobody may not be able to reach the checkout (a clone in a 0700 directory): it runs a copy.
+  let copy: OtherUserCopy | undefined;
+  beforeAll(() => {
+    if (!unprivileged) return;
+    copy = copyCliForOtherUsers();
+    if ('reason' in copy) console.warn(`the tests as nobody are SKIPPED: ${copy.reason}`);
+  }, 600_000);
+  afterAll(() => {
+    if (copy && 'root' in copy) rmSync(copy.root, { recursive: true, force: true });
+  });
+
+  /** The copy of the binary nobody runs; skips the test (the reason was printed) when there is none. */
+  function nobodyBin(skip: (note?: string) => never): string {
+    if (!copy) return skip('nobody has no copy of the CLI');
+    if ('reason' in copy) return skip(copy.reason);
+    return copy.bin;
+  }
+
   /** Runs the binary as `nobody`, with a home and XDG directories it may use. */
-  function runAsNobody(args: readonly string[], cwd: string, home: string): Promise<CliResult> {
+  function runAsNobody(bin: string, args: readonly string[], cwd: string, home: string): Promise<CliResult> {
     return new Promise((resolve, reject) => {
       const env = cliEnv({ HOME: home, XDG_DATA_HOME: join(home, 'data'), XDG_CONFIG_HOME: join(home, 'config'), XDG_CACHE_HOME: join(home, 'cache') });
-      const child = spawn('/usr/bin/setpriv', ['--reuid=nobody', '--regid=nogroup', '--clear-groups', process.execPath, CLI_BIN, ...args], { cwd, env });
+      const child = spawn('/usr/bin/setpriv', ['--reuid=nobody', '--regid=nogroup', '--clear-groups', process.execPath, bin, ...args], { cwd, env });
       const out: Buffer[] = [];
       const err: Buffer[] = [];
       child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
@@ -237,29 +256,31 @@ describe('SQLite: reads need no write access and never widen a mode', () => {
     return { dir, path, home };
   }
 
-  it.skipIf(!unprivileged)('as nobody, every read of its own 0400 store works; the store stays 0400 and unchanged; a write fails cleanly', async () => {
+  it.skipIf(!unprivileged)('as nobody, every read of its own 0400 store works; the store stays 0400 and unchanged; a write fails cleanly', async ({ skip }) => {
+    const bin = nobodyBin(skip);
     const { dir, path, home } = nobodyStore();
     chmodSync(path, 0o400);
     const before = fileHash(path);
     for (const args of READS) {
-      const out = json(await runAsNobody([...args, '--store', path], dir, home));
+      const out = json(await runAsNobody(bin, [...args, '--store', path], dir, home));
       expect(out.ok, `${args.join(' ')}: ${JSON.stringify(out)}`).toBe(true);
     }
     expect(statSync(path).mode & 0o777).toBe(0o400);
     expect(fileHash(path)).toBe(before);
-    const write = await runAsNobody(['delete', '--id', '1', '--apply', '--store', path], dir, home);
+    const write = await runAsNobody(bin, ['delete', '--id', '1', '--apply', '--store', path], dir, home);
     expectRefused(write, 'DatabaseError', /readonly database/u);
     expect(fileHash(path)).toBe(before);
   }, 120_000);
 
-  it.skipIf(!unprivileged)('as nobody, a root-owned store in a read-only directory: a clear error naming the cause, nothing changed', async () => {
+  it.skipIf(!unprivileged)('as nobody, a root-owned store in a read-only directory: a clear error naming the cause, nothing changed', async ({ skip }) => {
+    const bin = nobodyBin(skip);
     const { dir, path } = storeWith();
     const home = tempDir('sc-nobody-home-');
     chownSync(home, 65534, 65534);
     chmodSync(path, 0o644);
     const before = fileHash(path);
     for (const args of [['list'], ['verify']]) {
-      expectRefused(await runAsNobody([...args, '--store', path], dir, home), 'DatabaseError', /without write access.*WAL mode.*SQLITE_READONLY_DIRECTORY/u);
+      expectRefused(await runAsNobody(bin, [...args, '--store', path], dir, home), 'DatabaseError', /without write access.*WAL mode.*SQLITE_READONLY_DIRECTORY/u);
     }
     expect(fileHash(path)).toBe(before);
     expect(existsSync(`${path}-shm`)).toBe(false);
@@ -357,6 +378,35 @@ describe.skipIf(!PG_URL)('PostgreSQL: --schema, schema objects and refused creat
     await pool.end();
   });
 
+  it('a connection the server terminates while import --apply waits for a lock: one DatabaseError document, nothing imported', async () => {
+    const schema = fresh('killed');
+    expect(json(await cli(['init'], schema)).ok).toBe(true);
+    const bundle = join(root, `killed-${process.pid}.json`);
+    expect(json(await runCli(['export', '--store', template, '--output', bundle], { cwd: root })).ok).toBe(true);
+    const holder = await pool.connect();
+    try {
+      await holder.query('begin');
+      await holder.query(`lock table ${ident(schema)}.checkpoints in access exclusive mode`);
+      const running = cli(['import', '--input', bundle, '--apply'], schema);
+      // The CLI's backend is the one waiting for the table's lock.
+      let pid: number | undefined;
+      while (pid === undefined) {
+        const { rows } = await pool.query('select pid from pg_locks where relation = $1::regclass and not granted', [`${ident(schema)}.checkpoints`]);
+        pid = rows[0]?.pid as number | undefined;
+        if (pid === undefined) await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      await pool.query('select pg_terminate_backend($1)', [pid]);
+      await holder.query('rollback');
+      const result = await running;
+      // json() parses stdout as one document: a second error document would fail it.
+      expectRefused(result, 'DatabaseError', /terminat/u);
+      expect(result.code).toBe(1);
+    } finally {
+      holder.release();
+    }
+    expect(await count(schema)).toBe(0);
+  }, 600_000);
+
   it('--schema selects the schema (quoted, case kept); reads of a missing schema do not create it; the variable works too', async () => {
     const mixed = fresh('Mixed"Case');
     expect(json(await cli(['init'], mixed)).ok).toBe(true);
@@ -372,7 +422,7 @@ describe.skipIf(!PG_URL)('PostgreSQL: --schema, schema objects and refused creat
     expectRefused(await cli(['delete', '--id', '1', '--apply'], missing), 'StoreNotFoundError');
     expect(await schemaExists(missing)).toBe(false);
 
-    for (const bad of ['pg_mine', 'a'.repeat(64), 'tab\there']) {
+    for (const bad of ['pg_mine', 'information_schema', 'a'.repeat(64), 'tab\there']) {
       expectRefused(await cli(['init'], bad), 'CheckpointValidationError', /^schema must/u);
     }
     expectRefused(await cli(['init'], ''), 'UsageError', /--schema must not be empty/u);

@@ -1,4 +1,5 @@
 import type { ConformanceCase } from './types.js';
+import { close } from './groups/close.js';
 import { concurrency } from './groups/concurrency.js';
 import { crud } from './groups/crud.js';
 import { ids } from './groups/ids.js';
@@ -27,4 +28,5 @@ export const CONFORMANCE_GROUPS = {
   concurrency,
   integrity,
   persistence,
+  close,
 } as const satisfies Record<string, readonly ConformanceCase[]>;

@@ -4,7 +4,7 @@
  *
  * @packageDocumentation
  */
-export { runConformanceSuite } from './run-conformance-suite.js';
+export { DEFAULT_CASE_TIMEOUT_MS, runConformanceGroup, runConformanceSuite } from './run-conformance-suite.js';
 export { CONFORMANCE_GROUPS } from './conformance-groups.js';
 export { ConformanceFailure, ensure, ensureEqual, rejectsWith } from './assert.js';
 export type { CaseContext } from './context.js';

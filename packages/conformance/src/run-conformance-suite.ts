@@ -3,6 +3,12 @@ import { CONFORMANCE_GROUPS } from './conformance-groups.js';
 import { withSubject } from './context.js';
 import type { ConformanceFactory, ConformanceGroup, ConformanceOptions, ConformanceRequirement, ConformanceSubject, ConformanceTestApi } from './types.js';
 
+/**
+ * The default per-case timeout: a minute. Every case does a few dozen calls at most, so this is
+ * generous on a loaded machine, and a hung adapter is reported within a minute instead of ten.
+ */
+export const DEFAULT_CASE_TIMEOUT_MS = 60_000;
+
 /** Why a case cannot run on this subject, or `undefined` when it can. */
 function missing(requirement: ConformanceRequirement | undefined, capabilities: AdapterCapabilities, subject: ConformanceSubject): string | undefined {
   if (requirement === undefined) return undefined;
@@ -40,8 +46,7 @@ function checkGroupNames(options: ConformanceOptions): void {
  */
 export async function runConformanceSuite(api: ConformanceTestApi, factory: ConformanceFactory, options: ConformanceOptions = {}): Promise<void> {
   checkGroupNames(options);
-  // Generous on purpose: a verdict must not depend on how loaded the machine is; a hang still ends.
-  const timeout = options.timeout ?? 600_000;
+  const timeout = options.timeout ?? DEFAULT_CASE_TIMEOUT_MS;
   const probe = await factory();
   const capabilities = { ...probe.adapter.capabilities };
   await probe.destroy();
@@ -61,4 +66,24 @@ export async function runConformanceSuite(api: ConformanceTestApi, factory: Conf
       });
     }
   });
+}
+
+/**
+ * Registers one group of the contract only: the same as `runConformanceSuite` with
+ * `only: [group]`, for an adapter's test file that runs the groups one by one (or one group
+ * while working on it).
+ *
+ * @example
+ * ```ts
+ * await runConformanceGroup({ describe, it }, 'close', factory);
+ * await runConformanceGroup({ describe, it }, 'persistence', factory, { timeout: 120_000 });
+ * ```
+ */
+export async function runConformanceGroup(
+  api: ConformanceTestApi,
+  group: ConformanceGroup,
+  factory: ConformanceFactory,
+  options: Omit<ConformanceOptions, 'only'> = {},
+): Promise<void> {
+  await runConformanceSuite(api, factory, { ...options, only: [group] });
 }

@@ -1,6 +1,7 @@
 import { MemoryAdapter, type CheckpointRow, type InsertOptions, type InsertResult, type ListRowsQuery, type NewCheckpointRow } from '@session-checkpoint/core';
 import { describe, expect, it } from 'vitest';
-import { ConformanceFailure, runConformanceSuite, type ConformanceOptions } from './index.js';
+import { ConformanceFailure, runConformanceGroup, runConformanceSuite, type ConformanceOptions } from './index.js';
+import { JsonFileAdapter, jsonFileSubject, type FileState, type OpenFile } from './test-support/json-file-adapter.js';
 import { snapshotFileSubject } from './test-support/snapshot-file-adapter.js';
 import type { ConformanceFactory, ConformanceSubject, ConformanceTestApi } from './types.js';
 
@@ -101,6 +102,29 @@ class DecodingBytesAdapter extends MemoryAdapter {
   }
 }
 
+/**
+ * Keeps its id sequence in memory only, starting from the highest id in the file when opened:
+ * correct while it stays open, but after the highest row is deleted and the store is reopened,
+ * that id is handed out a second time.
+ */
+class MemorySequenceFileAdapter extends JsonFileAdapter {
+  protected override nextId(_state: FileState, rows: readonly CheckpointRow[]): number {
+    const open = this.open as OpenFile & { sequence?: number };
+    open.sequence ??= Math.max(0, ...rows.map((r) => r.id));
+    return open.sequence + 1;
+  }
+
+  protected override idUsed(_state: FileState, id: number): void {
+    const open = this.open as OpenFile & { sequence?: number };
+    open.sequence = Math.max(open.sequence ?? 0, id);
+  }
+}
+
+/** Its `close()` does nothing: calls after close keep working. */
+class IgnoredCloseFileAdapter extends JsonFileAdapter {
+  override async close(): Promise<void> {}
+}
+
 const ISOLATION = [
   "isolation > a create by another caller while a transaction is open survives that transaction's rollback",
   "isolation > a delete by another caller while a transaction is open is not undone by that transaction's rollback",
@@ -111,17 +135,62 @@ const ISOLATION = [
 describe('the conformance suite', () => {
   it('passes the correct reference adapter on every case it can run, and reports the rest as skipped', async () => {
     const outcomes = await runSuite(memorySubject(() => new MemoryAdapter()));
-    expect(outcomes.length).toBe(33);
+    expect(outcomes.length).toBe(38);
     expect(failed(outcomes)).toEqual([]);
     expect(outcomes.filter((o) => o.skipped).map((o) => o.name)).toEqual([
       'persistence > data survives a second adapter over the same store (skipped: the adapter does not declare the capability persistent)',
+      'persistence > ids are never reused after deleting the highest row, closing and reopening (skipped: the adapter does not declare the capability persistent)',
+    ]);
+  });
+
+  it('passes a correct persistent JSON-file adapter on every case, none skipped', async () => {
+    const outcomes = await runSuite(() => jsonFileSubject());
+    expect(outcomes.length).toBe(38);
+    expect(outcomes.filter((o) => o.skipped)).toEqual([]);
+    expect(failed(outcomes)).toEqual([]);
+  });
+
+  it('fails a file adapter whose id sequence lives only in memory, on the reopening case only, naming the rule', async () => {
+    const outcomes = await runSuite(() => jsonFileSubject(MemorySequenceFileAdapter));
+    const name = 'persistence > ids are never reused after deleting the highest row, closing and reopening';
+    expect(failed(outcomes)).toEqual([name]);
+    const error = failure(outcomes, name);
+    expect(error).toBeInstanceOf(ConformanceFailure);
+    expect((error as ConformanceFailure).rule).toBe('ids must never be reused, not even after deleting the highest row, closing and reopening the store');
+    expect((error as ConformanceFailure).message).toMatch(/: got 2 twice$/);
+  });
+
+  it('fails a file adapter whose close() does nothing, on the close case only, naming the rule', async () => {
+    const outcomes = await runSuite(() => jsonFileSubject(IgnoredCloseFileAdapter));
+    const name = 'close > calls after close() fail with the store-closed error';
+    expect(failed(outcomes)).toEqual([name]);
+    const error = failure(outcomes, name);
+    expect(error).toBeInstanceOf(ConformanceFailure);
+    expect((error as ConformanceFailure).rule).toBe('calls after close() must fail with the store-closed error');
+    expect((error as ConformanceFailure).message).toBe('calls after close() must fail with the store-closed error: create succeeded');
+  });
+
+  it('runs one group on its own', async () => {
+    const registered: string[] = [];
+    const api: ConformanceTestApi = {
+      describe: (name, fn) => {
+        registered.push(name);
+        fn();
+      },
+      it: Object.assign((name: string, _fn: () => Promise<void>, timeout?: number) => void registered.push(`${name} (${timeout})`), { skip: () => {} }),
+    };
+    await runConformanceGroup(api, 'close', memorySubject(() => new MemoryAdapter()));
+    expect(registered).toEqual([
+      'session-checkpoint adapter conformance',
+      'close',
+      'calls after close() fail with the store-closed error (60000)',
+      'closing twice is harmless (60000)',
     ]);
   });
 
   it('fails a JSON-file adapter whose rollback writes back a snapshot of the file, on the isolation cases only', async () => {
     const outcomes = await runSuite(snapshotFileSubject);
-    // It passes every other case (persistence and byte tampering included), the 26 the suite had
-    // before the isolation group among them.
+    // It passes every other case (persistence, close and byte tampering included).
     expect(outcomes.filter((o) => o.skipped)).toEqual([]);
     expect(failed(outcomes).sort()).toEqual(ISOLATION.slice().sort());
     expect(String(failure(outcomes, ISOLATION[0]!))).toMatch(

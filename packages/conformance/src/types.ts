@@ -81,6 +81,9 @@ export interface ConformanceOptions {
    * ```
    */
   skip?: Readonly<Partial<Record<ConformanceGroup, string>>>;
-  /** Per-test timeout in ms, passed to `it`. Default is `600000` (10 minutes: a verdict must not depend on how loaded the machine is). */
+  /**
+   * Per-case timeout in ms, passed to `it`. Default is `60000` (a minute: each case makes a few
+   * dozen calls, so a loaded machine stays well inside it, and a hung adapter is reported soon).
+   */
   timeout?: number;
 }

@@ -25,6 +25,7 @@ export type * from './types.js';
 export * from './hash.js';
 export type * from './port/adapter.js';
 export { CheckpointAdapterBase } from './port/adapter-base.js';
+export { MAX_CHECKPOINT_ID, idLimitError } from './port/id-limit.js';
 export type { CreateCheckpointInput, PreparedCheckpoint } from './store/prepare.js';
 export type * from './store/results.js';
 export * from './store/checkpoint-store.js';

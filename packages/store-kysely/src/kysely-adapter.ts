@@ -2,6 +2,8 @@ import {
   CheckpointAdapterBase,
   CheckpointConflictError,
   CheckpointError,
+  idLimitError,
+  MAX_CHECKPOINT_ID,
   type AdapterCapabilities,
   type CheckpointAdapter,
   type CheckpointRow,
@@ -179,7 +181,7 @@ export class KyselyAdapter extends CheckpointAdapterBase {
     // transaction), so the queries are read inside the callbacks those run, never before.
     const ready = Promise.all([import('./queries.js'), flavor === 'postgres' ? import('./postgres/postgres-statements.js') : undefined]).then(
       ([{ compileQueries }, postgres]) => {
-        shared.queries = compileQueries(scoped, flavor);
+        shared.queries = compileQueries(scoped, flavor, schema);
         shared.postgres = postgres?.postgresStatements(db, schema);
         shared.ready = undefined;
       },
@@ -302,7 +304,9 @@ export class KyselyAdapter extends CheckpointAdapterBase {
 
   /** Raw rows by id ascending after `afterId`, for verify and export. */
   async scanRows(query: ScanRowsQuery): Promise<CheckpointRow[]> {
-    const { namespace, afterId, limit } = query;
+    const { namespace, limit } = query;
+    const afterId = this.#shared.flavor === 'postgres' ? bigintAfter(query.afterId) : query.afterId;
+    if (afterId === undefined) return [];
     return this.#single(async (runner) =>
       numericIds(
         await runner.rows(
@@ -422,6 +426,7 @@ export class KyselyAdapter extends CheckpointAdapterBase {
   /** The error for an insert that ON CONFLICT DO NOTHING turned away, naming the row in the way. */
   async #conflict(runner: QueryRunner, row: NewCheckpointRow): Promise<CheckpointConflictError> {
     const q = this.#shared.queries;
+    if (row.id === undefined && Number(first(await runner.rows(q.highestId.withValues({})))?.id) >= MAX_CHECKPOINT_ID) return idLimitError();
     if (row.id !== undefined && first(await runner.rows(q.getRowAnyNamespace.withValues({ id: row.id })))) {
       return new CheckpointConflictError(`Checkpoint id ${row.id} already exists`, { ids: [row.id] });
     }
@@ -486,10 +491,32 @@ function first<R extends { id: unknown }>(rows: R[]): R | undefined {
 /**
  * PostgreSQL returns `bigint` as a string; ids are safe integers, so they become numbers. This is
  * the only change made to a stored value, and it never touches the columns the facade verifies.
+ * An id beyond 2^53 (tampered) stays as the driver gave it: as a number it would read back as its
+ * neighbour, and the facade refuses it, naming the stored value.
  */
 function numericIds<R extends { id: unknown }>(rows: R[]): R[] {
-  for (const row of rows) if (typeof row.id === 'string' || typeof row.id === 'bigint') row.id = Number(row.id) as R['id'];
+  for (const row of rows) {
+    if (typeof row.id !== 'string' && typeof row.id !== 'bigint') continue;
+    const id = Number(row.id);
+    if (Number.isSafeInteger(id)) row.id = id as R['id'];
+  }
   return rows;
+}
+
+/** The range of a PostgreSQL `bigint`, which -Infinity and a tampered id read back as a rounded number fall outside. */
+const BIGINT_MIN = -(2n ** 63n);
+const BIGINT_MAX = 2n ** 63n - 1n;
+
+/**
+ * `afterId` as a PostgreSQL `bigint` (text, so no rounding on the way): below the range (the
+ * store's first page asks with -Infinity) is its lowest value; `undefined` when no `bigint` is
+ * greater.
+ */
+function bigintAfter(afterId: number): number | undefined {
+  if (afterId < -(2 ** 63)) return String(BIGINT_MIN) as unknown as number;
+  if (!(afterId < 2 ** 63)) return undefined;
+  const value = BigInt(Math.floor(afterId));
+  return value >= BIGINT_MAX ? undefined : (String(value) as unknown as number);
 }
 
 function idsOf(rows: IdRow[]): number[] {

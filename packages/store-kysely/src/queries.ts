@@ -1,4 +1,4 @@
-import type { CheckpointRow, PruneQuery, SessionSummaryRow } from '@session-checkpoint/core';
+import { MAX_CHECKPOINT_ID, type CheckpointRow, type PruneQuery, type SessionSummaryRow } from '@session-checkpoint/core';
 import { sql, type AliasedRawBuilder, type CompiledQuery, type Kysely } from 'kysely';
 import { QueryTemplate } from './query-template.js';
 import type { CheckpointDatabase } from './schema.js';
@@ -63,6 +63,17 @@ function offered(db: Kysely<CheckpointDatabase>, p: InsertValues, selections: Al
     );
 }
 
+/**
+ * The highest id handed out so far, which the next generated id follows: SQLite's AUTOINCREMENT
+ * counter or the highest id stored, whichever is higher (as SQLite picks the next one); the
+ * PostgreSQL identity sequence's last value. 0 before the first.
+ */
+function highestId(flavor: 'sqlite' | 'postgres', table: string) {
+  return flavor === 'postgres'
+    ? sql<number>`coalesce(pg_sequence_last_value(pg_get_serial_sequence(${table}, 'id')::regclass), 0)`
+    : sql<number>`max(coalesce((select max("id") from "checkpoints"), 0), coalesce((select "seq" from "sqlite_sequence" where "name" = 'checkpoints'), 0))`;
+}
+
 /** A row id as the driver returns it: PostgreSQL `bigint` arrives as a string. */
 export interface IdRow {
   id: number | string;
@@ -98,6 +109,8 @@ export interface CheckpointQueries {
   latest: QueryTemplate<{ namespace: string; sessionId: string }, CheckpointRow>;
   scanStore: QueryTemplate<{ afterId: number; limit: number }, CheckpointRow>;
   scanNamespace: QueryTemplate<{ namespace: string; afterId: number; limit: number }, CheckpointRow>;
+  /** The highest id handed out so far (0 before the first), for the error of a create refused at the id limit. */
+  highestId: QueryTemplate<object, IdRow>;
   sessions: QueryTemplate<{ namespace: string }, SessionSummaryRow>;
   deleteRow: QueryTemplate<{ id: number; namespace: string }, IdRow>;
   deleteSession: QueryTemplate<{ namespace: string; sessionId: string }, IdRow>;
@@ -109,9 +122,10 @@ export interface CheckpointQueries {
  * Compiles the per-call queries for one Kysely instance (its dialect decides quoting and
  * placeholders; a `withSchema` instance qualifies every table).
  */
-export function compileQueries(db: Kysely<CheckpointDatabase>, flavor: 'sqlite' | 'postgres' = 'sqlite'): CheckpointQueries {
+export function compileQueries(db: Kysely<CheckpointDatabase>, flavor: 'sqlite' | 'postgres' = 'sqlite', schema = 'public'): CheckpointQueries {
   const refRange = (p: SourceRefRange, direction: 'asc' | 'desc', native = flavor !== 'postgres') => sourceRefRange(db, p, direction, native, p.limit);
   const rows = () => db.selectFrom('checkpoints').select(ROW_COLUMNS);
+  const highest = () => highestId(flavor, `"${schema.replaceAll('"', '""')}".checkpoints`);
 
   return {
     // A row whose source_ref is already taken is never offered to the INSERT (NOT EXISTS), so a
@@ -120,14 +134,18 @@ export function compileQueries(db: Kysely<CheckpointDatabase>, flavor: 'sqlite' 
     // ON CONFLICT DO NOTHING stays as the backstop for an explicit id already taken and for a
     // concurrent PostgreSQL insert of the same source_ref: it reports the clash as "no row
     // returned" instead of an error, which would abort the caller's PostgreSQL transaction.
+    // Nor is a row offered once the ids have reached MAX_CHECKPOINT_ID (2^53 - 1): the next one
+    // would not survive the trip through a JavaScript number, so the create is refused and
+    // nothing is written (the adapter then reports the limit, see highestId).
     insert: QueryTemplate.compile((p) =>
       db
         .insertInto('checkpoints')
         .columns(INSERT_COLUMNS)
-        .expression(offered(db, p, insertSelections(p)))
+        .expression(offered(db, p, insertSelections(p)).where(highest(), '<', sql.lit(MAX_CHECKPOINT_ID)))
         .onConflict((oc) => oc.doNothing())
         .returning('id'),
     ),
+    highestId: QueryTemplate.compile(() => db.selectNoFrom(highest().as('id'))),
     insertWithId: QueryTemplate.compile((p) =>
       db
         .insertInto('checkpoints')

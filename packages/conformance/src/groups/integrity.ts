@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { isCheckpointIntegrityError, sha256Hex } from '@session-checkpoint/core';
 import { ensure, ensureEqual, rejectsWith, show } from '../assert.js';
 import { at, ids } from '../context.js';
@@ -84,6 +85,38 @@ export const integrity: ConformanceCase[] = [
       ensure(/hash/.test(dry.integrityFailure ?? ''), 'a forced delete must say why the row failed verification', () => show(dry.integrityFailure));
       ensureEqual((await store.delete(bad.id, { namespace: 'app', force: true, apply: true })).deleted, [bad.id], 'an applied forced delete must remove the row');
       ensureEqual((await store.verify()).failures.length, 0, 'nothing tampered must remain after a forced delete');
+    },
+  },
+  {
+    name: 'verify, scan (export) and list refuse the same rows: ids tampered to 0 or below, or above 2^53 - 1, are reported, never skipped',
+    async run({ store, make, subject }) {
+      const good = await make({ createdAt: at(1) });
+      const zero = await make({ createdAt: at(2) });
+      const negative = await make({ createdAt: at(3) });
+      const huge = await make({ createdAt: at(4) });
+      await subject.tamper(zero.id, { id: 0 });
+      await subject.tamper(negative.id, { id: -5 });
+      await subject.tamper(huge.id, { id: 2 ** 53 });
+      const numeric = (list: readonly number[]) => [...list].sort((x, y) => x - y);
+      const bad = [-5, 0, 2 ** 53];
+      const listed = await rejectsWith(store.list({ namespace: 'app' }), isCheckpointIntegrityError, 'list over rows with ids outside 1 to 2^53 - 1 must fail with CheckpointIntegrityError');
+      ensureEqual(numeric(listed.ids), bad, 'list must name the rows whose ids are outside 1 to 2^53 - 1');
+      const report = await store.verify();
+      ensureEqual([report.checked, report.ok], [4, 1], 'verify must check the rows list refuses (ids outside 1 to 2^53 - 1) and count them as failures');
+      ensureEqual(numeric(report.failures.map((f) => f.id)), bad, 'verify must report the rows whose ids are outside 1 to 2^53 - 1');
+      const scanned: number[] = [];
+      let scanError: unknown;
+      try {
+        for await (const checkpoint of store.scan()) scanned.push(checkpoint.id);
+      } catch (error) {
+        scanError = error;
+      }
+      ensureEqual(scanned, [good.id], 'scan (what export writes) must yield the verified rows only');
+      ensure(
+        isCheckpointIntegrityError(scanError) && isDeepStrictEqual(numeric(scanError.ids), bad),
+        'scan (export) must end with a CheckpointIntegrityError naming the rows whose ids are outside 1 to 2^53 - 1',
+        () => `it ended with ${show(scanError)}`,
+      );
     },
   },
 ];

@@ -1,6 +1,7 @@
 import { CheckpointConflictError, CheckpointError } from '../errors.js';
 import type { CheckpointAdapter, InsertOptions, InsertResult, ListRowsQuery, PruneQuery, ScanRowsQuery } from '../port/adapter.js';
 import { CheckpointAdapterBase } from '../port/adapter-base.js';
+import { idLimitError, MAX_CHECKPOINT_ID } from '../port/id-limit.js';
 import { compareNewestFirst, selectPrunable } from '../port/ordering.js';
 import { runInTransaction } from '../port/transaction-scope.js';
 import type { CheckpointRow, NewCheckpointRow } from '../types.js';
@@ -75,6 +76,7 @@ export class MemoryAdapter extends CheckpointAdapterBase {
           }
         }
       }
+      if (row.id === undefined && state.sequence >= MAX_CHECKPOINT_ID) throw idLimitError();
       const id = row.id ?? state.sequence + 1;
       state.sequence = Math.max(state.sequence, id);
       const stored = { ...row, id };

@@ -51,7 +51,12 @@ export interface ListRowsQuery {
 export interface ScanRowsQuery {
   /** Only this namespace. Default is the whole store. */
   namespace?: string;
-  /** Return rows with `id > afterId`. */
+  /**
+   * Return rows with `id > afterId`. The store's first page asks with `Number.NEGATIVE_INFINITY`,
+   * so that rows whose id was tampered to 0 or below are scanned (and refused) too: an SQL
+   * adapter must bind it as a value below every id (SQLite takes `-Infinity` as is; a PostgreSQL
+   * `bigint` comparison needs the lowest `bigint` instead) or leave the bound out.
+   */
   afterId: number;
   limit: number;
 }

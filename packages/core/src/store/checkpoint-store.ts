@@ -8,6 +8,7 @@ import { nonNegativeInteger } from '../validation/integers.js';
 import { normalizeTimestamp } from '../validation/timestamp.js';
 import { prepareCheckpoint, type CreateCheckpointInput, type PreparedCheckpoint } from './prepare.js';
 import type { DeleteResult, PruneResult, SessionSummary, VerifyReport } from './results.js';
+import { isIdLimitError } from '../port/id-limit.js';
 import { integrityError, rowFailure, toCheckpoint, verifyRow, verifyRows } from './verify-row.js';
 
 /** Options of {@link CheckpointStore}. */
@@ -150,7 +151,7 @@ export class CheckpointStore {
     try {
       ({ id } = await this.adapter.insert(prepared.id === undefined ? row : { ...row, id: prepared.id }, insertOptions));
     } catch (error) {
-      if (isCheckpointConflictError(error) && prepared.id === undefined) {
+      if (isCheckpointConflictError(error) && prepared.id === undefined && !isIdLimitError(error)) {
         throw new CheckpointConflictError(`source_ref already exists in namespace '${prepared.namespace}'`, { cause: error, ids: error.ids });
       }
       throw error;
@@ -454,7 +455,9 @@ export class CheckpointStore {
 
   async *#rawBatches(namespace: string | undefined, batchSize = 500): AsyncGenerator<CheckpointRow[]> {
     const limit = validateId(batchSize, 'batchSize');
-    let afterId = 0;
+    // From below every id, not from 0: a tampered row with an id of 0 or less must reach the row
+    // check (verify reports it, export refuses it), as it does on list.
+    let afterId = Number.NEGATIVE_INFINITY;
     for (;;) {
       const rows = await this.adapter.scanRows({ afterId, limit, ...(namespace === undefined ? {} : { namespace }) });
       if (rows.length === 0) return;

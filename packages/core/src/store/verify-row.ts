@@ -4,6 +4,7 @@ import type { CheckpointLimits } from '../limits.js';
 import type { Checkpoint, CheckpointRow, JsonObject } from '../types.js';
 import { isToken, MAX_NAME_LENGTH, MAX_SESSION_ID_LENGTH, validateText } from '../validation/fields.js';
 import { isPositiveInteger } from '../validation/integers.js';
+import { MAX_CHECKPOINT_ID } from '../port/id-limit.js';
 import { isNormalizedTimestamp } from '../validation/timestamp.js';
 
 /*
@@ -24,12 +25,21 @@ function textOk(value: unknown, max: number): boolean {
 }
 
 /**
+ * Why a stored id fails: ids run from 1 to MAX_CHECKPOINT_ID (2^53 - 1). The stored value is
+ * named as the driver gave it (PostgreSQL's text for a `bigint` beyond 2^53, exactly).
+ */
+function idProblem(id: unknown): string {
+  const shown = typeof id === 'number' || typeof id === 'bigint' || (typeof id === 'string' && /^-?\d{1,20}$/u.test(id)) ? String(id) : undefined;
+  return shown === undefined ? 'id is not a positive integer' : `id ${shown} is outside 1 to ${MAX_CHECKPOINT_ID} (ids are positive integers up to 2^53 - 1)`;
+}
+
+/**
  * Checks one stored row. Returns the reason it fails, or `undefined` when every field holds.
  * Never throws.
  */
 export function rowFailure(row: CheckpointRow, limits: Limits): string | undefined {
   const r = row as unknown as Record<string, unknown>;
-  if (!isPositiveInteger(r.id)) return 'id is not a positive integer';
+  if (!isPositiveInteger(r.id)) return idProblem(r.id);
   if (typeof r.payloadJson !== 'string') return 'payload is not text';
   if (typeof r.payloadSha256 !== 'string') return 'payload hash is not text';
   const payloadProblem = checkStoredPayload(r.payloadJson, r.payloadSha256, limits);

@@ -5,6 +5,7 @@ import type { CheckpointDatabase } from '../schema.js';
 import { storeOptions } from '../store-options.js';
 import { connectionFailure, explicitSslMode, postgresTarget, type PostgresTarget } from './postgres-connection-error.js';
 import { checkSchemaName } from './postgres-schema-name.js';
+import { guardClient } from './guard-client.js';
 
 /** Options of {@link openPostgresAdapter}. */
 export interface PostgresAdapterOptions {
@@ -107,7 +108,12 @@ function targetOf(connection: PostgresConnection): PostgresTarget {
 
 /** The caller's pool without `end`: closing the store must not close what it does not own. */
 function borrowed(pool: PostgresPool): PostgresPool {
-  return { connect: () => pool.connect(), end: async () => undefined };
+  return { connect: async () => guardClient(await pool.connect()), end: async () => undefined };
+}
+
+/** Our own pool, whose clients are guarded like a borrowed pool's. */
+function guarded(pool: PostgresPool): PostgresPool {
+  return { connect: async () => guardClient(await pool.connect()), end: () => pool.end() };
 }
 
 async function openPool(connectionString: string, max: number, connectionTimeoutMillis: number): Promise<PostgresPool> {
@@ -122,5 +128,5 @@ async function openPool(connectionString: string, max: number, connectionTimeout
   // 'error' event, which would crash the process unheard; pg has already discarded that
   // connection and the next query opens a new one, so there is nothing else to do.
   pool.on('error', () => undefined);
-  return pool;
+  return guarded(pool);
 }

@@ -10,8 +10,12 @@ import type { FrozenQuery } from '../query-template.js';
  */
 export const SQLITE_QUERY_PARTS: { readonly [K in keyof CheckpointQueries]: FrozenQuery } = {
   insert: {
-    sql: 'insert into "checkpoints" ("namespace", "session_id", "kind", "name", "payload_json", "payload_sha256", "created_at", "source_ref") select cast(? as text) as "namespace", cast(? as text) as "session_id", cast(? as text) as "kind", cast(? as text) as "name", cast(? as text) as "payload_json", cast(? as text) as "payload_sha256", cast(? as text) as "created_at", cast(? as text) as "source_ref" where not exists (select 1 as "one" from "checkpoints" where "namespace" = ? and "source_ref" = ?) on conflict do nothing returning "id"',
+    sql: 'insert into "checkpoints" ("namespace", "session_id", "kind", "name", "payload_json", "payload_sha256", "created_at", "source_ref") select cast(? as text) as "namespace", cast(? as text) as "session_id", cast(? as text) as "kind", cast(? as text) as "name", cast(? as text) as "payload_json", cast(? as text) as "payload_sha256", cast(? as text) as "created_at", cast(? as text) as "source_ref" where not exists (select 1 as "one" from "checkpoints" where "namespace" = ? and "source_ref" = ?) and max(coalesce((select max("id") from "checkpoints"), 0), coalesce((select "seq" from "sqlite_sequence" where "name" = \'checkpoints\'), 0)) < 9007199254740991 on conflict do nothing returning "id"',
     slots: [{ name: 'namespace' }, { name: 'sessionId' }, { name: 'kind' }, { name: 'name' }, { name: 'payloadJson' }, { name: 'payloadSha256' }, { name: 'createdAt' }, { name: 'sourceRef' }, { name: 'namespace' }, { name: 'sourceRef' }],
+  },
+  highestId: {
+    sql: 'select max(coalesce((select max("id") from "checkpoints"), 0), coalesce((select "seq" from "sqlite_sequence" where "name" = \'checkpoints\'), 0)) as "id"',
+    slots: [],
   },
   insertWithId: {
     sql: 'insert into "checkpoints" ("id", "namespace", "session_id", "kind", "name", "payload_json", "payload_sha256", "created_at", "source_ref") select cast(? as bigint) as "id", cast(? as text) as "namespace", cast(? as text) as "session_id", cast(? as text) as "kind", cast(? as text) as "name", cast(? as text) as "payload_json", cast(? as text) as "payload_sha256", cast(? as text) as "created_at", cast(? as text) as "source_ref" where not exists (select 1 as "one" from "checkpoints" where "namespace" = ? and "source_ref" = ?) on conflict do nothing returning "id"',
