@@ -11,8 +11,10 @@ import { CheckpointSession } from '../../dist/index.js';
 import { openPostgresStore, openSqliteStore } from '@session-checkpoint/store-kysely';
 
 const [target, sessionId, mode, worker, count] = process.argv.slice(2);
+// A long busy timeout: several children contend for one file on a loaded machine, and the verdict
+// must not depend on how long a writer waits for the lock (the default is 5 s).
 const store = target.startsWith('sqlite:')
-  ? await openSqliteStore(target.slice('sqlite:'.length))
+  ? await openSqliteStore(target.slice('sqlite:'.length), { busyTimeoutMs: 300_000 })
   : await openPostgresStore(process.env.SC_PG_URL, { schema: target.slice('postgres:'.length), poolSize: 1 });
 const session = new CheckpointSession(store, { sessionId });
 if (mode === 'add') {
