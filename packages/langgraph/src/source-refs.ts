@@ -44,3 +44,18 @@ export function checkpointRef(threadId: string, checkpointNs: string, checkpoint
 export function writeRef(threadId: string, checkpointNs: string, checkpointId: string, taskId: string): string {
   return `${checkpointRef(threadId, checkpointNs, checkpointId)}/${part(taskId, MAX_PART.task, 'task_id')}`;
 }
+
+/*
+ * Refs of the saver's other rows, outside the `lg/` range so that checkpoint range reads never
+ * meet them: parts of values too large for one row, and the transient lock row of a thread.
+ */
+
+/** The ref of part `k` of a split value of one checkpoint: `lgp/<thread>/<ns>/<id>/<k>`. */
+export function partRef(threadId: string, checkpointNs: string, checkpointId: string, k: number): string {
+  return `lgp/${checkpointRef(threadId, checkpointNs, checkpointId).slice('lg/'.length)}/${k}`;
+}
+
+/** The ref of a thread's lock row (inserted and deleted inside one transaction, never committed). */
+export function threadLockRef(threadId: string): string {
+  return `lgl/${checkpointPrefix(threadId).slice('lg/'.length)}`;
+}
