@@ -16,7 +16,7 @@ export interface SaverChild {
 }
 
 /** Starts `node saver-child.mjs <target> <thread> <count|forever>`. */
-export function startSaverChild(target: string, thread: string, count: number | 'forever'): SaverChild {
+export function startSaverChild(target: string, thread: string, count: number | 'forever' | 'delete'): SaverChild {
   const child = spawn(process.execPath, [CHILD, target, thread, String(count)], { stdio: ['ignore', 'pipe', 'pipe'] });
   let puts = 0;
   let stderr = '';

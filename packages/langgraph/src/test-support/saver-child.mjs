@@ -1,5 +1,5 @@
 // A child process that drives a SessionCheckpointSaver (the built package) on one thread:
-//   node saver-child.mjs <sqlite:path | postgres:schema> <thread> <count | forever>
+//   node saver-child.mjs <sqlite:path | postgres:schema> <thread> <count | forever | delete>
 // Each step changes "turn" and carries "system" over; it prints "put <n>" after each put.
 import { SessionCheckpointSaver } from '../../dist/index.js';
 import { openPostgresStore, openSqliteStore } from '@session-checkpoint/store-kysely';
@@ -10,6 +10,13 @@ const store = target.startsWith('sqlite:')
   ? await openSqliteStore(target.slice('sqlite:'.length))
   : await openPostgresStore(process.env.SC_PG_URL, { schema: target.slice('postgres:'.length), poolSize: 1 });
 const saver = new SessionCheckpointSaver(store);
+if (count === 'delete') {
+  // Another process deletes the thread, then exits.
+  await saver.deleteThread(thread);
+  process.stdout.write('deleted\n');
+  await store.close();
+  process.exit(0);
+}
 const padding = 'p'.repeat(50_000);
 let config = { configurable: { thread_id: thread, checkpoint_ns: '' } };
 const limit = count === 'forever' ? Infinity : Number(count);
