@@ -1,7 +1,7 @@
 import { INTERRUPT } from '@langchain/langgraph-checkpoint';
 import { CheckpointValidationError, utf8ByteLength, type Checkpoint as StoredRow, type CheckpointStore } from '@session-checkpoint/core';
 import { checkpointPayload, isCheckpointRow, writePayload, type CheckpointPayload } from './row-payloads.js';
-import { checkpointPrefix, partRef } from './source-refs.js';
+import { checkpointPrefix, partRef, writePartRef } from './source-refs.js';
 import { lockThread } from './thread-lock.js';
 import { allRowsByPrefix } from './thread-rows.js';
 import { keyOf } from './tuple-reader.js';
@@ -137,6 +137,10 @@ async function pruneThread(
     report.freedBytes += utf8ByteLength(e.row.payloadJson);
     report.checkpoints.push({ threadId, checkpointNs: e.p.checkpoint_ns, checkpointId: e.p.checkpoint_id });
     for (const w of writesOf.get(k) ?? []) {
+      const task = writePayload(w);
+      for (const write of task.writes) {
+        for (const part of write.value.parts ?? []) partRefs.push(writePartRef(threadId, task.checkpoint_ns, task.checkpoint_id, task.task_id, part.k));
+      }
       ids.push(w.id);
       report.writes++;
       report.freedBytes += utf8ByteLength(w.payloadJson);

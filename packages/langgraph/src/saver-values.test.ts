@@ -86,6 +86,13 @@ describe.each(list)('values on $name', (backend) => {
       const cp = checkpointWith({ huge, small: 1 });
       const config = await saver.put(cfg('t'), cp, meta(0), cp.channel_versions);
       expect((await saver.getTuple(config))?.checkpoint.channel_values).toEqual({ huge, small: 1 });
+      // A pending write over the cap too (a tool's output), merged with a later write of the task.
+      await saver.putWrites(config, [['out', { text: huge }]], 'task-1');
+      await saver.putWrites(config, [['__error__', 'boom']], 'task-1');
+      expect((await saver.getTuple(config))?.pendingWrites).toEqual([
+        ['task-1', '__error__', 'boom'],
+        ['task-1', 'out', { text: huge }],
+      ]);
       const report = await store.verify();
       expect(report.failures).toEqual([]);
       expect(report.checked).toBeGreaterThanOrEqual(3);

@@ -22,7 +22,8 @@ import { BoundedCache, type ListState } from './list-state.js';
 import { PutPlan } from './put-plan.js';
 import { sameJson } from './same-json.js';
 import { existingRefs, lockThread } from './thread-lock.js';
-import { checkpointPrefix, checkpointRef, writeRef } from './source-refs.js';
+import { checkpointPrefix, checkpointRef, writePartRef, writeRef } from './source-refs.js';
+import { fitRow } from './write-parts.js';
 import { CHECKPOINT_KIND, checkpointPayload, WRITE_KIND, writePayload, type CheckpointPayload, type StoredWrite, type WritePayload } from './row-payloads.js';
 import { pruneThreads, type PruneReport, type SaverPruneOptions } from './retention.js';
 import { loadValue, storeValue, type StoredValue } from './stored-value.js';
@@ -304,13 +305,25 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
       sourceRef,
       payload: { langgraph: 1, thread_id: thread, checkpoint_ns: ns, checkpoint_id: id, task_id: taskId, task_path: taskPath, writes: list } satisfies WritePayload,
     });
-    try {
-      await this.store.create(input(stored));
-      return;
-    } catch (error) {
-      if (!isCheckpointConflictError(error)) throw error;
+    // Values too large for the row go to part rows (refs below the write's ref), each within the limit.
+    const fit = (tx: CheckpointStore, list: StoredWrite[]) =>
+      fitRow(tx, input(list), list, (k) => writePartRef(thread, ns, id, taskId, k), {
+        namespace: this.namespace,
+        thread,
+        ns,
+        checkpointId: id,
+        what: `pending writes of task ${taskId} on checkpoint ${id}`,
+      });
+    const first = fit(this.store, stored);
+    if (first.parts.length === 0) {
+      try {
+        await this.store.insertPrepared(first.prepared);
+        return;
+      } catch (error) {
+        if (!isCheckpointConflictError(error)) throw error;
+      }
     }
-    // The task wrote before: merge into its row (regular writes kept, special ones replaced).
+    // Split, or the task wrote before: merge into its row (regular writes kept, special ones replaced).
     await this.store.transaction(async (tx) => {
       const existing = await tx.findBySourceRef(this.namespace, sourceRef);
       const merged = existing ? [...writePayload(existing).writes] : [];
@@ -319,8 +332,10 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
         if (at < 0) merged.push(write);
         else if (write.idx < 0) merged[at] = write;
       }
-      if (existing) await tx.adapter.deleteRow(existing.id, this.namespace);
-      await tx.create(input(merged));
+      if (existing) await tx.delete(existing.id, { namespace: this.namespace, apply: true, force: true });
+      const { prepared, parts } = existing ? fit(tx, merged) : first;
+      for (const part of parts) await tx.insertPrepared(part);
+      await tx.insertPrepared(prepared);
     });
   }
 

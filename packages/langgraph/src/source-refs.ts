@@ -59,3 +59,8 @@ export function partRef(threadId: string, checkpointNs: string, checkpointId: st
 export function threadLockRef(threadId: string): string {
   return `lgl/${checkpointPrefix(threadId).slice('lg/'.length)}`;
 }
+
+/** The ref of part `k` of a split pending write: `lgp/<thread>/<ns>/<id>/<task>/<k>`. */
+export function writePartRef(threadId: string, checkpointNs: string, checkpointId: string, taskId: string, k: number): string {
+  return `lgp/${writeRef(threadId, checkpointNs, checkpointId, taskId).slice('lg/'.length)}/${k}`;
+}

@@ -10,11 +10,11 @@ import {
   type CheckpointTuple,
   type SerializerProtocol,
 } from '@langchain/langgraph-checkpoint';
-import type { Checkpoint as StoredRow, CheckpointStore } from '@session-checkpoint/core';
+import { CheckpointIntegrityError, type Checkpoint as StoredRow, type CheckpointStore } from '@session-checkpoint/core';
 import { ChannelRebuilder, channelsOf, keyOf } from './channel-rebuild.js';
 import type { ListState } from './list-state.js';
-import { checkpointPayload, isCheckpointRow, writePayload, type CheckpointPayload, type WritePayload } from './row-payloads.js';
-import { checkpointRef } from './source-refs.js';
+import { checkpointPayload, isCheckpointRow, partPayload, writePayload, type CheckpointPayload, type StoredWrite, type WritePayload } from './row-payloads.js';
+import { checkpointRef, writePartRef } from './source-refs.js';
 import { isThenable, loadValue, loadValueNow, type StoredValue } from './stored-value.js';
 import { allRowsByPrefix } from './thread-rows.js';
 
@@ -85,9 +85,10 @@ export class TupleReader {
       entries.map((e) => ({ p: e.checkpoint, sha: e.sha, rowId: e.rowId })),
     );
     await rebuilder.load();
+    const writeParts = await this.#writeParts(entries);
     const handedOut = new Set<StoredValue>();
     const plain = new Set<StoredValue>();
-    return Promise.all(entries.map((e) => this.#tuple(e, rebuilder, entries.length <= 1, handedOut, plain, remember)));
+    return Promise.all(entries.map((e) => this.#tuple(e, rebuilder, entries.length <= 1, handedOut, plain, remember, writeParts)));
   }
 
   /** Loads a checkpoint payload's metadata (for `list` filters, before building whole tuples). */
@@ -102,6 +103,7 @@ export class TupleReader {
     handedOut: Set<StoredValue>,
     plain: Set<StoredValue>,
     remember: RememberLists | undefined,
+    writeParts: Map<string, StoredRow>,
   ): Promise<CheckpointTuple> {
     const loaded = loadValueNow(this.serde, p.checkpoint);
     const checkpoint = (isThenable(loaded) ? await loaded : loaded) as Checkpoint;
@@ -127,7 +129,7 @@ export class TupleReader {
     checkpoint.channel_values = channelValues;
     const pendingWrites: CheckpointPendingWrite[] = [];
     for (const { task, write } of sortedWrites(writes)) {
-      const value = loadValueNow(this.serde, write.value);
+      const value = loadValueNow(this.serde, write.value.parts === undefined ? write.value : joinWrite(p, task, write, writeParts));
       pendingWrites.push([task.task_id, write.channel, isThenable(value) ? await value : value]);
     }
     if (checkpoint.v < 4 && p.parent_checkpoint_id !== null) await this.#migratePendingSends(checkpoint, p);
@@ -144,6 +146,20 @@ export class TupleReader {
     return tuple;
   }
 
+  /** The part rows of split pending writes of these entries, by ref, in one call. */
+  async #writeParts(entries: readonly CheckpointEntry[]): Promise<Map<string, StoredRow>> {
+    const refs: string[] = [];
+    for (const e of entries) {
+      for (const task of e.writes) {
+        for (const w of task.writes) for (const part of w.value.parts ?? []) refs.push(writePartRef(task.thread_id, task.checkpoint_ns, task.checkpoint_id, task.task_id, part.k));
+      }
+    }
+    const out = new Map<string, StoredRow>();
+    if (refs.length === 0) return out;
+    for (const row of await this.store.findBySourceRefs(this.namespace, refs)) if (row.sourceRef !== null) out.set(row.sourceRef, row);
+    return out;
+  }
+
   /** Checkpoints before v4 kept pending sends in the parent's TASKS writes; move them into channel_values. */
   async #migratePendingSends(checkpoint: Checkpoint, p: CheckpointPayload): Promise<void> {
     const parent = checkpointRef(p.thread_id, p.checkpoint_ns, p.parent_checkpoint_id ?? '');
@@ -152,5 +168,26 @@ export class TupleReader {
     checkpoint.channel_values[TASKS] = await Promise.all(sends.map(({ write }) => loadValue(this.serde, write.value)));
     const versions = Object.values(checkpoint.channel_versions);
     checkpoint.channel_versions[TASKS] = versions.length > 0 ? maxChannelVersion(...versions) : 1;
+  }
+}
+
+/** A split pending write joined back from its verified part rows (each bound by its SHA-256). */
+function joinWrite(p: CheckpointPayload, task: WritePayload, write: StoredWrite, parts: Map<string, StoredRow>): StoredValue {
+  let text = '';
+  const fail = (reason: string) =>
+    new CheckpointIntegrityError(`LangGraph checkpoint ${p.checkpoint_id} of thread '${p.thread_id}': write '${write.channel}' of task ${task.task_id} cannot be rebuilt: ${reason}`, {
+      failures: [],
+    });
+  for (const part of write.value.parts ?? []) {
+    const row = parts.get(writePartRef(task.thread_id, task.checkpoint_ns, task.checkpoint_id, task.task_id, part.k));
+    if (!row) throw fail(`part ${part.k} is missing`);
+    if (row.payloadSha256 !== part.sha) throw fail(`part ${part.k} is not the one stored (SHA-256 differs)`);
+    text += partPayload(row).text;
+  }
+  if (write.value.form === 'b64') return { t: write.value.t, b64: text };
+  try {
+    return { t: write.value.t, j: JSON.parse(text) as StoredValue['j'] };
+  } catch {
+    throw fail('its parts do not join to JSON');
   }
 }
