@@ -127,11 +127,7 @@ export class TupleReader {
     }
     if (remember && lists) remember(p, lists);
     checkpoint.channel_values = channelValues;
-    const pendingWrites: CheckpointPendingWrite[] = [];
-    for (const { task, write } of sortedWrites(writes)) {
-      const value = loadValueNow(this.serde, write.value.parts === undefined ? write.value : joinWrite(p, task, write, writeParts));
-      pendingWrites.push([task.task_id, write.channel, isThenable(value) ? await value : value]);
-    }
+    const pendingWrites = await this.#pendingWrites(p, writes, writeParts);
     if (checkpoint.v < 4 && p.parent_checkpoint_id !== null) await this.#migratePendingSends(checkpoint, p);
     const configurable = { thread_id: p.thread_id, checkpoint_ns: p.checkpoint_ns };
     const tuple: CheckpointTuple = {
@@ -144,6 +140,38 @@ export class TupleReader {
       tuple.parentConfig = { configurable: { ...configurable, checkpoint_id: p.parent_checkpoint_id } } satisfies RunnableConfig;
     }
     return tuple;
+  }
+
+  async #pendingWrites(p: CheckpointPayload, writes: readonly WritePayload[], writeParts: Map<string, StoredRow>, only?: ReadonlySet<string>): Promise<CheckpointPendingWrite[]> {
+    const out: CheckpointPendingWrite[] = [];
+    for (const { task, write } of sortedWrites(writes)) {
+      if (only !== undefined && !only.has(write.channel)) continue;
+      const value = loadValueNow(this.serde, write.value.parts === undefined ? write.value : joinWrite(p, task, write, writeParts));
+      out.push([task.task_id, write.channel, isThenable(value) ? await value : value]);
+    }
+    return out;
+  }
+
+  /** The pending writes of each entry to the channels in `only`, in LangGraph's order. */
+  async writesOf(entries: readonly CheckpointEntry[], only: ReadonlySet<string>): Promise<CheckpointPendingWrite[][]> {
+    const writeParts = await this.#writeParts(entries);
+    return Promise.all(entries.map((e) => this.#pendingWrites(e.checkpoint, e.writes, writeParts, only)));
+  }
+
+  /** The values of `channels` that the checkpoint of `entry` has (absent ones are left out). */
+  async channelValues(entry: CheckpointEntry, channels: readonly string[]): Promise<Map<string, unknown>> {
+    const p = entry.checkpoint;
+    const present = new Set(channelsOf(p));
+    const wanted = channels.filter((ch) => present.has(ch));
+    const out = new Map<string, unknown>();
+    if (wanted.length === 0) return out;
+    const rebuilder = new ChannelRebuilder(this.store, this.namespace, [{ p, sha: entry.sha, rowId: entry.rowId }]);
+    await rebuilder.load();
+    for (const ch of wanted) {
+      const value = loadValueNow(this.serde, rebuilder.value(p, ch, entry.rowId).stored);
+      out.set(ch, isThenable(value) ? await value : value);
+    }
+    return out;
   }
 
   /** The part rows of split pending writes of these entries, by ref, in one call. */
