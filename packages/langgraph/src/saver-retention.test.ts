@@ -115,4 +115,23 @@ describe.each(list)('retention on $name', (backend) => {
       await store.close();
     }
   });
+
+  it.skipIf(!backend.available)('maxCheckpointsPerThread prunes every ceil(max / 4) puts, and every kept checkpoint reads whole', async () => {
+    const store = await backend.open();
+    try {
+      const saver = new SessionCheckpointSaver(store, { maxCheckpointsPerThread: 8 });
+      const ids = await chain(saver, 't', 30);
+      const kept = await all(saver, 't');
+      // Pruned at puts 2, 4, ..., 30 (ceil(8 / 4) = 2): the 8 newest stay, plus the list chain they read.
+      expect(kept.slice(0, 8).map((t) => t.checkpoint.id)).toEqual(ids.slice(-8).reverse());
+      expect(kept.length).toBeLessThanOrEqual(8 + 8 + 1);
+      for (const t of kept) {
+        const i = ids.indexOf(t.checkpoint.id);
+        expect(t.checkpoint.channel_values).toEqual({ steps: Array.from({ length: i + 1 }, (_, k) => `step ${k}`), system: 'you are helpful' });
+      }
+      expect((await store.verify()).failures).toEqual([]);
+    } finally {
+      await store.close();
+    }
+  });
 });

@@ -39,9 +39,12 @@ export interface SessionCheckpointSaverOptions {
   /** Serializer of values. Default is LangGraph's `JsonPlusSerializer`. */
   serde?: SerializerProtocol;
   /**
-   * Retention: after each `put`, keep at most this many checkpoints per (thread, checkpoint_ns),
-   * never dropping the newest one, one awaiting an interrupt's resume, or one whose values a kept
-   * checkpoint still reads (see {@link SessionCheckpointSaver.prune}). Default is unlimited.
+   * Retention: keep at most this many checkpoints per (thread, checkpoint_ns), pruning after every
+   * `ceil(max / 4)`-th put of this saver there (so a thread may hold up to that many more in
+   * between), never dropping the newest one, one awaiting an interrupt's resume, or one whose
+   * values a kept checkpoint still reads (see {@link SessionCheckpointSaver.prune}); a list chain
+   * is cut by a snapshot every `max` pieces, so at most about `max` more are kept back for it.
+   * Default is unlimited.
    */
   maxCheckpointsPerThread?: number;
   /**
@@ -97,6 +100,8 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
   readonly #holderCache = new BoundedCache<Holders>(HOLDER_CACHE_MAX);
   /** List values last stored or handed out per checkpoint: what the next put may extend. */
   readonly #lists = new BoundedCache<Map<string, ListState>>(LIST_CACHE_MAX);
+  /** Puts per (thread, namespace) since this saver last pruned it (maxCheckpointsPerThread). */
+  readonly #putsSincePrune = new BoundedCache<number>(HOLDER_CACHE_MAX);
   /** The snapshot rule's ratio (see the option). */
   readonly snapshotRatio: number;
 
@@ -301,7 +306,14 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
     this.#remember(thread, ns, id, { versions: { ...checkpoint.channel_versions }, holder: plan.holders() });
     if (row.inserted) this.#lists.set(keyOf({ thread_id: thread, checkpoint_ns: ns, checkpoint_id: id }), plan.listStates(row.sha));
     if (this.maxCheckpointsPerThread !== undefined) {
-      await this.prune({ threadId: thread, checkpointNs: ns, keepLatest: this.maxCheckpointsPerThread, apply: true });
+      // Incremental: prune once every ceil(max / 4) puts of this saver to a (thread, namespace), so
+      // the pruned read (a thread held near the cap) costs O(1) rows per put, amortised.
+      const k = `${thread}\u0000${ns}`;
+      const since = (this.#putsSincePrune.get(k) ?? 0) + 1;
+      if (since >= Math.ceil(this.maxCheckpointsPerThread / 4)) {
+        this.#putsSincePrune.delete(k);
+        await this.prune({ threadId: thread, checkpointNs: ns, keepLatest: this.maxCheckpointsPerThread, apply: true });
+      } else this.#putsSincePrune.set(k, since);
     }
     return { configurable: { thread_id: thread, checkpoint_ns: ns, checkpoint_id: id } };
   }
