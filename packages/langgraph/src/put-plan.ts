@@ -108,17 +108,17 @@ export class PutPlan {
     this.#states.delete(channel);
   }
 
-  /** The checkpoints this row links to, with the channels that need each. */
-  links(): Map<string, string[]> {
-    const out = new Map<string, string[]>();
-    const add = (from: string, channel: string) => {
+  /** The checkpoints this row links to, with the channels that need each (and the row SHA-256 a list piece names). */
+  links(): Map<string, { channel: string; sha?: string }[]> {
+    const out = new Map<string, { channel: string; sha?: string }[]>();
+    const add = (from: string, link: { channel: string; sha?: string }) => {
       if (from === this.id) return;
       const list = out.get(from);
-      if (list) list.push(channel);
-      else out.set(from, [channel]);
+      if (list) list.push(link);
+      else out.set(from, [link]);
     };
-    for (const [channel, from] of this.#carried) add(from, channel);
-    for (const [channel, piece] of this.#lists) add(piece.from, channel);
+    for (const [channel, from] of this.#carried) add(from, { channel });
+    for (const [channel, piece] of this.#lists) add(piece.from, { channel, sha: piece.sha });
     return out;
   }
 

@@ -288,9 +288,11 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
       const links = plan.links();
       if (links.size > 0) {
         const present = await existingRefs(tx, this.namespace, [...links.keys()].map((from) => checkpointRef(thread, ns, from)));
-        for (const [from, channels] of links) {
-          if (present.has(checkpointRef(thread, ns, from))) continue;
-          for (const channel of channels) {
+        for (const [from, needs] of links) {
+          const sha = present.get(checkpointRef(thread, ns, from));
+          for (const { channel, sha: wanted } of needs) {
+            // Present, and for a list piece the very row it extends (not one re-created since).
+            if (sha !== undefined && (wanted === undefined || wanted === sha)) continue;
             if (Object.hasOwn(cv, channel)) await plan.store(channel, cv[channel], undefined);
             else plan.drop(channel);
           }

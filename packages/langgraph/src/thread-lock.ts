@@ -47,16 +47,17 @@ export async function lockThread(tx: CheckpointStore, namespace: string, threadI
 }
 
 /**
- * The refs among `refs` that some row holds, read inside `tx` for presence only: the rows'
- * values are never used, so they are not verified here (every value is verified when read).
+ * The refs among `refs` that some row holds, with that row's recorded payload SHA-256, read inside
+ * `tx` for presence only: the rows' values are never used, so they are not verified here (every
+ * value is verified when read).
  */
-export async function existingRefs(tx: CheckpointStore, namespace: string, refs: readonly string[]): Promise<Set<string>> {
-  const found = new Set<string>();
+export async function existingRefs(tx: CheckpointStore, namespace: string, refs: readonly string[]): Promise<Map<string, string>> {
+  const found = new Map<string, string>();
   if (refs.length === 0) return found;
   const adapter = tx.adapter;
   const rows = adapter.findBySourceRefs
     ? await adapter.findBySourceRefs(namespace, refs)
     : (await Promise.all(refs.map((ref) => adapter.findBySourceRef(namespace, ref)))).filter((r) => r !== undefined);
-  for (const row of rows) if (row?.sourceRef != null) found.add(row.sourceRef);
+  for (const row of rows) if (row?.sourceRef != null) found.set(row.sourceRef, row.payloadSha256);
   return found;
 }
