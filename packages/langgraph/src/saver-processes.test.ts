@@ -117,4 +117,21 @@ describe.each(targets)('processes on $name', (backend) => {
       await store.close();
     }
   });
+
+  it.skipIf(!backend.available)('three processes on one thread with maxCheckpointsPerThread: 3 leave every kept checkpoint readable', async () => {
+    const target = backend.make();
+    await (await open(target)).close();
+    const children = [0, 1, 2].map(() => startSaverChild(target, 'shared', 12, { SC_LG_MAX: '3' }));
+    const results = await Promise.all(children.map((c) => c.done));
+    expect(results.map((r) => [r.code, r.stderr])).toEqual([[0, ''], [0, ''], [0, '']]);
+    const store = await open(target);
+    try {
+      const all = await tuples(new SessionCheckpointSaver(store), 'shared');
+      expect(all.length).toBeGreaterThanOrEqual(3);
+      for (const t of all) expect(t.checkpoint.channel_values.system).toBe('system of shared');
+      expect((await store.verify()).failures).toEqual([]);
+    } finally {
+      await store.close();
+    }
+  });
 });
