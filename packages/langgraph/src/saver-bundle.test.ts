@@ -38,7 +38,7 @@ describe('moving LangGraph threads with bundles', () => {
       const c2 = await saver.put(c1, second, meta(1), { messages: 2 });
       const kinds = (await source.list({ namespace: 'langgraph', limit: 100 })).map((r) => r.kind);
       expect(kinds.filter((k) => k === 'langgraph.part').length).toBeGreaterThanOrEqual(2);
-      expect((await source.findBySourceRef('langgraph', `lg/laptop-thread//${c2.configurable.checkpoint_id}`))?.payload).toHaveProperty('lists.messages.j');
+      expect((await source.findBySourceRef('langgraph', `lg/laptop-thread//${String(c2.configurable?.checkpoint_id)}`))?.payload).toHaveProperty('lists.messages.j');
       await saver.putWrites(c2, [['messages', [new HumanMessage('pending')]]], 'task-1');
 
       const text = serializeBundle(await exportBundle(source, { namespace: 'langgraph' }));
@@ -57,7 +57,7 @@ describe('moving LangGraph threads with bundles', () => {
       expect(back?.checkpoint.channel_values.bytes).toEqual(new Uint8Array([1, 2]));
       expect(back?.checkpoint.channel_values.doc).toBe(doc);
       expect((back?.checkpoint.channel_values.messages as HumanMessage[]).map((m) => m.content)).toEqual(['hi', 'again', 'on the server']);
-      expect((await target.findBySourceRef('langgraph', `lg/laptop-thread//${c3.configurable.checkpoint_id}`))?.payload).toHaveProperty('lists.messages.j');
+      expect((await target.findBySourceRef('langgraph', `lg/laptop-thread//${String(c3.configurable?.checkpoint_id)}`))?.payload).toHaveProperty('lists.messages.j');
     } finally {
       await source.close();
       await target.close();

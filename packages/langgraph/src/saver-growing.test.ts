@@ -20,14 +20,18 @@ afterAll(async () => {
   for (const b of list) await b.cleanup();
 });
 
-/** user -> agent -> tool -> agent, one invoke per turn; `toolOutput(turn)` is what the tool returns. */
-function chatGraph(checkpointer: BaseCheckpointSaver, toolOutput: (turn: number) => string) {
+/**
+ * user -> agent -> tool -> agent, one invoke per turn (on turns where `usesTool` says so; else the
+ * agent answers at once); `toolOutput(turn)` is what the tool returns.
+ */
+function chatGraph(checkpointer: BaseCheckpointSaver, toolOutput: (turn: number) => string, usesTool: (turn: number) => boolean = () => true) {
   let turn = 0;
   return new StateGraph(MessagesAnnotation)
     .addNode('agent', (s) => {
       const last = s.messages[s.messages.length - 1];
       if (last instanceof ToolMessage) return { messages: [new AIMessage({ content: `answer ${turn}: ${String(last.content).length} chars`, id: `a-${turn}` })] };
       turn = s.messages.filter((m) => m instanceof HumanMessage).length;
+      if (!usesTool(turn)) return { messages: [new AIMessage({ content: `direct answer ${turn}`, id: `a-${turn}` })] };
       return { messages: [new AIMessage({ content: '', id: `c-${turn}`, tool_calls: [{ id: `call-${turn}`, name: 'lookup', args: { turn } }] })] };
     })
     .addNode('tool', (s) => {
@@ -71,11 +75,13 @@ async function storedBytes(store: CheckpointStore): Promise<number> {
 
 const TURNS = 300;
 const BIG_TURN = 290;
-// Small messages, except one tool output over the 1 MiB row limit.
+// Small messages, except one tool output over the 1 MiB row limit; the tool runs every 5th turn
+// (and at BIG_TURN), which keeps the test lean: about 2.4 checkpoints per turn.
 const output = (turn: number) => (turn === BIG_TURN ? `big ${'z'.repeat(1_100_000)}` : `result of turn ${turn} ${'r'.repeat(200)}`);
+const usesTool = (turn: number) => turn % 5 === 0 || turn === BIG_TURN;
 
 async function chat(checkpointer: BaseCheckpointSaver, turns: number): Promise<{ history: unknown[]; graph: Chat }> {
-  const graph = chatGraph(checkpointer, output);
+  const graph = chatGraph(checkpointer, output, usesTool);
   const config = { configurable: { thread_id: 'chat' } };
   for (let t = 1; t <= turns; t++) await graph.invoke({ messages: [new HumanMessage({ content: `question ${t}`, id: `q-${t}` })] }, config);
   return { history: await historyOf(graph, config), graph };
@@ -90,7 +96,7 @@ describe.each(list.filter((b) => b.name !== 'memory'))('growing state on $name',
       const ours = await chat(new SessionCheckpointSaver(store), TURNS);
       reference ??= chat(new MemorySaver(), TURNS).then((r) => r.history);
       expect(ours.history).toEqual(await reference);
-      expect(ours.history.length).toBeGreaterThan(TURNS * 4);
+      expect(ours.history.length).toBeGreaterThan(TURNS * 2);
       // O(N): a small multiple of the conversation (stored in full at every step it would be ~150x).
       const final = await ours.graph.getState({ configurable: { thread_id: 'chat' } });
       const conversation = JSON.stringify(final.values.messages).length;
@@ -99,7 +105,8 @@ describe.each(list.filter((b) => b.name !== 'memory'))('growing state on $name',
     } finally {
       await store.close();
     }
-  }, 600_000);
+    // No verdict on speed: a loaded machine only makes it slower.
+  }, 3_600_000);
 });
 
 describe.each(list)('incremental lists on $name', (backend) => {
@@ -154,7 +161,7 @@ describe.each(list)('incremental lists on $name', (backend) => {
         items.push(`item ${i}`);
         const cp = { ...checkpointWith({ items: next, system: 'sys' }), channel_versions: { items: i + 1, system: 1 } };
         const config = await saver.put(cfg('r', parent), cp, meta(i), i === 0 ? { items: 1, system: 1 } : { items: i + 1 });
-        parent = config.configurable.checkpoint_id;
+        parent = String(config.configurable?.checkpoint_id);
         expected.set(parent, [...items]);
         handed = (await saver.getTuple(config))?.checkpoint.channel_values.items as unknown[];
       }

@@ -122,7 +122,7 @@ describe('pieces of a growing list on sqlite', () => {
     for (let i = 0; i < 6; i++) {
       const cp = { ...checkpointWith({ items: [...handed, `item-${i}`], system: 'sys' }), channel_versions: { items: i + 1, system: 1 } };
       const config = await saver.put(cfg('g', parent), cp, meta(i), i === 0 ? { items: 1, system: 1 } : { items: i + 1 });
-      parent = config.configurable.checkpoint_id;
+      parent = String(config.configurable?.checkpoint_id);
       ids.push(parent);
       handed = (await saver.getTuple(config))?.checkpoint.channel_values.items as unknown[];
     }
