@@ -52,8 +52,13 @@ export interface SessionCheckpointSaverOptions {
    * parent's is stored as the appended items only, until the items appended since its last full
    * copy (the snapshot) exceed `snapshotRatio` times the size of that copy (counted as at least
    * 16 KiB); then it is stored in full again. So the bytes stored for a growing list stay within
-   * about `1 + 2 / snapshotRatio` times its final size, and a read assembles at most
+   * about `2 + 1 / snapshotRatio` times its final size, and a read assembles at most
    * `1 + snapshotRatio` times the value. `0` stores every changed value in full. Default is `1`.
+   *
+   * @example
+   * ```ts
+   * new SessionCheckpointSaver(store, { snapshotRatio: 2 }); // fewer full copies, longer reads
+   * ```
    */
   snapshotRatio?: number;
 }
