@@ -60,9 +60,10 @@ async function historyOf(graph: Chat, config: RunnableConfig): Promise<unknown[]
   return out;
 }
 
+/** Tool calls compare by their fields: the store keeps JSON objects with their keys sorted. */
 function digest(s: StateSnapshot, idOf: (c: RunnableConfig | undefined) => number | null | undefined): unknown {
   const messages = (s.values.messages as BaseMessage[] | undefined) ?? [];
-  const text = JSON.stringify(messages.map((m) => [m.getType(), m.content, m.id ?? null]));
+  const text = JSON.stringify(messages.map((m) => [m.getType(), m.content, m.id ?? null, ((m as AIMessage).tool_calls ?? []).map((c) => [c.id, c.name, c.args])]));
   return { id: idOf(s.config), parent: idOf(s.parentConfig), next: s.next, step: s.metadata?.step, n: messages.length, sha: createHash('sha256').update(text).digest('hex') };
 }
 
