@@ -5,5 +5,15 @@
  */
 export { SessionCheckpointSaver, type SessionCheckpointSaverOptions } from './session-checkpoint-saver.js';
 export type { PruneReport, SaverPruneOptions } from './retention.js';
-export { CHECKPOINT_KIND, WRITE_KIND, type CheckpointPayload, type StoredWrite, type WritePayload } from './row-payloads.js';
+export {
+  CHECKPOINT_KIND,
+  PART_KIND,
+  WRITE_KIND,
+  type CheckpointPayload,
+  type ListPiece,
+  type PartPayload,
+  type PartRef,
+  type StoredWrite,
+  type WritePayload,
+} from './row-payloads.js';
 export type { StoredValue } from './stored-value.js';

@@ -1,7 +1,8 @@
 import { INTERRUPT } from '@langchain/langgraph-checkpoint';
 import { CheckpointValidationError, utf8ByteLength, type Checkpoint as StoredRow, type CheckpointStore } from '@session-checkpoint/core';
 import { checkpointPayload, isCheckpointRow, writePayload, type CheckpointPayload } from './row-payloads.js';
-import { checkpointPrefix } from './source-refs.js';
+import { checkpointPrefix, partRef, writePartRef } from './source-refs.js';
+import { lockThread } from './thread-lock.js';
 import { allRowsByPrefix } from './thread-rows.js';
 import { keyOf } from './tuple-reader.js';
 
@@ -56,8 +57,14 @@ export async function pruneThreads(store: CheckpointStore, namespace: string, op
   const apply = options.apply === true;
   for (const threadId of threads) {
     const run = async (tx: CheckpointStore) => pruneThread(tx, namespace, threadId, options, olderThan, report, apply);
-    if (apply) await store.transaction(run);
-    else await run(store);
+    if (apply) {
+      await store.transaction(async (tx) => {
+        // Under the thread's lock: no put in flight links to a row this removes (see thread-lock.ts).
+        const release = await lockThread(tx, namespace, threadId);
+        await run(tx);
+        await release();
+      });
+    } else await run(store);
   }
   return report;
 }
@@ -109,7 +116,7 @@ async function pruneThread(
   const pending = all.filter((e) => !selected.has(keyOf(e.p))).map((e) => e.p);
   while (pending.length > 0) {
     const p = pending.pop() as CheckpointPayload;
-    for (const holderId of Object.values(p.carried)) {
+    for (const holderId of [...Object.values(p.carried), ...Object.values(p.lists ?? {}).map((piece) => piece.from)]) {
       const k = keyOf({ ...p, checkpoint_id: holderId });
       if (selected.delete(k)) {
         report.keptForValues.push(holderId);
@@ -119,17 +126,32 @@ async function pruneThread(
     }
   }
   const ids: number[] = [];
+  const partRefs: string[] = [];
   for (const k of selected) {
     const e = byKey.get(k);
     if (!e) continue;
     ids.push(e.row.id);
+    for (const stored of [...Object.values(e.p.values), ...Object.values(e.p.lists ?? {})]) {
+      for (const part of stored.parts ?? []) partRefs.push(partRef(threadId, e.p.checkpoint_ns, e.p.checkpoint_id, part.k));
+    }
     report.freedBytes += utf8ByteLength(e.row.payloadJson);
     report.checkpoints.push({ threadId, checkpointNs: e.p.checkpoint_ns, checkpointId: e.p.checkpoint_id });
     for (const w of writesOf.get(k) ?? []) {
+      const task = writePayload(w);
+      for (const write of task.writes) {
+        for (const part of write.value.parts ?? []) partRefs.push(writePartRef(threadId, task.checkpoint_ns, task.checkpoint_id, task.task_id, part.k));
+      }
       ids.push(w.id);
       report.writes++;
       report.freedBytes += utf8ByteLength(w.payloadJson);
     }
   }
-  if (apply && ids.length > 0) await store.adapter.deleteRows(ids.sort((a, b) => a - b), namespace);
+  // Parts of split values go with their checkpoint (read through the facade, so verified).
+  for (const row of partRefs.length === 0 ? [] : await store.findBySourceRefs(namespace, partRefs)) {
+    ids.push(row.id);
+    report.freedBytes += utf8ByteLength(row.payloadJson);
+  }
+  if (!apply) return;
+  // Through the facade; `force` because a damaged old row must not block retention.
+  for (const id of ids.sort((a, b) => a - b)) await store.delete(id, { namespace, apply: true, force: true });
 }

@@ -5,6 +5,54 @@ import type { StoredValue } from './stored-value.js';
 export const CHECKPOINT_KIND = 'langgraph.checkpoint';
 /** Kind of the row that holds the pending writes of one task on one checkpoint. */
 export const WRITE_KIND = 'langgraph.writes';
+/** Kind of a row holding one part of a value too large for its checkpoint row (see value-parts.ts). */
+export const PART_KIND = 'langgraph.part';
+
+/** Where one part of a split value lives: the part number of its row and that row's payload SHA-256. */
+export interface PartRef {
+  k: number;
+  sha: string;
+}
+
+/**
+ * A list channel whose value extends the value of an earlier checkpoint: only the appended items
+ * are here (`j`, or `parts` when split). The items before them are the value at `from` (a
+ * checkpoint of the same thread and namespace, usually the parent) whose row has the payload
+ * SHA-256 `sha`; that row holds either the value in full (`values`) or the previous piece
+ * (`lists`), so the chain back to the full value (the snapshot at `since`) is bound by row hashes.
+ */
+export interface ListPiece {
+  t: 'json';
+  /** Checkpoint whose row holds the value this one extends. */
+  from: string;
+  /** Payload SHA-256 of that row. */
+  sha: string;
+  /** Items of the value at `from`. */
+  n: number;
+  /** Checkpoint whose row holds the full value the chain starts from (the snapshot). */
+  since: string;
+  /** Serialized bytes of the pieces since the snapshot, this one included. */
+  d: number;
+  /** Serialized bytes of the snapshot. */
+  s: number;
+  /** Pieces since the snapshot, this one included. */
+  c: number;
+  /** The appended items. */
+  j?: unknown[];
+  /** Or, when they are too large for one row, the rows holding their JSON text. */
+  parts?: PartRef[];
+}
+
+/** Payload of a {@link PART_KIND} row: one slice of the JSON text (or base64) of a split value. */
+export interface PartPayload {
+  langgraph: 2;
+  thread_id: string;
+  checkpoint_ns: string;
+  checkpoint_id: string;
+  channel: string;
+  k: number;
+  text: string;
+}
 
 /**
  * Payload of a checkpoint row. Channel values are stored once, in the row of the checkpoint where
@@ -12,7 +60,8 @@ export const WRITE_KIND = 'langgraph.writes';
  * so a fork never overwrites another branch: values are keyed by the checkpoint that wrote them.
  */
 export interface CheckpointPayload {
-  langgraph: 1;
+  /** 1, or 2 when the row uses `lists` or split values (which readers before 2 would misread). */
+  langgraph: 1 | 2;
   thread_id: string;
   checkpoint_ns: string;
   checkpoint_id: string;
@@ -24,6 +73,8 @@ export interface CheckpointPayload {
   values: Record<string, StoredValue>;
   /** Channel -> id of the checkpoint (same thread and namespace) whose row holds its value. */
   carried: Record<string, string>;
+  /** List channels stored as an extension of an earlier value: only the appended items. */
+  lists?: Record<string, ListPiece>;
 }
 
 /** One pending write inside a {@link WritePayload}. */
@@ -55,6 +106,35 @@ function malformed(row: StoredRow, what: string): never {
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isStored = (v: unknown): boolean => isObject(v) && typeof v.t === 'string';
 
+function isListPiece(v: unknown): boolean {
+  return (
+    isObject(v) &&
+    v.t === 'json' &&
+    typeof v.from === 'string' &&
+    typeof v.sha === 'string' &&
+    typeof v.since === 'string' &&
+    Number.isSafeInteger(v.n) &&
+    typeof v.d === 'number' &&
+    typeof v.s === 'number' &&
+    Number.isSafeInteger(v.c) &&
+    (Array.isArray(v.j) || isPartList(v.parts))
+  );
+}
+
+/** True for a list of {@link PartRef}. */
+export function isPartList(v: unknown): v is PartRef[] {
+  return Array.isArray(v) && v.every((r: unknown) => isObject(r) && Number.isSafeInteger(r.k) && typeof r.sha === 'string');
+}
+
+/** The part payload of a verified row, shape-checked. */
+export function partPayload(row: StoredRow): PartPayload {
+  const p = row.payload as Record<string, unknown>;
+  if (row.kind !== PART_KIND || p.langgraph !== 2 || typeof p.checkpoint_id !== 'string' || typeof p.channel !== 'string' || !Number.isSafeInteger(p.k) || typeof p.text !== 'string') {
+    return malformed(row, 'part');
+  }
+  return p as unknown as PartPayload;
+}
+
 /** True for a row of a checkpoint (as opposed to one of pending writes). */
 export function isCheckpointRow(row: StoredRow): boolean {
   return row.kind === CHECKPOINT_KIND;
@@ -65,10 +145,11 @@ export function checkpointPayload(row: StoredRow): CheckpointPayload {
   const p = row.payload as Record<string, unknown>;
   if (
     row.kind !== CHECKPOINT_KIND ||
-    p.langgraph !== 1 ||
+    (p.langgraph !== 1 && p.langgraph !== 2) ||
     typeof p.thread_id !== 'string' ||
     typeof p.checkpoint_ns !== 'string' ||
     typeof p.checkpoint_id !== 'string' ||
+    !(p.lists === undefined || (isObject(p.lists) && Object.values(p.lists).every(isListPiece))) ||
     !(p.parent_checkpoint_id === null || typeof p.parent_checkpoint_id === 'string') ||
     !isStored(p.checkpoint) ||
     !isStored(p.metadata) ||

@@ -112,3 +112,73 @@ describe.each(targets)('tampering on $name', (target) => {
     }
   });
 });
+
+describe('pieces of a growing list on sqlite', () => {
+  /** Six checkpoints; `items` grows by one each step (stored as the appended item), `system` is carried. */
+  async function growing(saver: SessionCheckpointSaver): Promise<string[]> {
+    const ids: string[] = [];
+    let handed: unknown[] = [];
+    let parent: string | undefined;
+    for (let i = 0; i < 6; i++) {
+      const cp = { ...checkpointWith({ items: [...handed, `item-${i}`], system: 'sys' }), channel_versions: { items: i + 1, system: 1 } };
+      const config = await saver.put(cfg('g', parent), cp, meta(i), i === 0 ? { items: 1, system: 1 } : { items: i + 1 });
+      parent = String(config.configurable?.checkpoint_id);
+      ids.push(parent);
+      handed = (await saver.getTuple(config))?.checkpoint.channel_values.items as unknown[];
+    }
+    return ids;
+  }
+
+  const names = (id: string) => (error: unknown) =>
+    error instanceof CheckpointIntegrityError && error.message.includes(id) && error.message.includes("'items'");
+
+  it('a tampered middle piece (even re-hashed) fails closed, naming the checkpoint and the channel', async () => {
+    const path = join(tmp.dir, `pieces-${Math.random().toString(36).slice(2)}.db`);
+    const store = await openSqliteStore(path);
+    const raw = new Database(path);
+    try {
+      const saver = new SessionCheckpointSaver(store);
+      const ids = await growing(saver);
+      const last = ids[5] as string;
+      const rows = raw.prepare("SELECT id, payload_json FROM checkpoints WHERE kind = 'langgraph.checkpoint' ORDER BY source_ref").all() as { id: number; payload_json: string }[];
+      const middle = rows[2] as { id: number; payload_json: string };
+      expect(JSON.parse(middle.payload_json).lists.items.j).toEqual(['item-2']);
+      raw.prepare('UPDATE checkpoints SET payload_json = replace(payload_json, ?, ?) WHERE id = ?').run('item-2', 'item-X', middle.id);
+      await expect(saver.getTuple(cfg('g', last))).rejects.toSatisfy(names(last));
+      await expect(drainAll(saver)).rejects.toThrow(CheckpointIntegrityError);
+      // Re-hashed so the row itself verifies: the link from the next piece no longer matches.
+      const tampered = await store.adapter.getRow(middle.id, 'langgraph');
+      const { sha256Hex } = await import('@session-checkpoint/core');
+      raw.prepare('UPDATE checkpoints SET payload_sha256 = ? WHERE id = ?').run(sha256Hex(tampered?.payloadJson ?? ''), middle.id);
+      expect((await store.verify()).failures).toEqual([]);
+      await expect(saver.getTuple(cfg('g', last))).rejects.toSatisfy(names(last));
+      await expect(drainAll(saver)).rejects.toSatisfy((e: unknown) => e instanceof CheckpointIntegrityError && String((e as Error).message).includes("'items'"));
+    } finally {
+      raw.close();
+      await store.close();
+    }
+  });
+
+  it('a deleted middle piece fails closed, naming the checkpoint and the channel', async () => {
+    const path = join(tmp.dir, `pieces-${Math.random().toString(36).slice(2)}.db`);
+    const store = await openSqliteStore(path);
+    const raw = new Database(path);
+    try {
+      const saver = new SessionCheckpointSaver(store);
+      const ids = await growing(saver);
+      const last = ids[5] as string;
+      raw.prepare("DELETE FROM checkpoints WHERE kind = 'langgraph.checkpoint' AND source_ref LIKE ?").run(`%${ids[2] as string}`);
+      await expect(saver.getTuple(cfg('g', last))).rejects.toSatisfy(names(last));
+      await expect(drainAll(saver)).rejects.toThrow(CheckpointIntegrityError);
+    } finally {
+      raw.close();
+      await store.close();
+    }
+  });
+
+  async function drainAll(saver: SessionCheckpointSaver): Promise<unknown[]> {
+    const out = [];
+    for await (const t of saver.list(cfg('g'))) out.push(t);
+    return out;
+  }
+});

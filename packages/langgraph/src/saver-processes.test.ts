@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { SessionCheckpointSaver } from './index.js';
 import { dropSchema, PG_URL, tempDir, uniqueSchema } from './test-support/backends.js';
 import { startSaverChild } from './test-support/children.js';
+import { cfg, checkpointWith, meta } from './test-support/checkpoints.js';
 
 /*
  * Real processes: several OS processes put into different threads of one store at once, and a
@@ -92,6 +93,43 @@ describe.each(targets)('processes on $name', (backend) => {
       // The store stays writable after the kill.
       const next = startSaverChild(target, 'other', 2);
       expect((await next.done).code).toBe(0);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it.skipIf(!backend.available)('a put after another process deleted the thread stores what it cannot link to', async () => {
+    const target = backend.make();
+    const store = await open(target);
+    try {
+      const saver = new SessionCheckpointSaver(store);
+      const first = checkpointWith({ big: 'b'.repeat(10_000), turn: 1 });
+      const c1 = await saver.put(cfg('gone'), first, meta(0), first.channel_versions);
+      // Process B deletes the thread; this process still remembers c1 as the holder of "big".
+      const child = startSaverChild(target, 'gone', 'delete');
+      expect((await child.done).code).toBe(0);
+      const second = { ...checkpointWith({ big: 'b'.repeat(10_000), turn: 2 }), channel_versions: { big: 1, turn: 2 } };
+      const c2 = await saver.put(c1, second, meta(1), { turn: 2 });
+      expect((await saver.getTuple(c2))?.checkpoint.channel_values).toEqual({ big: 'b'.repeat(10_000), turn: 2 });
+      expect(await tuples(saver, 'gone')).toHaveLength(1);
+      expect((await store.verify()).failures).toEqual([]);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it.skipIf(!backend.available)('three processes on one thread with maxCheckpointsPerThread: 3 leave every kept checkpoint readable', async () => {
+    const target = backend.make();
+    await (await open(target)).close();
+    const children = [0, 1, 2].map(() => startSaverChild(target, 'shared', 12, { SC_LG_MAX: '3' }));
+    const results = await Promise.all(children.map((c) => c.done));
+    expect(results.map((r) => [r.code, r.stderr])).toEqual([[0, ''], [0, ''], [0, '']]);
+    const store = await open(target);
+    try {
+      const all = await tuples(new SessionCheckpointSaver(store), 'shared');
+      expect(all.length).toBeGreaterThanOrEqual(3);
+      for (const t of all) expect(t.checkpoint.channel_values.system).toBe('system of shared');
+      expect((await store.verify()).failures).toEqual([]);
     } finally {
       await store.close();
     }

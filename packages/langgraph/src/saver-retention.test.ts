@@ -41,7 +41,8 @@ describe.each(list)('retention on $name', (backend) => {
   it.skipIf(!backend.available)('keeps the newest, the value holders and an unresumed interrupt; reports the bytes freed', async () => {
     const store = await backend.open();
     try {
-      const saver = new SessionCheckpointSaver(store);
+      // Lists in full at every step (snapshotRatio 0): only carried values link rows here.
+      const saver = new SessionCheckpointSaver(store, { snapshotRatio: 0 });
       const ids = await chain(saver, 't', 4);
       // A fork from checkpoint 1 whose interrupt was never resumed (it waits for a human)...
       const [fork] = await chain(saver, 't', 1, { parent: ids[1] as string, step: 2 });
@@ -83,7 +84,7 @@ describe.each(list)('retention on $name', (backend) => {
   it.skipIf(!backend.available)('maxCheckpointsPerThread caps each thread as it grows, never losing a value', async () => {
     const store = await backend.open();
     try {
-      const saver = new SessionCheckpointSaver(store, { maxCheckpointsPerThread: 3 });
+      const saver = new SessionCheckpointSaver(store, { maxCheckpointsPerThread: 3, snapshotRatio: 0 });
       const ids = await chain(saver, 't', 10);
       const kept = await all(saver, 't');
       // The three newest, plus checkpoint 0 that holds "system" for all of them.
@@ -110,6 +111,25 @@ describe.each(list)('retention on $name', (backend) => {
       // The thread can start again from nothing.
       await chain(saver, 'gone', 1);
       expect(await all(saver, 'gone')).toHaveLength(1);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it.skipIf(!backend.available)('maxCheckpointsPerThread prunes every ceil(max / 4) puts, and every kept checkpoint reads whole', async () => {
+    const store = await backend.open();
+    try {
+      const saver = new SessionCheckpointSaver(store, { maxCheckpointsPerThread: 8 });
+      const ids = await chain(saver, 't', 30);
+      const kept = await all(saver, 't');
+      // Pruned at puts 2, 4, ..., 30 (ceil(8 / 4) = 2): the 8 newest stay, plus the list chain they read.
+      expect(kept.slice(0, 8).map((t) => t.checkpoint.id)).toEqual(ids.slice(-8).reverse());
+      expect(kept.length).toBeLessThanOrEqual(8 + 8 + 1);
+      for (const t of kept) {
+        const i = ids.indexOf(t.checkpoint.id);
+        expect(t.checkpoint.channel_values).toEqual({ steps: Array.from({ length: i + 1 }, (_, k) => `step ${k}`), system: 'you are helpful' });
+      }
+      expect((await store.verify()).failures).toEqual([]);
     } finally {
       await store.close();
     }

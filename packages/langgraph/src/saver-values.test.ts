@@ -77,13 +77,28 @@ describe.each(list)('values on $name', (backend) => {
     }
   });
 
-  it.skipIf(!backend.available)('refuses a value over the store payload cap with a clear error', async () => {
+  it.skipIf(!backend.available)('splits a value over the store payload cap across rows, each within it', async () => {
     const store = await backend.open();
     try {
       const saver = new SessionCheckpointSaver(store);
-      const cp = checkpointWith({ huge: 'x'.repeat(store.limits.maxPayloadBytes + 1) });
-      await expect(saver.put(cfg('t'), cp, meta(0), cp.channel_versions)).rejects.toThrow(CheckpointValidationError);
-      expect((await store.verify()).checked).toBe(0);
+      // Over the cap, with quotes (escaped: twice the bytes) and astral characters (never cut in half).
+      const huge = `${'x"'.repeat(store.limits.maxPayloadBytes / 2)}😀${'y'.repeat(1000)}`;
+      const cp = checkpointWith({ huge, small: 1 });
+      const config = await saver.put(cfg('t'), cp, meta(0), cp.channel_versions);
+      expect((await saver.getTuple(config))?.checkpoint.channel_values).toEqual({ huge, small: 1 });
+      // A pending write over the cap too (a tool's output), merged with a later write of the task.
+      await saver.putWrites(config, [['out', { text: huge }]], 'task-1');
+      await saver.putWrites(config, [['__error__', 'boom']], 'task-1');
+      expect((await saver.getTuple(config))?.pendingWrites).toEqual([
+        ['task-1', '__error__', 'boom'],
+        ['task-1', 'out', { text: huge }],
+      ]);
+      const report = await store.verify();
+      expect(report.failures).toEqual([]);
+      expect(report.checked).toBeGreaterThanOrEqual(3);
+      const rows = await store.list({ namespace: 'langgraph', limit: 100 });
+      for (const row of rows) expect(row.payloadJson.length).toBeLessThanOrEqual(store.limits.maxPayloadBytes);
+      expect(rows.filter((r) => r.kind === 'langgraph.part').length).toBeGreaterThanOrEqual(2);
     } finally {
       await store.close();
     }

@@ -7,6 +7,7 @@ import {
   type CheckpointListOptions,
   type CheckpointMetadata,
   type CheckpointTuple,
+  type DeltaChannelHistory,
   type PendingWrite,
   type SerializerProtocol,
 } from '@langchain/langgraph-checkpoint';
@@ -16,18 +17,24 @@ import {
   isCheckpointConflictError,
   type CheckpointStore,
   type CreateCheckpointInput,
+  type PreparedCheckpoint,
 } from '@session-checkpoint/core';
 import { optionalText, requireText, threadArgument } from './config-fields.js';
-import { own, setOwn } from './own-keys.js';
+import { deltaHistory, deltaHistoryOf } from './delta-history.js';
+import { BoundedCache, type ListState } from './list-state.js';
+import { PutPlan } from './put-plan.js';
+import { sameJson } from './same-json.js';
+import { existingRefs, lockThread } from './thread-lock.js';
+import { own } from './own-keys.js';
 import { displayName } from './row-name.js';
 import { checkpointStore } from './store-argument.js';
-import { sameJson } from './same-json.js';
-import { checkpointBound, checkpointPrefix, checkpointRef, writeRef, writesBeyondBound } from './source-refs.js';
+import { checkpointBound, checkpointPrefix, checkpointRef, writePartRef, writeRef, writesBeyondBound } from './source-refs.js';
+import { fitRow } from './write-parts.js';
 import { CHECKPOINT_KIND, checkpointPayload, WRITE_KIND, writePayload, type CheckpointPayload, type StoredWrite, type WritePayload } from './row-payloads.js';
 import { pruneThreads, type PruneReport, type SaverPruneOptions } from './retention.js';
 import { loadValue, storeValue, type StoredValue } from './stored-value.js';
 import { allRowsByPrefix, PAGE_SIZE } from './thread-rows.js';
-import { groupRows, TupleReader, type CheckpointEntry } from './tuple-reader.js';
+import { groupRows, keyOf, TupleReader, type CheckpointEntry } from './tuple-reader.js';
 
 /** Options of {@link SessionCheckpointSaver}. */
 export interface SessionCheckpointSaverOptions {
@@ -36,11 +43,28 @@ export interface SessionCheckpointSaverOptions {
   /** Serializer of values. Default is LangGraph's `JsonPlusSerializer`. */
   serde?: SerializerProtocol;
   /**
-   * Retention: after each `put`, keep at most this many checkpoints per (thread, checkpoint_ns),
-   * never dropping the newest one, one awaiting an interrupt's resume, or one whose values a kept
-   * checkpoint still reads (see {@link SessionCheckpointSaver.prune}). Default is unlimited.
+   * Retention: keep at most this many checkpoints per (thread, checkpoint_ns), pruning after every
+   * `ceil(max / 4)`-th put of this saver there (so a thread may hold up to that many more in
+   * between), never dropping the newest one, one awaiting an interrupt's resume, or one whose
+   * values a kept checkpoint still reads (see {@link SessionCheckpointSaver.prune}); a list chain
+   * is cut by a snapshot every `max` pieces, so at most about `max` more are kept back for it.
+   * Default is unlimited.
    */
   maxCheckpointsPerThread?: number;
+  /**
+   * The snapshot rule of list channels stored incrementally. A list whose new value extends the
+   * parent's is stored as the appended items only, until the items appended since its last full
+   * copy (the snapshot) exceed `snapshotRatio` times the size of that copy (counted as at least
+   * 16 KiB); then it is stored in full again. So the bytes stored for a growing list stay within
+   * about `2 + 1 / snapshotRatio` times its final size, and a read assembles at most
+   * `1 + snapshotRatio` times the value. `0` stores every changed value in full. Default is `1`.
+   *
+   * @example
+   * ```ts
+   * new SessionCheckpointSaver(store, { snapshotRatio: 2 }); // fewer full copies, longer reads
+   * ```
+   */
+  snapshotRatio?: number;
 }
 
 interface Configurable {
@@ -56,6 +80,8 @@ interface Holders {
 }
 
 const HOLDER_CACHE_MAX = 1024;
+/** List states kept: one per recently put or read checkpoint (each holds references, not copies). */
+const LIST_CACHE_MAX = 256;
 
 /**
  * A LangGraph.js checkpointer over a session-checkpoint {@link CheckpointStore}, so it runs on
@@ -80,7 +106,13 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
   readonly maxCheckpointsPerThread: number | undefined;
   readonly #reader: TupleReader;
   /** Holder maps of recently put checkpoints: the parent of the next put is almost always here. */
-  readonly #holderCache = new Map<string, Holders>();
+  readonly #holderCache = new BoundedCache<Holders>(HOLDER_CACHE_MAX);
+  /** List values last stored or handed out per checkpoint: what the next put may extend. */
+  readonly #lists = new BoundedCache<Map<string, ListState>>(LIST_CACHE_MAX);
+  /** Puts per (thread, namespace) since this saver last pruned it (maxCheckpointsPerThread). */
+  readonly #putsSincePrune = new BoundedCache<number>(HOLDER_CACHE_MAX);
+  /** The snapshot rule's ratio (see the option). */
+  readonly snapshotRatio: number;
 
   constructor(store: CheckpointStore, options: SessionCheckpointSaverOptions = {}) {
     super(options.serde);
@@ -91,6 +123,9 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
       throw new CheckpointValidationError('maxCheckpointsPerThread must be a positive integer');
     }
     this.maxCheckpointsPerThread = max;
+    const ratio = options.snapshotRatio ?? 1;
+    if (typeof ratio !== 'number' || !Number.isFinite(ratio) || ratio < 0) throw new CheckpointValidationError('snapshotRatio must be a finite number >= 0');
+    this.snapshotRatio = ratio;
     this.#reader = new TupleReader(store, this.namespace, this.serde);
   }
 
@@ -108,13 +143,50 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
       const page = await this.store.listBySourceRefPrefix({ namespace: this.namespace, prefix: ref, limit: PAGE_SIZE });
       const rows = page.length < PAGE_SIZE ? page : await allRowsByPrefix(this.store, { namespace: this.namespace, prefix: ref });
       const [entry] = groupRows(rows.filter((row) => row.sourceRef === ref || row.sourceRef?.startsWith(`${ref}/`)));
-      return entry ? (await this.#reader.tuples([entry]))[0] : undefined;
+      return entry ? this.#handOut(entry) : undefined;
     }
     // The largest refs are the latest checkpoint's writes (they sort right above it), then the
     // checkpoint itself: one descending range read, which also skips writes whose checkpoint was
     // never put.
-    for await (const entry of this.#newestFirst(checkpointPrefix(thread, ns), undefined, 1)) return (await this.#reader.tuples([entry]))[0];
+    for await (const entry of this.#newestFirst(checkpointPrefix(thread, ns), undefined, 1)) return this.#handOut(entry);
     return undefined;
+  }
+
+  /**
+   * Beta, for `DeltaChannel` graphs: the seed and writes of each channel over the ancestors of
+   * the checkpoint `config` names (or the latest), as the base class gives them, read with one
+   * descending range read of the thread's index instead of one verified `getTuple` per ancestor.
+   */
+  override async getDeltaChannelHistory(options: { config: RunnableConfig; channels: string[] }): Promise<Record<string, DeltaChannelHistory>> {
+    const { config, channels } = options;
+    if (channels.length === 0) return {};
+    const c = (config.configurable ?? {}) as Configurable;
+    const thread = optionalText(c.thread_id, 'thread_id');
+    const empty = () => deltaHistoryOf(channels);
+    if (thread === undefined || thread === '') return empty();
+    const ns = optionalText(c.checkpoint_ns, 'checkpoint_ns') ?? '';
+    const id = optionalText(c.checkpoint_id, 'checkpoint_id');
+    const prefix = checkpointPrefix(thread, ns);
+    if (id !== undefined) {
+      const row = await this.store.findBySourceRef(this.namespace, checkpointRef(thread, ns, id));
+      if (!row) return empty();
+      const [target] = groupRows([row]);
+      return target ? deltaHistory(this.#reader, target, this.#newestFirst(prefix, checkpointRef(thread, ns, id), PAGE_SIZE), channels) : empty();
+    }
+    const newest = this.#newestFirst(prefix, undefined, PAGE_SIZE);
+    const first = await newest.next();
+    if (first.done === true) return empty();
+    return deltaHistory(this.#reader, first.value, newest, channels);
+  }
+
+  /** The tuple of one checkpoint, remembering what it hands out: the next put extends it. */
+  async #handOut(entry: CheckpointEntry): Promise<CheckpointTuple | undefined> {
+    const [tuple] = await this.#reader.tuples([entry], (p, lists) => this.#lists.set(keyOf(p), lists));
+    if (tuple) {
+      const p = entry.checkpoint;
+      this.#remember(p.thread_id, p.checkpoint_ns, p.checkpoint_id, { versions: { ...tuple.checkpoint.channel_versions }, holder: holdersOfPayload(p) });
+    }
+    return tuple;
   }
 
   /**
@@ -170,11 +242,15 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
 
   /**
    * Stores a checkpoint. `config.configurable.checkpoint_id` is its parent. Only the channels in
-   * `newVersions` are stored; the others are read back from the checkpoint that holds them.
+   * `newVersions` are stored; the others are read back from the checkpoint that holds them. A list
+   * channel whose new value extends the parent's (the same leading items, then new ones) is stored
+   * as the appended items only, until the snapshot rule stores it in full again (see
+   * {@link SessionCheckpointSaverOptions.snapshotRatio}). Values too large for one row are split
+   * across part rows.
    *
    * @throws CheckpointValidationError when a value cannot be stored faithfully (BigInt, NaN, cycles)
-   *   or the payload exceeds the store's limits; CheckpointConflictError when the id exists with
-   *   different content.
+   *   or the checkpoint without its values exceeds the store's limits; CheckpointConflictError when
+   *   the id exists with different content.
    */
   async put(config: RunnableConfig, checkpoint: Checkpoint, metadata: CheckpointMetadata, newVersions: ChannelVersions): Promise<RunnableConfig> {
     if (config.configurable === undefined) throw new CheckpointValidationError('Missing config.configurable in put: pass { configurable: { thread_id: "..." } }');
@@ -184,39 +260,29 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
     const parentId = optionalText(c.checkpoint_id, 'checkpoint_id');
     const id = requireText(checkpoint.id, 'checkpoint.id');
     const { channel_values: channelValues, ...rest } = checkpoint;
-    const values: Record<string, StoredValue> = {};
-    const carried: Record<string, string> = {};
-    const holder: Record<string, string> = {};
+    const cv = channelValues as Record<string, unknown>;
+    const plan = new PutPlan(this.serde, thread, ns, id, this.snapshotRatio, this.maxCheckpointsPerThread ?? Infinity);
+    const parentLists = parentId === undefined ? undefined : this.#lists.get(keyOf({ thread_id: thread, checkpoint_ns: ns, checkpoint_id: parentId }));
     let parent: Holders | undefined | null = null;
     for (const channel of new Set([...Object.keys(checkpoint.channel_versions), ...Object.keys(newVersions)])) {
       if (Object.hasOwn(newVersions, channel)) {
-        if (Object.hasOwn(channelValues, channel)) {
-          setOwn(values, channel, await storeValue(this.serde, own(channelValues as Record<string, unknown>, channel), `channel '${channel}'`));
-          setOwn(holder, channel, id);
-        }
+        if (Object.hasOwn(cv, channel)) await plan.store(channel, cv[channel], parentLists?.get(channel));
         continue;
       }
       if (parentId === undefined) continue;
       if (parent === null) parent = await this.#holdersOf(thread, ns, parentId);
-      const from = own(parent?.holder, channel);
+      const from = parent !== undefined && Object.hasOwn(parent.holder, channel) ? parent.holder[channel] : undefined;
       if (from !== undefined && own(parent?.versions, channel) === own(checkpoint.channel_versions, channel)) {
-        setOwn(carried, channel, from);
-        setOwn(holder, channel, from);
+        plan.carry(channel, from, parentLists?.get(channel));
+      } else if (Object.hasOwn(cv, channel)) {
+        // The parent row is missing (never stored, or deleted by another process) or does not
+        // hold this version: store the value the checkpoint carries, in full.
+        await plan.store(channel, cv[channel], undefined);
       }
     }
-    const payload: CheckpointPayload = {
-      langgraph: 1,
-      thread_id: thread,
-      checkpoint_ns: ns,
-      checkpoint_id: id,
-      parent_checkpoint_id: parentId ?? null,
-      checkpoint: await storeValue(this.serde, rest, 'checkpoint'),
-      metadata: await storeValue(this.serde, metadata, 'metadata'),
-      values,
-      carried,
-    };
+    const payload = plan.payload(parentId ?? null, await storeValue(this.serde, rest, 'checkpoint'), await storeValue(this.serde, metadata, 'metadata'));
     const created = new Date(checkpoint.ts);
-    await this.#createOnce({
+    const input: CreateCheckpointInput = {
       namespace: this.namespace,
       sessionId: thread,
       kind: CHECKPOINT_KIND,
@@ -224,10 +290,41 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
       payload,
       sourceRef: checkpointRef(thread, ns, id),
       ...(Number.isNaN(created.getTime()) ? {} : { createdAt: created }),
+    };
+    const row = await this.store.transaction(async (tx) => {
+      const release = await lockThread(tx, this.namespace, thread);
+      // What this row links to must exist now, inside the transaction that inserts it.
+      const links = plan.links();
+      if (links.size > 0) {
+        const present = await existingRefs(tx, this.namespace, [...links.keys()].map((from) => checkpointRef(thread, ns, from)));
+        for (const [from, needs] of links) {
+          const sha = present.get(checkpointRef(thread, ns, from));
+          for (const { channel, sha: wanted } of needs) {
+            // Present, and for a list piece the very row it extends (not one re-created since).
+            if (sha !== undefined && (wanted === undefined || wanted === sha)) continue;
+            if (Object.hasOwn(cv, channel)) await plan.store(channel, cv[channel], undefined);
+            else plan.drop(channel);
+          }
+        }
+        if (plan.changed) input.payload = plan.payload(parentId ?? null, payload.checkpoint, payload.metadata);
+      }
+      const { prepared, parts } = plan.prepare(tx, input, this.namespace);
+      const stored = await this.#createOnce(tx, prepared);
+      if (stored.inserted) for (const part of parts) await tx.insertPrepared(part);
+      await release();
+      return stored;
     });
-    this.#remember(thread, ns, id, { versions: { ...checkpoint.channel_versions }, holder });
+    this.#remember(thread, ns, id, { versions: { ...checkpoint.channel_versions }, holder: plan.holders() });
+    if (row.inserted) this.#lists.set(keyOf({ thread_id: thread, checkpoint_ns: ns, checkpoint_id: id }), plan.listStates(row.sha));
     if (this.maxCheckpointsPerThread !== undefined) {
-      await this.prune({ threadId: thread, checkpointNs: ns, keepLatest: this.maxCheckpointsPerThread, apply: true });
+      // Incremental: prune once every ceil(max / 4) puts of this saver to a (thread, namespace), so
+      // the pruned read (a thread held near the cap) costs O(1) rows per put, amortised.
+      const k = `${thread}\u0000${ns}`;
+      const since = (this.#putsSincePrune.get(k) ?? 0) + 1;
+      if (since >= Math.ceil(this.maxCheckpointsPerThread / 4)) {
+        this.#putsSincePrune.delete(k);
+        await this.prune({ threadId: thread, checkpointNs: ns, keepLatest: this.maxCheckpointsPerThread, apply: true });
+      } else this.#putsSincePrune.set(k, since);
     }
     return { configurable: { thread_id: thread, checkpoint_ns: ns, checkpoint_id: id } };
   }
@@ -260,13 +357,25 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
       sourceRef,
       payload: { langgraph: 1, thread_id: thread, checkpoint_ns: ns, checkpoint_id: id, task_id: taskId, task_path: taskPath, writes: list } satisfies WritePayload,
     });
-    try {
-      await this.store.create(input(stored));
-      return;
-    } catch (error) {
-      if (!isCheckpointConflictError(error)) throw error;
+    // Values too large for the row go to part rows (refs below the write's ref), each within the limit.
+    const fit = (tx: CheckpointStore, list: StoredWrite[]) =>
+      fitRow(tx, input(list), list, (k) => writePartRef(thread, ns, id, taskId, k), {
+        namespace: this.namespace,
+        thread,
+        ns,
+        checkpointId: id,
+        what: `pending writes of task ${taskId} on checkpoint ${id}`,
+      });
+    const first = fit(this.store, stored);
+    if (first.parts.length === 0) {
+      try {
+        await this.store.insertPrepared(first.prepared);
+        return;
+      } catch (error) {
+        if (!isCheckpointConflictError(error)) throw error;
+      }
     }
-    // The task wrote before: merge into its row (regular writes kept, special ones replaced).
+    // Split, or the task wrote before: merge into its row (regular writes kept, special ones replaced).
     await this.store.transaction(async (tx) => {
       const existing = await tx.findBySourceRef(this.namespace, sourceRef);
       const merged = existing ? [...writePayload(existing).writes] : [];
@@ -275,15 +384,23 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
         if (at < 0) merged.push(write);
         else if (write.idx < 0) merged[at] = write;
       }
-      if (existing) await tx.adapter.deleteRow(existing.id, this.namespace);
-      await tx.create(input(merged));
+      if (existing) await tx.delete(existing.id, { namespace: this.namespace, apply: true, force: true });
+      const { prepared, parts } = existing ? fit(tx, merged) : first;
+      for (const part of parts) await tx.insertPrepared(part);
+      await tx.insertPrepared(prepared);
     });
   }
 
   /** Deletes every checkpoint, value and write of a thread, in one store call. */
   async deleteThread(threadId: string): Promise<void> {
-    await this.store.deleteSession(threadArgument(threadId), { namespace: this.namespace, apply: true });
-    for (const k of this.#holderCache.keys()) if (k.startsWith(`${threadId}\u0000`)) this.#holderCache.delete(k);
+    const thread = threadArgument(threadId);
+    await this.store.transaction(async (tx) => {
+      // Under the thread's lock, so that no put in flight links to what goes (see thread-lock.ts).
+      await lockThread(tx, this.namespace, thread);
+      await tx.deleteSession(thread, { namespace: this.namespace, apply: true });
+    });
+    this.#holderCache.deletePrefix(`${thread}\u0000`);
+    this.#lists.deletePrefix(`${thread}\u0000`);
   }
 
   /**
@@ -300,7 +417,11 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
    */
   async prune(options: SaverPruneOptions): Promise<PruneReport> {
     const report = await pruneThreads(this.store, this.namespace, options);
-    for (const c of report.checkpoints) this.#holderCache.delete(`${c.threadId}\u0000${c.checkpointNs}\u0000${c.checkpointId}`);
+    for (const c of report.checkpoints) {
+      const k = `${c.threadId}\u0000${c.checkpointNs}\u0000${c.checkpointId}`;
+      this.#holderCache.delete(k);
+      this.#lists.delete(k);
+    }
     return report;
   }
 
@@ -330,14 +451,16 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
     }
   }
 
-  async #createOnce(input: CreateCheckpointInput): Promise<void> {
+  /** Inserts the row; an identical row already there counts as done (`inserted: false`). */
+  async #createOnce(tx: CheckpointStore, prepared: PreparedCheckpoint): Promise<{ inserted: boolean; sha: string }> {
     try {
-      await this.store.create(input);
+      const row = await tx.insertPrepared(prepared);
+      return { inserted: true, sha: row.payloadSha256 };
     } catch (error) {
       if (!isCheckpointConflictError(error)) throw error;
-      const existing = await this.store.findBySourceRef(this.namespace, input.sourceRef ?? '');
-      if (existing && existing.payloadSha256 === this.store.prepare(input).payloadSha256) return;
-      throw new CheckpointConflictError(`LangGraph checkpoint ${input.name} of thread '${input.sessionId}' already exists with other content`, {
+      const existing = await tx.findBySourceRef(this.namespace, prepared.sourceRef ?? '');
+      if (existing && existing.payloadSha256 === prepared.payloadSha256) return { inserted: false, sha: existing.payloadSha256 };
+      throw new CheckpointConflictError(`LangGraph checkpoint ${prepared.name} of thread '${prepared.sessionId}' already exists with other content`, {
         cause: error,
         ...(existing ? { ids: [existing.id] } : {}),
       });
@@ -351,17 +474,20 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
     const row = await this.store.findBySourceRef(this.namespace, checkpointRef(thread, ns, id));
     if (!row) return undefined;
     const p = checkpointPayload(row);
-    const holder: Record<string, string> = { ...p.carried };
-    for (const channel of Object.keys(p.values)) setOwn(holder, channel, id);
-    const checkpoint = (await loadValue(this.serde, p.checkpoint)) as Checkpoint;
-    return { versions: checkpoint.channel_versions, holder };
+    return { versions: ((await loadValue(this.serde, p.checkpoint)) as Checkpoint).channel_versions, holder: holdersOfPayload(p) };
   }
 
   #remember(thread: string, ns: string, id: string, holders: Holders): void {
-    if (this.#holderCache.size >= HOLDER_CACHE_MAX) {
-      const oldest = this.#holderCache.keys().next().value;
-      if (oldest !== undefined) this.#holderCache.delete(oldest);
-    }
     this.#holderCache.set(`${thread}\u0000${ns}\u0000${id}`, holders);
   }
+}
+
+/** Channel -> checkpoint whose row holds its value, for a stored checkpoint payload. */
+function holdersOfPayload(p: CheckpointPayload): Record<string, string> {
+  const holder: Record<string, string> = {};
+  const set = (channel: string, id: string) => Object.defineProperty(holder, channel, { value: id, enumerable: true, writable: true, configurable: true });
+  for (const [channel, from] of Object.entries(p.carried)) set(channel, from);
+  for (const channel of Object.keys(p.values)) set(channel, p.checkpoint_id);
+  for (const channel of Object.keys(p.lists ?? {})) set(channel, p.checkpoint_id);
+  return holder;
 }

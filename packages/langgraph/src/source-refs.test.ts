@@ -39,6 +39,6 @@ describe('encodeCheckpointId', () => {
     expect(() => encodeCheckpointId('a\nb')).toThrow(/control characters/);
     expect(() => encodeCheckpointId('a\ud800')).toThrow(/lone surrogates/);
     expect(checkpointRef('t', '', 'x'.repeat(64))).toBe(`lg/t//${'x'.repeat(64)}`);
-    expect(() => checkpointRef('t', '', 'x'.repeat(250))).toThrow(/checkpoint_id must be at most 209 characters here/);
+    expect(() => checkpointRef('t', '', 'x'.repeat(250))).toThrow(/checkpoint_id must be at most 201 characters here/);
   });
 });

@@ -24,8 +24,11 @@ import { CheckpointValidationError, sha256Hex } from '@session-checkpoint/core';
 const MAX_PART = { thread: 80, ns: 60, task: 40 } as const;
 /** Longest source ref the store takes, in code points. */
 const MAX_REF = 256;
-/** What a write ref adds to its checkpoint's ref, at most: "/" and the task part. */
-const WRITE_SUFFIX = 1 + MAX_PART.task;
+/**
+ * What the longest ref built on a checkpoint's ref adds to it, at most: a write part's ref
+ * (`lgp/` for `lg/`, "/" and the task part, "/" and a part number of up to six digits).
+ */
+const WRITE_SUFFIX = 1 + (1 + MAX_PART.task) + (1 + 6);
 
 function escapePart(value: string): string {
   return /[%/~]/.test(value) ? value.replace(/%/g, '%25').replace(/\//g, '%2F').replace(/~/g, '%7E') : value;
@@ -141,4 +144,24 @@ export function writesBeyondBound(ref: string, before: string): boolean {
 /** The ref of the pending writes of one task on one checkpoint. */
 export function writeRef(threadId: string, checkpointNs: string, checkpointId: string, taskId: string): string {
   return `${checkpointRef(threadId, checkpointNs, checkpointId)}/${part(taskId, MAX_PART.task, 'task_id')}`;
+}
+
+/*
+ * Refs of the saver's other rows, outside the `lg/` range so that checkpoint range reads never
+ * meet them: parts of values too large for one row, and the transient lock row of a thread.
+ */
+
+/** The ref of part `k` of a split value of one checkpoint: `lgp/<thread>/<ns>/<id>/<k>`. */
+export function partRef(threadId: string, checkpointNs: string, checkpointId: string, k: number): string {
+  return `lgp/${checkpointRef(threadId, checkpointNs, checkpointId).slice('lg/'.length)}/${k}`;
+}
+
+/** The ref of a thread's lock row (inserted and deleted inside one transaction, never committed). */
+export function threadLockRef(threadId: string): string {
+  return `lgl/${checkpointPrefix(threadId).slice('lg/'.length)}`;
+}
+
+/** The ref of part `k` of a split pending write: `lgp/<thread>/<ns>/<id>/<task>/<k>`. */
+export function writePartRef(threadId: string, checkpointNs: string, checkpointId: string, taskId: string, k: number): string {
+  return `lgp/${writeRef(threadId, checkpointNs, checkpointId, taskId).slice('lg/'.length)}/${k}`;
 }

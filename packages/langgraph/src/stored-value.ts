@@ -1,5 +1,6 @@
 import { JsonPlusSerializer, type SerializerProtocol } from '@langchain/langgraph-checkpoint';
 import { CheckpointValidationError, type JsonValue } from '@session-checkpoint/core';
+import type { PartRef } from './row-payloads.js';
 import { assertStorable } from './value-guard.js';
 
 /**
@@ -12,6 +13,12 @@ export interface StoredValue {
   t: string;
   j?: JsonValue;
   b64?: string;
+  /** For a list value: the bytes of its serialized JSON (the snapshot size of the snapshot rule). */
+  s?: number;
+  /** A value too large for its checkpoint row: the rows holding its JSON text (or base64) in order. */
+  parts?: PartRef[];
+  /** With `parts`: `"j"` when the parts join to JSON text, `"b64"` when to base64. */
+  form?: 'j' | 'b64';
 }
 
 const decoder = new TextDecoder('utf-8', { fatal: true });

@@ -10,10 +10,11 @@ import {
   type CheckpointTuple,
   type SerializerProtocol,
 } from '@langchain/langgraph-checkpoint';
-import { CheckpointNotFoundError, type Checkpoint as StoredRow, type CheckpointStore } from '@session-checkpoint/core';
-import { checkpointPayload, isCheckpointRow, writePayload, type CheckpointPayload, type WritePayload } from './row-payloads.js';
-import { own, setOwn } from './own-keys.js';
-import { checkpointRef } from './source-refs.js';
+import { CheckpointIntegrityError, type Checkpoint as StoredRow, type CheckpointStore } from '@session-checkpoint/core';
+import { ChannelRebuilder, channelsOf, keyOf } from './channel-rebuild.js';
+import type { ListState } from './list-state.js';
+import { checkpointPayload, isCheckpointRow, partPayload, writePayload, type CheckpointPayload, type StoredWrite, type WritePayload } from './row-payloads.js';
+import { checkpointRef, writePartRef } from './source-refs.js';
 import { isThenable, loadValue, loadValueNow, type StoredValue } from './stored-value.js';
 import { allRowsByPrefix } from './thread-rows.js';
 
@@ -23,18 +24,19 @@ import { allRowsByPrefix } from './thread-rows.js';
  * values are read together, in one store call per batch.
  */
 
-/** Key of a checkpoint across threads and namespaces. */
-export const keyOf = (p: { thread_id: string; checkpoint_ns: string; checkpoint_id: string }) =>
-  `${p.thread_id}\u0000${p.checkpoint_ns}\u0000${p.checkpoint_id}`;
-
-/** Key of another checkpoint (`id`) in the same thread and namespace as `p`. */
-const siblingKey = (p: { thread_id: string; checkpoint_ns: string }, id: string) => `${p.thread_id}\u0000${p.checkpoint_ns}\u0000${id}`;
+export { keyOf } from './channel-rebuild.js';
 
 /** A checkpoint payload with the write payloads of its tasks. */
 export interface CheckpointEntry {
   checkpoint: CheckpointPayload;
   writes: WritePayload[];
+  /** The checkpoint row's verified payload SHA-256 and its id. */
+  sha: string;
+  rowId: number;
 }
+
+/** Called with the list values a tuple handed out, so that the next put can extend them. */
+export type RememberLists = (p: CheckpointPayload, lists: Map<string, ListState>) => void;
 
 /**
  * Splits verified rows of a range read into checkpoints and the writes found for each, keeping
@@ -43,7 +45,7 @@ export interface CheckpointEntry {
 export function groupRows(rows: readonly StoredRow[], orphans = new Map<string, WritePayload[]>()): CheckpointEntry[] {
   const entries: CheckpointEntry[] = [];
   for (const row of rows) {
-    if (isCheckpointRow(row)) entries.push({ checkpoint: checkpointPayload(row), writes: [] });
+    if (isCheckpointRow(row)) entries.push({ checkpoint: checkpointPayload(row), writes: [], sha: row.payloadSha256, rowId: row.id });
     else {
       const w = writePayload(row);
       const k = keyOf(w);
@@ -75,12 +77,18 @@ export class TupleReader {
     private readonly serde: SerializerProtocol,
   ) {}
 
-  /** The tuples of these entries, in the same order. */
-  async tuples(entries: readonly CheckpointEntry[]): Promise<CheckpointTuple[]> {
-    const holders = await this.#holders(entries.map((e) => e.checkpoint));
+  /** The tuples of these entries, in the same order; `remember` gets the list values of each. */
+  async tuples(entries: readonly CheckpointEntry[], remember?: RememberLists): Promise<CheckpointTuple[]> {
+    const rebuilder = new ChannelRebuilder(
+      this.store,
+      this.namespace,
+      entries.map((e) => ({ p: e.checkpoint, sha: e.sha, rowId: e.rowId })),
+    );
+    await rebuilder.load();
+    const writeParts = await this.#writeParts(entries);
     const handedOut = new Set<StoredValue>();
     const plain = new Set<StoredValue>();
-    return Promise.all(entries.map((e) => this.#tuple(e, holders, handedOut, plain)));
+    return Promise.all(entries.map((e) => this.#tuple(e, rebuilder, entries.length <= 1, handedOut, plain, remember, writeParts)));
   }
 
   /** Loads a checkpoint payload's metadata (for `list` filters, before building whole tuples). */
@@ -89,36 +97,37 @@ export class TupleReader {
   }
 
   async #tuple(
-    { checkpoint: p, writes }: CheckpointEntry,
-    holders: Map<string, CheckpointPayload>,
+    { checkpoint: p, writes, rowId }: CheckpointEntry,
+    rebuilder: ChannelRebuilder,
+    single: boolean,
     handedOut: Set<StoredValue>,
     plain: Set<StoredValue>,
+    remember: RememberLists | undefined,
+    writeParts: Map<string, StoredRow>,
   ): Promise<CheckpointTuple> {
     const loaded = loadValueNow(this.serde, p.checkpoint);
     const checkpoint = (isThenable(loaded) ? await loaded : loaded) as Checkpoint;
     const channelValues: Record<string, unknown> = {};
-    // A value read from a row may serve several tuples of a batch: only its first use gets it uncopied.
-    const use = (stored: StoredValue) => {
-      const fresh = !handedOut.has(stored);
+    const lists = remember ? new Map<string, ListState>() : undefined;
+    for (const channel of channelsOf(p)) {
+      const rebuilt = rebuilder.value(p, channel, rowId);
+      const stored = rebuilt.stored;
+      // A value read from a row may serve several tuples of a batch: only its first use gets it
+      // uncopied, and an assembled list shares its items with others: copied in a batch.
+      const fresh = !handedOut.has(stored) && (single || !rebuilt.assembled);
       handedOut.add(stored);
-      // Only a value met again (a carried one) is worth remembering as plain.
-      return loadValueNow(this.serde, stored, fresh, fresh ? undefined : plain);
-    };
-    // Plain JSON comes back synchronously: await only what the serializer revives.
-    for (const [channel, stored] of Object.entries(p.values)) {
-      const value = use(stored);
-      setOwn(channelValues, channel, isThenable(value) ? await value : value);
+      // Plain JSON comes back synchronously: await only what the serializer revives.
+      const value = loadValueNow(this.serde, stored, fresh, fresh ? undefined : plain);
+      const v = isThenable(value) ? await value : value;
+      // A channel name is data: define it, never assign through a setter such as __proto__.
+      Object.defineProperty(channelValues, channel, { value: v, enumerable: true, writable: true, configurable: true });
+      if (lists && rebuilt.state && Array.isArray(v) && Array.isArray(stored.j) && v.length === stored.j.length) {
+        lists.set(channel, { ...rebuilt.state, items: v.slice(), json: stored.j });
+      }
     }
-    for (const [channel, holderId] of Object.entries(p.carried)) {
-      const value = use(this.#carriedValue(p, holders, channel, holderId));
-      setOwn(channelValues, channel, isThenable(value) ? await value : value);
-    }
+    if (remember && lists) remember(p, lists);
     checkpoint.channel_values = channelValues;
-    const pendingWrites: CheckpointPendingWrite[] = [];
-    for (const { task, write } of sortedWrites(writes)) {
-      const value = loadValueNow(this.serde, write.value);
-      pendingWrites.push([task.task_id, write.channel, isThenable(value) ? await value : value]);
-    }
+    const pendingWrites = await this.#pendingWrites(p, writes, writeParts);
     if (checkpoint.v < 4 && p.parent_checkpoint_id !== null) await this.#migratePendingSends(checkpoint, p);
     const configurable = { thread_id: p.thread_id, checkpoint_ns: p.checkpoint_ns };
     const tuple: CheckpointTuple = {
@@ -133,36 +142,50 @@ export class TupleReader {
     return tuple;
   }
 
-  #carriedValue(p: CheckpointPayload, holders: Map<string, CheckpointPayload>, channel: string, holderId: string): StoredValue {
-    const stored = own(holders.get(siblingKey(p, holderId))?.values, channel);
-    if (stored === undefined) {
-      throw new CheckpointNotFoundError(
-        `checkpoint ${p.checkpoint_id} of thread '${p.thread_id}' carries channel '${channel}' from checkpoint ${holderId}, which is missing`,
-      );
+  async #pendingWrites(p: CheckpointPayload, writes: readonly WritePayload[], writeParts: Map<string, StoredRow>, only?: ReadonlySet<string>): Promise<CheckpointPendingWrite[]> {
+    const out: CheckpointPendingWrite[] = [];
+    for (const { task, write } of sortedWrites(writes)) {
+      if (only !== undefined && !only.has(write.channel)) continue;
+      const value = loadValueNow(this.serde, write.value.parts === undefined ? write.value : joinWrite(p, task, write, writeParts));
+      out.push([task.task_id, write.channel, isThenable(value) ? await value : value]);
     }
-    return stored;
+    return out;
   }
 
-  /** The rows holding carried-over values that are not in the batch itself, read together. */
-  async #holders(payloads: CheckpointPayload[]): Promise<Map<string, CheckpointPayload>> {
-    const found = new Map<string, CheckpointPayload>();
-    for (const p of payloads) found.set(keyOf(p), p);
-    const wanted = new Map<string, { thread_id: string; checkpoint_ns: string; checkpoint_id: string }>();
-    for (const p of payloads) {
-      for (const holderId of Object.values(p.carried)) {
-        const k = siblingKey(p, holderId);
-        if (!found.has(k) && !wanted.has(k)) wanted.set(k, { thread_id: p.thread_id, checkpoint_ns: p.checkpoint_ns, checkpoint_id: holderId });
+  /** The pending writes of each entry to the channels in `only`, in LangGraph's order. */
+  async writesOf(entries: readonly CheckpointEntry[], only: ReadonlySet<string>): Promise<CheckpointPendingWrite[][]> {
+    const writeParts = await this.#writeParts(entries);
+    return Promise.all(entries.map((e) => this.#pendingWrites(e.checkpoint, e.writes, writeParts, only)));
+  }
+
+  /** The values of `channels` that the checkpoint of `entry` has (absent ones are left out). */
+  async channelValues(entry: CheckpointEntry, channels: readonly string[]): Promise<Map<string, unknown>> {
+    const p = entry.checkpoint;
+    const present = new Set(channelsOf(p));
+    const wanted = channels.filter((ch) => present.has(ch));
+    const out = new Map<string, unknown>();
+    if (wanted.length === 0) return out;
+    const rebuilder = new ChannelRebuilder(this.store, this.namespace, [{ p, sha: entry.sha, rowId: entry.rowId }]);
+    await rebuilder.load();
+    for (const ch of wanted) {
+      const value = loadValueNow(this.serde, rebuilder.value(p, ch, entry.rowId).stored);
+      out.set(ch, isThenable(value) ? await value : value);
+    }
+    return out;
+  }
+
+  /** The part rows of split pending writes of these entries, by ref, in one call. */
+  async #writeParts(entries: readonly CheckpointEntry[]): Promise<Map<string, StoredRow>> {
+    const refs: string[] = [];
+    for (const e of entries) {
+      for (const task of e.writes) {
+        for (const w of task.writes) for (const part of w.value.parts ?? []) refs.push(writePartRef(task.thread_id, task.checkpoint_ns, task.checkpoint_id, task.task_id, part.k));
       }
     }
-    if (wanted.size === 0) return found;
-    // Every holder row in one store call (one query on the Kysely adapter), each verified.
-    const keyByRef = new Map<string, string>();
-    for (const [k, p] of wanted) keyByRef.set(checkpointRef(p.thread_id, p.checkpoint_ns, p.checkpoint_id), k);
-    for (const row of await this.store.findBySourceRefs(this.namespace, [...keyByRef.keys()])) {
-      const k = row.sourceRef === null ? undefined : keyByRef.get(row.sourceRef);
-      if (k !== undefined) found.set(k, checkpointPayload(row));
-    }
-    return found;
+    const out = new Map<string, StoredRow>();
+    if (refs.length === 0) return out;
+    for (const row of await this.store.findBySourceRefs(this.namespace, refs)) if (row.sourceRef !== null) out.set(row.sourceRef, row);
+    return out;
   }
 
   /** Checkpoints before v4 kept pending sends in the parent's TASKS writes; move them into channel_values. */
@@ -173,5 +196,26 @@ export class TupleReader {
     checkpoint.channel_values[TASKS] = await Promise.all(sends.map(({ write }) => loadValue(this.serde, write.value)));
     const versions = Object.values(checkpoint.channel_versions);
     checkpoint.channel_versions[TASKS] = versions.length > 0 ? maxChannelVersion(...versions) : 1;
+  }
+}
+
+/** A split pending write joined back from its verified part rows (each bound by its SHA-256). */
+function joinWrite(p: CheckpointPayload, task: WritePayload, write: StoredWrite, parts: Map<string, StoredRow>): StoredValue {
+  let text = '';
+  const fail = (reason: string) =>
+    new CheckpointIntegrityError(`LangGraph checkpoint ${p.checkpoint_id} of thread '${p.thread_id}': write '${write.channel}' of task ${task.task_id} cannot be rebuilt: ${reason}`, {
+      failures: [],
+    });
+  for (const part of write.value.parts ?? []) {
+    const row = parts.get(writePartRef(task.thread_id, task.checkpoint_ns, task.checkpoint_id, task.task_id, part.k));
+    if (!row) throw fail(`part ${part.k} is missing`);
+    if (row.payloadSha256 !== part.sha) throw fail(`part ${part.k} is not the one stored (SHA-256 differs)`);
+    text += partPayload(row).text;
+  }
+  if (write.value.form === 'b64') return { t: write.value.t, b64: text };
+  try {
+    return { t: write.value.t, j: JSON.parse(text) as StoredValue['j'] };
+  } catch {
+    throw fail('its parts do not join to JSON');
   }
 }

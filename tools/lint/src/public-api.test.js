@@ -57,8 +57,9 @@ const PUBLIC_NAMES = {
     'successJson', 'toErrorOutput', 'writeJson',
   ],
   'langgraph': [
-    'CHECKPOINT_KIND', 'CheckpointPayload', 'PruneReport', 'SaverPruneOptions', 'SessionCheckpointSaver',
-    'SessionCheckpointSaverOptions', 'StoredValue', 'StoredWrite', 'WRITE_KIND', 'WritePayload',
+    'CHECKPOINT_KIND', 'CheckpointPayload', 'ListPiece', 'PART_KIND', 'PartPayload', 'PartRef', 'PruneReport',
+    'SaverPruneOptions', 'SessionCheckpointSaver', 'SessionCheckpointSaverOptions', 'StoredValue', 'StoredWrite',
+    'WRITE_KIND', 'WritePayload',
   ],
   'openai-agents': [
     'CheckpointSession', 'CheckpointSessionOptions', 'DEFAULT_NAMESPACE', 'ITEM_KIND', 'ItemPayload', 'OPERATION_KIND',

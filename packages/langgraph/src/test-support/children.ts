@@ -16,8 +16,8 @@ export interface SaverChild {
 }
 
 /** Starts `node saver-child.mjs <target> <thread> <count|forever>`. */
-export function startSaverChild(target: string, thread: string, count: number | 'forever'): SaverChild {
-  const child = spawn(process.execPath, [CHILD, target, thread, String(count)], { stdio: ['ignore', 'pipe', 'pipe'] });
+export function startSaverChild(target: string, thread: string, count: number | 'forever' | 'delete', env: Record<string, string> = {}): SaverChild {
+  const child = spawn(process.execPath, [CHILD, target, thread, String(count)], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   let puts = 0;
   let stderr = '';
   const waiters: { n: number; resolve: () => void }[] = [];

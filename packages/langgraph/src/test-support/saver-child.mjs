@@ -1,15 +1,24 @@
 // A child process that drives a SessionCheckpointSaver (the built package) on one thread:
-//   node saver-child.mjs <sqlite:path | postgres:schema> <thread> <count | forever>
+//   node saver-child.mjs <sqlite:path | postgres:schema> <thread> <count | forever | delete>
 // Each step changes "turn" and carries "system" over; it prints "put <n>" after each put.
+// SC_LG_MAX=<n> sets maxCheckpointsPerThread.
 import { SessionCheckpointSaver } from '../../dist/index.js';
 import { openPostgresStore, openSqliteStore } from '@session-checkpoint/store-kysely';
 import { uuid6 } from '@langchain/langgraph-checkpoint';
 
 const [target, thread, count] = process.argv.slice(2);
 const store = target.startsWith('sqlite:')
-  ? await openSqliteStore(target.slice('sqlite:'.length))
+  ? await openSqliteStore(target.slice('sqlite:'.length), { busyTimeoutMs: 300_000 })
   : await openPostgresStore(process.env.SC_PG_URL, { schema: target.slice('postgres:'.length), poolSize: 1 });
-const saver = new SessionCheckpointSaver(store);
+const max = process.env.SC_LG_MAX === undefined ? undefined : Number(process.env.SC_LG_MAX);
+const saver = new SessionCheckpointSaver(store, max === undefined ? {} : { maxCheckpointsPerThread: max });
+if (count === 'delete') {
+  // Another process deletes the thread, then exits.
+  await saver.deleteThread(thread);
+  process.stdout.write('deleted\n');
+  await store.close();
+  process.exit(0);
+}
 const padding = 'p'.repeat(50_000);
 let config = { configurable: { thread_id: thread, checkpoint_ns: '' } };
 const limit = count === 'forever' ? Infinity : Number(count);

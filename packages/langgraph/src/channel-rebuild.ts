@@ -1,0 +1,285 @@
+import { CheckpointIntegrityError, type Checkpoint as StoredRow, type CheckpointStore } from '@session-checkpoint/core';
+import type { ListState } from './list-state.js';
+import { checkpointPayload, isCheckpointRow, partPayload, type CheckpointPayload, type ListPiece, type PartRef } from './row-payloads.js';
+import { checkpointPrefix, checkpointRef, partRef } from './source-refs.js';
+import type { StoredValue } from './stored-value.js';
+import { rowsByPrefix } from './thread-rows.js';
+import { jsonBytes } from './value-parts.js';
+
+/*
+ * Rebuilds channel values from the rows that hold them. A checkpoint row holds a channel's value
+ * in full (`values`, possibly split into part rows), as the items appended to an earlier value
+ * (`lists`), or names the row that holds it (`carried`). Every link names the row it needs and,
+ * for list pieces and parts, that row's payload SHA-256: the rows are verified by the store on
+ * read, the links bind them in order, so a value rebuilt here is exactly the value that was put,
+ * or a CheckpointIntegrityError naming the checkpoint and the channel.
+ */
+
+/** A checkpoint row as read: its payload, its verified payload SHA-256 and its row id. */
+export interface RowInfo {
+  p: CheckpointPayload;
+  sha: string;
+  rowId: number;
+}
+
+/** A rebuilt value: what to load, whether it was assembled from pieces, and its list state. */
+export interface Rebuilt {
+  stored: StoredValue;
+  /** True when `stored` was assembled (its items may be shared with other values of a batch). */
+  assembled: boolean;
+  /** For a list: where it lives, for the next put's extension (items are added by the caller). */
+  state?: Omit<ListState, 'items' | 'json'>;
+}
+
+/** Key of a checkpoint across threads and namespaces. */
+export const keyOf = (p: { thread_id: string; checkpoint_ns: string; checkpoint_id: string }) =>
+  `${p.thread_id}\u0000${p.checkpoint_ns}\u0000${p.checkpoint_id}`;
+
+/** Key of another checkpoint (`id`) in the same thread and namespace as `p`. */
+export const siblingKey = (p: { thread_id: string; checkpoint_ns: string }, id: string) => `${p.thread_id}\u0000${p.checkpoint_ns}\u0000${id}`;
+
+/** The channels a checkpoint payload has a value for. */
+export function channelsOf(p: CheckpointPayload): string[] {
+  return [...Object.keys(p.values), ...Object.keys(p.lists ?? {}), ...Object.keys(p.carried)];
+}
+
+function integrity(p: CheckpointPayload, channel: string, reason: string, rowId: number, cause?: unknown): CheckpointIntegrityError {
+  return new CheckpointIntegrityError(
+    `LangGraph checkpoint ${p.checkpoint_id} of thread '${p.thread_id}': channel '${channel}' cannot be rebuilt: ${reason}`,
+    { failures: [{ id: rowId, reason: `channel '${channel}': ${reason}` }], ...(cause === undefined ? {} : { cause }) },
+  );
+}
+
+/** The rows a batch of checkpoints reads its channel values from, loaded, then the values rebuilt. */
+export class ChannelRebuilder {
+  readonly rows = new Map<string, RowInfo>();
+  readonly #parts = new Map<string, StoredRow>();
+  readonly #memo = new Map<string, Rebuilt>();
+
+  constructor(
+    private readonly store: CheckpointStore,
+    private readonly namespace: string,
+    private readonly entries: readonly RowInfo[],
+  ) {
+    for (const e of entries) this.rows.set(keyOf(e.p), e);
+  }
+
+  /** Reads every row the entries' values need: a range read per chain, then exact refs until none is missing. */
+  async load(): Promise<void> {
+    try {
+      await this.#loadRows();
+      await this.#loadParts();
+    } catch (error) {
+      if (!(error instanceof CheckpointIntegrityError) || this.entries.length === 0) throw error;
+      // A damaged row among those the values read: name the checkpoint and its channels.
+      const e = this.entries[0] as RowInfo;
+      throw new CheckpointIntegrityError(
+        `LangGraph checkpoint ${e.p.checkpoint_id} of thread '${e.p.thread_id}': channel '${channelsOf(e.p).join("', '")}' cannot be rebuilt: ${error.message}`,
+        { failures: error.failures, cause: error },
+      );
+    }
+  }
+
+  async #loadRows(): Promise<void> {
+    // List chains: one ascending range from the oldest snapshot to the newest checkpoint per (thread, ns).
+    const ranges = new Map<string, { thread: string; ns: string; lo: string; hi: string }>();
+    for (const { p } of this.entries) {
+      for (const piece of Object.values(p.lists ?? {})) {
+        if (this.rows.has(siblingKey(p, piece.from))) continue;
+        const k = `${p.thread_id}\u0000${p.checkpoint_ns}`;
+        const r = ranges.get(k);
+        if (!r) ranges.set(k, { thread: p.thread_id, ns: p.checkpoint_ns, lo: piece.since, hi: p.checkpoint_id });
+        else {
+          if (piece.since < r.lo) r.lo = piece.since;
+          if (p.checkpoint_id > r.hi) r.hi = p.checkpoint_id;
+        }
+      }
+    }
+    const reads: Promise<void>[] = [];
+    for (const r of ranges.values()) {
+      const from = checkpointRef(r.thread, r.ns, r.lo);
+      reads.push(
+        (async () => {
+          // `after` is exclusive: one character less keeps the snapshot row itself in the range.
+          const query = { namespace: this.namespace, prefix: checkpointPrefix(r.thread, r.ns), after: from.slice(0, -1), before: checkpointRef(r.thread, r.ns, r.hi) };
+          for await (const row of rowsByPrefix(this.store, query)) this.#add(row);
+        })(),
+      );
+    }
+    reads.push(this.#fetch(this.#missing()));
+    await Promise.all(reads);
+    // Whatever the chains still miss (a link outside the range, a carried holder of a holder).
+    for (let round = 0; round < 64; round++) {
+      const missing = this.#missing();
+      if (missing.size === 0) return;
+      const before = this.rows.size;
+      await this.#fetch(missing);
+      if (this.rows.size === before) return; // truly missing: the rebuild names it
+    }
+  }
+
+  #add(row: StoredRow): void {
+    if (!isCheckpointRow(row)) return;
+    const p = checkpointPayload(row);
+    this.rows.set(keyOf(p), { p, sha: row.payloadSha256, rowId: row.id });
+  }
+
+  async #fetch(refs: Map<string, string>): Promise<void> {
+    if (refs.size === 0) return;
+    for (const row of await this.store.findBySourceRefs(this.namespace, [...refs.keys()])) this.#add(row);
+  }
+
+  /** Refs of rows some needed value links to and that are not loaded: ref -> key. */
+  #missing(): Map<string, string> {
+    const out = new Map<string, string>();
+    const seen = new Set<string>();
+    const stack: [string, string][] = [];
+    for (const { p } of this.entries) for (const ch of channelsOf(p)) stack.push([keyOf(p), ch]);
+    while (stack.length > 0) {
+      const [key, ch] = stack.pop() as [string, string];
+      const at = `${key}\u0001${ch}`;
+      if (seen.has(at)) continue;
+      seen.add(at);
+      const r = this.rows.get(key);
+      if (!r) continue;
+      const next = nextLink(r.p, ch);
+      if (next === undefined) continue;
+      const k = siblingKey(r.p, next);
+      if (this.rows.has(k)) stack.push([k, ch]);
+      else out.set(checkpointRef(r.p.thread_id, r.p.checkpoint_ns, next), k);
+      if (r.p.lists !== undefined && Object.hasOwn(r.p.lists, ch)) {
+        const since = (r.p.lists[ch] as ListPiece).since;
+        if (!this.rows.has(siblingKey(r.p, since))) out.set(checkpointRef(r.p.thread_id, r.p.checkpoint_ns, since), siblingKey(r.p, since));
+      }
+    }
+    return out;
+  }
+
+  /** Every part row of the values the entries need, in one call. */
+  async #loadParts(): Promise<void> {
+    const refs: string[] = [];
+    const seen = new Set<string>();
+    const stack: [string, string][] = [];
+    for (const { p } of this.entries) for (const ch of channelsOf(p)) stack.push([keyOf(p), ch]);
+    while (stack.length > 0) {
+      const [key, ch] = stack.pop() as [string, string];
+      const at = `${key}\u0001${ch}`;
+      if (seen.has(at)) continue;
+      seen.add(at);
+      const r = this.rows.get(key);
+      if (!r) continue;
+      const parts = Object.hasOwn(r.p.values, ch) ? r.p.values[ch]?.parts : r.p.lists !== undefined && Object.hasOwn(r.p.lists, ch) ? r.p.lists[ch]?.parts : undefined;
+      for (const part of parts ?? []) refs.push(partRef(r.p.thread_id, r.p.checkpoint_ns, r.p.checkpoint_id, part.k));
+      const next = nextLink(r.p, ch);
+      if (next !== undefined) stack.push([siblingKey(r.p, next), ch]);
+    }
+    if (refs.length === 0) return;
+    for (const row of await this.store.findBySourceRefs(this.namespace, refs)) if (row.sourceRef !== null) this.#parts.set(row.sourceRef, row);
+  }
+
+  /** The value of `channel` at the checkpoint `p` (one of the rows loaded). */
+  value(p: CheckpointPayload, channel: string, rowId: number): Rebuilt {
+    const path: { r: RowInfo; piece?: ListPiece }[] = [];
+    let key = keyOf(p);
+    let base: Rebuilt | undefined;
+    for (let steps = 0; base === undefined; steps++) {
+      const memo = this.#memo.get(`${key}\u0001${channel}`);
+      if (memo) {
+        base = memo;
+        break;
+      }
+      const r = this.rows.get(key);
+      if (!r) throw integrity(p, channel, `the row of checkpoint ${key.split('\u0000')[2]} is missing`, rowId);
+      if (steps > this.rows.size) throw integrity(p, channel, 'its rows link in a cycle', rowId);
+      if (Object.hasOwn(r.p.values, channel)) {
+        base = this.#full(r, channel, p, rowId);
+        this.#memo.set(`${key}\u0001${channel}`, base);
+        break;
+      }
+      if (r.p.lists !== undefined && Object.hasOwn(r.p.lists, channel)) {
+        const piece = r.p.lists[channel] as ListPiece;
+        const from = this.rows.get(siblingKey(r.p, piece.from));
+        if (!from) throw integrity(p, channel, `the piece before checkpoint ${r.p.checkpoint_id}, in checkpoint ${piece.from}, is missing`, rowId);
+        if (from.sha !== piece.sha) throw integrity(p, channel, `the row of checkpoint ${piece.from} is not the one checkpoint ${r.p.checkpoint_id} extends (SHA-256 differs)`, rowId);
+        path.push({ r, piece });
+        key = siblingKey(r.p, piece.from);
+        continue;
+      }
+      if (Object.hasOwn(r.p.carried, channel)) {
+        path.push({ r });
+        key = siblingKey(r.p, r.p.carried[channel] as string);
+        continue;
+      }
+      throw integrity(p, channel, `checkpoint ${r.p.checkpoint_id} has no value for it`, rowId);
+    }
+    // Forward from the full value: each piece must start where the value before it ends.
+    const single = this.entries.length <= 1;
+    let j = base.stored.j;
+    let len = Array.isArray(j) ? j.length : -1;
+    const tail: unknown[][] = [];
+    let result = base;
+    let state = base.state;
+    for (let i = path.length - 1; i >= 0; i--) {
+      const { r, piece } = path[i] as { r: RowInfo; piece?: ListPiece };
+      if (piece !== undefined) {
+        if (len !== piece.n) throw integrity(p, channel, `checkpoint ${r.p.checkpoint_id} extends ${piece.n} items, the value it extends has ${len < 0 ? 'none' : len}`, rowId);
+        const items = piece.j ?? this.#joinedJson(r, channel, piece.parts ?? [], p, rowId);
+        if (!Array.isArray(items)) throw integrity(p, channel, `the items of checkpoint ${r.p.checkpoint_id} are not a list`, rowId);
+        len += items.length;
+        tail.push(items);
+        state = { holder: r.p.checkpoint_id, sha: r.sha, since: piece.since, d: piece.d, s: piece.s, c: piece.c };
+        if (!single) {
+          // Batches share intermediate values between their tuples: build and remember each one.
+          j = (j as unknown[]).concat(...tail) as StoredValue['j'];
+          tail.length = 0;
+          result = { stored: { t: 'json', j: j as StoredValue['j'] }, assembled: true, state };
+        }
+      }
+      if (!single) this.#memo.set(`${keyOf(r.p)}\u0001${channel}`, result);
+    }
+    if (tail.length > 0) result = { stored: { t: 'json', j: (j as unknown[]).concat(...tail) as StoredValue['j'] }, assembled: true, ...(state ? { state } : {}) };
+    return result;
+  }
+
+  #full(r: RowInfo, channel: string, p: CheckpointPayload, rowId: number): Rebuilt {
+    let stored = r.p.values[channel] as StoredValue;
+    if (stored.parts !== undefined) {
+      const text = this.#joined(r, channel, stored.parts, p, rowId);
+      stored = stored.form === 'b64' ? { t: stored.t, b64: text } : { t: stored.t, j: parseJson(text, () => integrity(p, channel, 'its parts do not join to JSON', rowId)) as StoredValue['j'] };
+    }
+    const j = stored.j;
+    if (stored.t !== 'json' || !Array.isArray(j)) return { stored, assembled: stored !== r.p.values[channel] };
+    const s = (r.p.values[channel] as StoredValue).s ?? jsonBytes(j);
+    return { stored, assembled: stored !== r.p.values[channel], state: { holder: r.p.checkpoint_id, sha: r.sha, since: r.p.checkpoint_id, d: 0, s, c: 0 } };
+  }
+
+  #joinedJson(r: RowInfo, channel: string, parts: readonly PartRef[], p: CheckpointPayload, rowId: number): unknown {
+    return parseJson(this.#joined(r, channel, parts, p, rowId), () => integrity(p, channel, 'its parts do not join to JSON', rowId));
+  }
+
+  #joined(r: RowInfo, channel: string, parts: readonly PartRef[], p: CheckpointPayload, rowId: number): string {
+    let text = '';
+    for (const part of parts) {
+      const row = this.#parts.get(partRef(r.p.thread_id, r.p.checkpoint_ns, r.p.checkpoint_id, part.k));
+      if (!row) throw integrity(p, channel, `part ${part.k} of its value in checkpoint ${r.p.checkpoint_id} is missing`, rowId);
+      if (row.payloadSha256 !== part.sha) throw integrity(p, channel, `part ${part.k} of its value in checkpoint ${r.p.checkpoint_id} is not the one stored (SHA-256 differs)`, rowId);
+      text += partPayload(row).text;
+    }
+    return text;
+  }
+}
+
+/** The checkpoint a row's value of `channel` continues from (a list piece's `from`, a carried holder). */
+function nextLink(p: CheckpointPayload, channel: string): string | undefined {
+  if (Object.hasOwn(p.values, channel)) return undefined;
+  if (p.lists !== undefined && Object.hasOwn(p.lists, channel)) return (p.lists[channel] as ListPiece).from;
+  return Object.hasOwn(p.carried, channel) ? p.carried[channel] : undefined;
+}
+
+function parseJson(text: string, fail: () => Error): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw fail();
+  }
+}

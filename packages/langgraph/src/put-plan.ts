@@ -1,0 +1,220 @@
+import type { SerializerProtocol } from '@langchain/langgraph-checkpoint';
+import { CheckpointValidationError, type CheckpointStore, type CreateCheckpointInput, type PreparedCheckpoint } from '@session-checkpoint/core';
+import { appendedItems, type ListState } from './list-state.js';
+import type { CheckpointPayload, ListPiece, PartPayload, PartRef } from './row-payloads.js';
+import { PART_KIND } from './row-payloads.js';
+import { partRef } from './source-refs.js';
+import { storeValue, type StoredValue } from './stored-value.js';
+import { jsonBytes, PART_OVERHEAD, splitText } from './value-parts.js';
+
+/*
+ * What one put stores for each channel: in full (`values`), as the items appended to the value of
+ * an earlier checkpoint (`lists`), or a link to the checkpoint that holds it unchanged (`carried`).
+ */
+
+/** Lists below this size are never worth a chain: the snapshot rule counts them as this big. */
+export const MIN_SNAPSHOT_BYTES = 16 * 1024;
+
+/** Sets an own property, whatever its name (`__proto__` included). */
+function setOwn<V>(target: Record<string, V>, key: string, value: V): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+function record<V>(map: Map<string, V>): Record<string, V> {
+  const out: Record<string, V> = {};
+  for (const [k, v] of map) setOwn(out, k, v);
+  return out;
+}
+
+/** The part of a checkpoint payload that is not channel values. */
+interface Header {
+  parent: string | null;
+  checkpoint: StoredValue;
+  metadata: StoredValue;
+}
+
+/** The channel values of one put, decided channel by channel. */
+export class PutPlan {
+  readonly #values = new Map<string, StoredValue>();
+  readonly #lists = new Map<string, ListPiece>();
+  readonly #carried = new Map<string, string>();
+  readonly #states = new Map<string, ListState>();
+  /** True once a channel was re-decided after the first payload was built. */
+  changed = false;
+  #header: Header | undefined;
+
+  constructor(
+    private readonly serde: SerializerProtocol,
+    readonly thread: string,
+    readonly ns: string,
+    readonly id: string,
+    private readonly snapshotRatio: number,
+    /** Longest chain of pieces (retention keeps a chain whole: this bounds what it keeps back). */
+    private readonly maxChain: number,
+  ) {}
+
+  /** Stores `value` as an extension of `previous` when it provably is one and the rule allows, else in full. */
+  async store(channel: string, value: unknown, previous: ListState | undefined): Promise<void> {
+    this.drop(channel);
+    const where = `channel '${channel}'`;
+    if (Array.isArray(value) && previous?.sha !== undefined && previous.holder !== this.id && this.snapshotRatio > 0) {
+      const appended = await appendedItems(this.serde, value, previous, where);
+      if (appended !== undefined) {
+        const seg = await storeValue(this.serde, appended, where);
+        if (seg.t === 'json' && Array.isArray(seg.j)) {
+          const d = previous.d + jsonBytes(seg.j);
+          // The snapshot rule: a chain never outgrows snapshotRatio x its snapshot.
+          if (d <= this.snapshotRatio * Math.max(previous.s, MIN_SNAPSHOT_BYTES) && previous.c < this.maxChain) {
+            this.#lists.set(channel, { t: 'json', from: previous.holder, sha: previous.sha, n: previous.items.length, since: previous.since, d, s: previous.s, c: previous.c + 1, j: seg.j });
+            this.#states.set(channel, {
+              items: value.slice(),
+              json: previous.json === undefined ? undefined : previous.json.concat(seg.j),
+              holder: this.id,
+              sha: undefined,
+              since: previous.since,
+              d,
+              s: previous.s,
+              c: previous.c + 1,
+            });
+            return;
+          }
+        }
+      }
+    }
+    const full = await storeValue(this.serde, value, where);
+    if (Array.isArray(value) && full.t === 'json' && Array.isArray(full.j)) {
+      const s = jsonBytes(full.j);
+      const stored: StoredValue = { t: full.t, j: full.j, s };
+      this.#values.set(channel, stored);
+      this.#states.set(channel, { items: value.slice(), json: full.j.slice(), holder: this.id, sha: undefined, since: this.id, d: 0, s, c: 0 });
+      return;
+    }
+    this.#values.set(channel, full);
+  }
+
+  /** Links `channel` to the checkpoint `from` that holds its unchanged value. */
+  carry(channel: string, from: string, state: ListState | undefined): void {
+    this.drop(channel);
+    this.#carried.set(channel, from);
+    if (state !== undefined && state.holder === from) this.#states.set(channel, state);
+  }
+
+  /** Forgets whatever was decided for `channel`. */
+  drop(channel: string): void {
+    if (this.#header !== undefined) this.changed = true;
+    this.#values.delete(channel);
+    this.#lists.delete(channel);
+    this.#carried.delete(channel);
+    this.#states.delete(channel);
+  }
+
+  /** The checkpoints this row links to, with the channels that need each (and the row SHA-256 a list piece names). */
+  links(): Map<string, { channel: string; sha?: string }[]> {
+    const out = new Map<string, { channel: string; sha?: string }[]>();
+    const add = (from: string, link: { channel: string; sha?: string }) => {
+      if (from === this.id) return;
+      const list = out.get(from);
+      if (list) list.push(link);
+      else out.set(from, [link]);
+    };
+    for (const [channel, from] of this.#carried) add(from, { channel });
+    for (const [channel, piece] of this.#lists) add(piece.from, { channel, sha: piece.sha });
+    return out;
+  }
+
+  /** The row payload; the header (parent, checkpoint, metadata) is kept for later rebuilds. */
+  payload(parent: string | null, checkpoint: StoredValue, metadata: StoredValue): CheckpointPayload {
+    this.#header = { parent, checkpoint, metadata };
+    this.changed = false;
+    return this.#build();
+  }
+
+  #build(): CheckpointPayload {
+    const h = this.#header as Header;
+    const split = [...this.#values.values()].some((v) => v.parts !== undefined);
+    return {
+      langgraph: this.#lists.size > 0 || split ? 2 : 1,
+      thread_id: this.thread,
+      checkpoint_ns: this.ns,
+      checkpoint_id: this.id,
+      parent_checkpoint_id: h.parent,
+      checkpoint: h.checkpoint,
+      metadata: h.metadata,
+      values: record(this.#values),
+      carried: record(this.#carried),
+      ...(this.#lists.size > 0 ? { lists: record(this.#lists) } : {}),
+    };
+  }
+
+  /** Channel -> checkpoint whose row holds its value (this one for values and list pieces). */
+  holders(): Record<string, string> {
+    const out: Record<string, string> = {};
+    for (const channel of this.#values.keys()) setOwn(out, channel, this.id);
+    for (const channel of this.#lists.keys()) setOwn(out, channel, this.id);
+    for (const [channel, from] of this.#carried) setOwn(out, channel, from);
+    return out;
+  }
+
+  /** The list states of this checkpoint, with this row's SHA-256 filled in. */
+  listStates(sha: string): Map<string, ListState> {
+    for (const [channel, state] of this.#states) if (state.holder === this.id) this.#states.set(channel, { ...state, sha });
+    return this.#states;
+  }
+
+  /**
+   * Prepares the row, first moving the largest values (or appended items) into part rows when it
+   * is over the store's payload limit, each part within it.
+   *
+   * @throws CheckpointValidationError naming the checkpoint, its size without values and `maxPayloadBytes`.
+   */
+  prepare(tx: CheckpointStore, input: CreateCheckpointInput, namespace: string): { prepared: PreparedCheckpoint; parts: PreparedCheckpoint[] } {
+    const first = tryPrepare(tx, input);
+    if (first !== undefined) return { prepared: first, parts: [] };
+    const max = tx.limits.maxPayloadBytes;
+    const budget = max - PART_OVERHEAD;
+    const candidates: { channel: string; list: boolean; text: string; form: 'j' | 'b64' }[] = [];
+    for (const [channel, v] of this.#values) {
+      if (v.b64 !== undefined) candidates.push({ channel, list: false, text: v.b64, form: 'b64' });
+      else candidates.push({ channel, list: false, text: JSON.stringify(v.j ?? null), form: 'j' });
+    }
+    for (const [channel, piece] of this.#lists) candidates.push({ channel, list: true, text: JSON.stringify(piece.j ?? []), form: 'j' });
+    candidates.sort((a, b) => b.text.length - a.text.length);
+    const parts: PreparedCheckpoint[] = [];
+    for (const c of candidates) {
+      const refs: PartRef[] = [];
+      for (const text of splitText(c.text, budget)) {
+        const k = parts.length;
+        const payload: PartPayload = { langgraph: 2, thread_id: this.thread, checkpoint_ns: this.ns, checkpoint_id: this.id, channel: c.channel, k, text };
+        const part = tx.prepare({ namespace, sessionId: this.thread, kind: PART_KIND, name: `part ${k}`, payload, sourceRef: partRef(this.thread, this.ns, this.id, k) });
+        parts.push(part);
+        refs.push({ k, sha: part.payloadSha256 });
+      }
+      if (c.list) {
+        const piece = this.#lists.get(c.channel) as ListPiece;
+        const { j: _items, ...rest } = piece;
+        this.#lists.set(c.channel, { ...rest, parts: refs });
+      } else {
+        const v = this.#values.get(c.channel) as StoredValue;
+        this.#values.set(c.channel, { t: v.t, ...(v.s === undefined ? {} : { s: v.s }), parts: refs, form: c.form });
+      }
+      input.payload = this.#build();
+      const prepared = tryPrepare(tx, input);
+      if (prepared !== undefined) return { prepared, parts };
+    }
+    const bytes = JSON.stringify(this.#build()).length;
+    throw new CheckpointValidationError(
+      `LangGraph checkpoint ${this.id} of thread '${this.thread}' is about ${bytes} bytes even with every channel value in part rows, over the store's maxPayloadBytes (${max}): ` +
+        'its checkpoint and metadata alone are too large; raise the limit, e.g. openSqliteStore(path, { limits: { maxPayloadBytes } })',
+    );
+  }
+}
+
+/** The prepared row, or `undefined` when it is over the payload limit (any other error is thrown). */
+function tryPrepare(tx: CheckpointStore, input: CreateCheckpointInput): PreparedCheckpoint | undefined {
+  try {
+    return tx.prepare(input);
+  } catch (error) {
+    if (error instanceof CheckpointValidationError && /carrier limit/.test(error.message)) return undefined;
+    throw error;
+  }
+}
