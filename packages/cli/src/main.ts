@@ -3,7 +3,7 @@ import { isDirectCommand, runDirect } from './direct/run-direct.js';
 import { pluginsLeaveBuiltinAlone } from './direct/plugin-manifests.js';
 import { packageRoot } from './package-root.js';
 import { dataDir, registerHostModules, userPluginRoots } from './plugin-host.js';
-import { documentWritten, resetDocumentLatch } from './output/one-document.js';
+import { holdStrayFailure, resetDocumentLatch } from './output/one-document.js';
 import { guardStderr } from './output/stderr-guard.js';
 import { writeError } from './output/write-json.js';
 
@@ -28,11 +28,11 @@ import { writeError } from './output/write-json.js';
 export async function main(argv: string[], root: string): Promise<number> {
   guardStderr(argv);
   resetDocumentLatch();
-  // Late failures (a driver's 'error' event after the command failed or finished) are reported
-  // only when the run has printed nothing yet: one document per run, never two.
+  // Failures outside any command's flow (a driver's 'error' event) still get the contract, but
+  // never a second document: while a command runs they wait for its outcome (run-command.ts),
+  // and once the run's document is out they are dropped.
   const late = (error: unknown): void => {
-    if (documentWritten()) return;
-    process.exitCode = writeError(error);
+    if (!holdStrayFailure(error)) process.exitCode = writeError(error);
   };
   process.on('uncaughtException', late);
   process.on('unhandledRejection', late);

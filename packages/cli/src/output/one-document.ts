@@ -14,11 +14,15 @@ const STATE = Symbol.for('session-checkpoint.one-document');
 
 interface LatchState {
   written: boolean;
+  /** A command's lifecycle is running: failures from elsewhere wait for its outcome. */
+  running: boolean;
+  /** The first such failure, kept until the command ends. */
+  held: { error: unknown } | undefined;
 }
 
 function state(): LatchState {
   const holder = globalThis as { [STATE]?: LatchState };
-  return (holder[STATE] ??= { written: false });
+  return (holder[STATE] ??= { written: false, running: false, held: undefined });
 }
 
 /**
@@ -31,7 +35,55 @@ function state(): LatchState {
  * ```
  */
 export function resetDocumentLatch(): void {
-  state().written = false;
+  Object.assign(state(), { written: false, running: false, held: undefined });
+}
+
+/**
+ * Marks a command's lifecycle as running (`true`) or ended (`false`). While it runs, a failure
+ * raised outside it (an unhandled driver `'error'`) is held rather than printed: the command's own
+ * outcome, typically the typed error of the same cause, is the run's document.
+ *
+ * @example
+ * ```ts
+ * setCommandRunning(true);
+ * ```
+ */
+export function setCommandRunning(running: boolean): void {
+  state().running = running;
+}
+
+/**
+ * Reports a failure raised outside the command's own flow. Returns `true` when it is taken care
+ * of (held for a running command, or dropped because the run's document is out); `false` when
+ * the caller must print it as the run's document.
+ *
+ * @example
+ * ```ts
+ * process.on('uncaughtException', (error) => { if (!holdStrayFailure(error)) writeError(error); });
+ * ```
+ */
+export function holdStrayFailure(error: unknown): boolean {
+  const latch = state();
+  if (latch.written) return true;
+  if (!latch.running) return false;
+  latch.held ??= { error };
+  return true;
+}
+
+/**
+ * The failure held while the command ran (see {@link holdStrayFailure}), once; `undefined` when
+ * none.
+ *
+ * @example
+ * ```ts
+ * const stray = takeStrayFailure();
+ * ```
+ */
+export function takeStrayFailure(): { error: unknown } | undefined {
+  const latch = state();
+  const held = latch.held;
+  latch.held = undefined;
+  return held;
 }
 
 /**
