@@ -370,7 +370,7 @@ describe('parity with the Python reference CLI transcript', () => {
         // No case reads standard input today; one that did would need its own process.
         const theirs = readsStdin(argv) ? await runCli(argv, { cwd: other.dir, env: other.env }) : await other.session!.call(argv, { cwd: other.dir });
         // The example plugin's `hello` is listed by help and the unknown-command message where it is installed.
-        const plain = (text: string, dir: string) => text.split(dir).join('<workdir>').replace(", 'hello'", '').replace(/^ {4}hello .*\n/mu, '');
+        const plain = (text: string, dir: string) => text.split(dir).join('<workdir>').replace(", 'hello'", '').replace(/^ +hello +.*\n/mu, '');
         expect({ setup: other.name, stdout: plain(theirs.stdout, other.dir), code: theirs.code, stderr: theirs.stderr }).toEqual({
           setup: other.name,
           stdout: plain(result.stdout, workdir),

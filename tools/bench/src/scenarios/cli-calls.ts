@@ -27,9 +27,32 @@ process.stdout.write(JSON.stringify({ ok: sha === row.payload_sha256, result: ro
 db.close();
 `;
 
-function timeCall(args: string[], env: NodeJS.ProcessEnv): number {
+/**
+ * The same least-possible `get` in Python (sqlite3, hashlib, json from the standard library): a
+ * lower bound of the Python reference CLI's `get`, which imports argparse and its own modules on
+ * top. Used when the Python CLI itself is not installed on the machine.
+ */
+const PYTHON_FLOOR_SCRIPT = `import sqlite3, hashlib, json, sys, argparse
+db = sqlite3.connect('file:' + sys.argv[1] + '?mode=ro', uri=True)
+db.row_factory = sqlite3.Row
+row = dict(db.execute('select * from checkpoints where id = ?', (int(sys.argv[2]),)).fetchone())
+sha = hashlib.sha256(row['payload_json'].encode()).hexdigest()
+sys.stdout.write(json.dumps({'ok': sha == row['payload_sha256'], 'result': row}, ensure_ascii=False, indent=2) + '\\n')
+db.close()
+`;
+
+/** The real Python interpreter (not a version-manager shim, whose own start-up would be timed), or `undefined`. */
+function pythonBinary(): string | undefined {
+  try {
+    return execFileSync('python3', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim() || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function timeCall(args: string[], env: NodeJS.ProcessEnv, binary = NODE): number {
   const start = process.hrtime.bigint();
-  execFileSync(NODE, args, { stdio: ['ignore', 'pipe', 'pipe'], env });
+  execFileSync(binary, args, { stdio: ['ignore', 'pipe', 'pipe'], env });
   return Number(process.hrtime.bigint() - start) / 1e6;
 }
 
@@ -77,6 +100,9 @@ export async function cliCalls(ctx: BenchContext): Promise<Sample[]> {
   const example = join(dirname(bin), '..', '..', '..', 'examples', 'plugin-hello');
   const withExample = existsSync(example) ? { ...env, XDG_DATA_HOME: linkingDataHome(join(dir, 'data-example'), [realpathSync(example)]) } : undefined;
   const withHook = { ...env, XDG_DATA_HOME: linkingDataHome(join(dir, 'data-hook'), [hookPlugin(join(dir, 'hook-plugin'))]) };
+  const python = pythonBinary();
+  const pythonFloor = join(dir, 'floor.py');
+  writeFileSync(pythonFloor, PYTHON_FLOOR_SCRIPT);
   // The floor's two largest parts, on their own: what any CLI on this driver and hash must load.
   const driverOnly = ['-e', `require(${JSON.stringify(require.resolve('better-sqlite3'))})`];
   const hashOnly = ['-e', "require('node:crypto').createHash('sha256').update('x').digest('hex')"];
@@ -90,6 +116,7 @@ export async function cliCalls(ctx: BenchContext): Promise<Sample[]> {
     'floor part: node:crypto hash': [],
     ...(withExample === undefined ? {} : { 'get (example plugin linked)': [] }),
     'get (plugin with a hook: oclif path)': [],
+    ...(python === undefined ? {} : { 'python floor script (get)': [] }),
   };
   for (let i = 0; i < calls; i++) {
     times.create!.push(timeCall([bin, 'create', '--store', store, '--session-id', 's', '--payload-file', payload], env));
@@ -101,6 +128,7 @@ export async function cliCalls(ctx: BenchContext): Promise<Sample[]> {
     times['floor part: node:crypto hash']!.push(timeCall(hashOnly, env));
     if (withExample !== undefined) times['get (example plugin linked)']!.push(timeCall([bin, 'get', '--store', store, '--id', '1'], withExample));
     times['get (plugin with a hook: oclif path)']!.push(timeCall([bin, 'get', '--store', store, '--id', '1'], withHook));
+    if (python !== undefined) times['python floor script (get)']!.push(timeCall([pythonFloor, store, '1'], env, python));
   }
   return Object.entries(times).map(([impl, values]) => ({ scenario: 'CLI call (median ms)', impl, unit: 'ms', value: median(values) }));
 }
