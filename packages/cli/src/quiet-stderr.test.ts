@@ -57,7 +57,7 @@ const SCENARIOS: Scenario[] = [
     args: ['list', '--store', 's.sqlite'],
     env: () => ({ XDG_DATA_HOME: dataHome('file', (p) => writeFileSync(p, 'not a folder')) }),
     ok: true,
-    // The fast path finds no plugin there and never hands the folder to oclif, so nothing warns.
+    // The direct path finds no plugin record there and never hands the folder to oclif, so nothing warns.
     warning: undefined,
   },
   {
