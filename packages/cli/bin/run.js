@@ -1,16 +1,41 @@
 #!/usr/bin/env node
 // Every outcome is one JSON document on stdout, even a failure to load the CLI itself.
+import { lstatSync, mkdirSync } from 'node:fs';
 import module from 'node:module';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
 
-// Node >= 22.1 caches compiled code between runs (start-up is mostly module compilation);
-// a no-op on Node 20.
-module.enableCompileCache?.();
+/**
+ * Node >= 22.1 can cache compiled code between runs, and start-up is mostly module compilation.
+ * The cache lives in this user's own cache folder ($XDG_CACHE_HOME/session-checkpoint, else
+ * ~/.cache/session-checkpoint), never in a shared one such as Node's default under /tmp, where
+ * another user could plant compiled code: the folder and its parent must be directories (not
+ * links) owned by this user and closed to group and others, or the cache stays off. Any failure
+ * (no home, read-only disk) leaves it off too; a run never depends on it. A no-op on Node 20.
+ */
+function enableCompileCache() {
+  if (typeof module.enableCompileCache !== 'function') return;
+  try {
+    const dir = join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'session-checkpoint', 'node-compile-cache');
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const uid = process.getuid?.();
+    for (const path of [dirname(dir), dir]) {
+      const stat = lstatSync(path);
+      if (!stat.isDirectory()) return;
+      if (uid !== undefined && (stat.uid !== uid || (stat.mode & 0o077) !== 0)) return;
+    }
+    module.enableCompileCache(dir);
+  } catch {
+    // The cache is an optimisation only.
+  }
+}
 
 function exit(code) {
   // Exit once stdout has drained: a lingering handle (a pool timer) must not keep us alive.
   process.stdout.write('', () => process.exit(code));
 }
 
+enableCompileCache();
 try {
   // main() installs the stderr guard before anything loads oclif (whose modules keep a reference
   // to process.stderr.write); the bundle's static imports never reach oclif.

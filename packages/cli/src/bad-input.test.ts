@@ -1,13 +1,16 @@
 /**
  * A corpus of bad inputs through the real binary. Every case must print exactly one JSON error
  * with the expected type and exit code, write nothing to stderr, show no stack trace, and leave
- * the store (and any file posing as a store) byte-identical.
+ * the store (and any file posing as a store) byte-identical. The corpus runs three times: with no
+ * plugin, with the example plugin linked, and with a plugin that declares a hook (every call
+ * through oclif); the three outputs must be byte-identical.
  */
 import { createHash } from 'node:crypto';
 import { chmodSync, copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pluginSetups, type PluginSetup } from './test-support/plugin-setups.js';
 import { fileHash, inBatches, removeTempDirs, runCli, runCliBatch, tempDir, type CliResult } from './test-support/run-cli.js';
 
 /** One bad input. Paths are relative to the case's own directory, which holds `s.sqlite`. */
@@ -100,6 +103,13 @@ const CASES: BadCase[] = [
   { name: 'prune without criteria', args: ['prune', '--store', 's.sqlite', '--apply'], type: 'CheckpointValidationError' },
   // Command-line mistakes.
   { name: 'unknown flag', args: ['list', '--store', 's.sqlite', '--bogus'], type: 'UsageError', exitCode: 2, error: /--bogus/u },
+  // Names every object has: oclif's parser found them by property lookup and accepted them.
+  { name: 'unknown flag --valueOf', args: ['get', '--store', 's.sqlite', '--id', '1', '--valueOf'], type: 'UsageError', exitCode: 2, error: 'Nonexistent flag: --valueOf' },
+  { name: 'unknown flag --valueOf on a delete', args: ['delete', '--store', 's.sqlite', '--namespace', 'app', '--id', '1', '--apply', '--valueOf'], type: 'UsageError', exitCode: 2, error: 'Nonexistent flag: --valueOf' },
+  { name: 'unknown flag --constructor', args: ['list', '--store', 's.sqlite', '--constructor'], type: 'UsageError', exitCode: 2, error: 'Nonexistent flag: --constructor' },
+  { name: 'unknown flag --__proto__', args: ['get', '--store', 's.sqlite', '--id', '1', '--__proto__'], type: 'UsageError', exitCode: 2, error: 'Nonexistent flag: --__proto__' },
+  { name: 'unknown flag --toString=1', args: ['sessions', '--store', 's.sqlite', '--toString=1'], type: 'UsageError', exitCode: 2, error: 'Nonexistent flag: --toString' },
+  { name: 'unknown flag --hasOwnProperty on prune', args: ['prune', '--store', 's.sqlite', '--namespace', 'app', '--keep-latest', '0', '--apply', '--hasOwnProperty'], type: 'UsageError', exitCode: 2, error: 'Nonexistent flag: --hasOwnProperty' },
   { name: 'prefix abbreviation', args: ['list', '--store', 's.sqlite', '--names', 'app-a'], type: 'UsageError', exitCode: 2 },
   { name: 'repeated option', args: ['list', '--store', 's.sqlite', '--limit', '1', '--limit', '2'], type: 'UsageError', exitCode: 2 },
   { name: 'missing required flag', args: ['get', '--store', 's.sqlite'], type: 'UsageError', exitCode: 2, error: /id/u },
@@ -201,32 +211,44 @@ interface Outcome {
   dir: string;
 }
 
-const outcomes = new Map<string, Outcome>();
+/** Outcomes by set-up name, then case name. */
+const outcomes = new Map<string, Map<string, Outcome>>();
+let setups: PluginSetup[] = [];
+
+/** Runs the whole corpus under one plugin set-up, each case in its own copy of the base store. */
+async function runCorpus(setup: PluginSetup): Promise<Map<string, Outcome>> {
+  const found = new Map<string, Outcome>();
+  // Cases without standard input run in a few long-lived processes (one start-up per batch,
+  // not per case); the others spawn the binary. Each case has its own directory.
+  const prepared = CASES.map((c) => {
+    const dir = caseDir(c);
+    const watched = c.unchanged ?? ['s.sqlite'];
+    return { c, dir, watched, before: Object.fromEntries(watched.map((f) => [f, fileHash(join(dir, f))])) };
+  });
+  const finish = (p: (typeof prepared)[number], result: CliResult): void => {
+    const after = Object.fromEntries(p.watched.map((f) => [f, fileHash(join(p.dir, f))]));
+    found.set(p.c.name, { result, before: p.before, after, dir: p.dir });
+  };
+  const env = (c: BadCase) => ({ ...setup.env, ...c.env });
+  const batched = prepared.filter((p) => p.c.stdin === undefined);
+  const batches = Array.from({ length: Math.ceil(batched.length / 40) }, (_, i) => batched.slice(i * 40, i * 40 + 40));
+  await inBatches(batches, 2, async (batch) => {
+    const results = await runCliBatch(batch.map((p) => ({ args: p.c.args, cwd: p.dir, env: env(p.c) })));
+    batch.forEach((p, i) => finish(p, results[i] as CliResult));
+  });
+  for (const p of prepared.filter((q) => q.c.stdin !== undefined)) {
+    finish(p, await runCli(p.c.args, { cwd: p.dir, env: env(p.c), input: p.c.stdin as string | Buffer }));
+  }
+  return found;
+}
 
 describe('bad-input corpus through the binary', () => {
   beforeAll(async () => {
     expect(new Set(CASES.map((c) => c.name)).size).toBe(CASES.length);
     base = await makeBaseStore();
-    // Cases without standard input run in a few long-lived processes (one start-up per batch,
-    // not per case); the others spawn the binary. Each case has its own directory.
-    const prepared = CASES.map((c) => {
-      const dir = caseDir(c);
-      const watched = c.unchanged ?? ['s.sqlite'];
-      return { c, dir, watched, before: Object.fromEntries(watched.map((f) => [f, fileHash(join(dir, f))])) };
-    });
-    const finish = (p: (typeof prepared)[number], result: CliResult): void => {
-      const after = Object.fromEntries(p.watched.map((f) => [f, fileHash(join(p.dir, f))]));
-      outcomes.set(p.c.name, { result, before: p.before, after, dir: p.dir });
-    };
-    const batched = prepared.filter((p) => p.c.stdin === undefined);
-    const batches = Array.from({ length: Math.ceil(batched.length / 20) }, (_, i) => batched.slice(i * 20, i * 20 + 20));
-    await inBatches(batches, 2, async (batch) => {
-      const results = await runCliBatch(batch.map((p) => ({ args: p.c.args, cwd: p.dir, ...(p.c.env ? { env: p.c.env } : {}) })));
-      batch.forEach((p, i) => finish(p, results[i] as CliResult));
-    });
-    for (const p of prepared.filter((q) => q.c.stdin !== undefined)) {
-      finish(p, await runCli(p.c.args, { cwd: p.dir, ...(p.c.env ? { env: p.c.env } : {}), input: p.c.stdin as string | Buffer }));
-    }
+    const work = tempDir('sc-bad-setups-');
+    setups = pluginSetups(work, join(work, 'hook-ran'));
+    for (const setup of setups) outcomes.set(setup.name, await runCorpus(setup));
     // No timeout here: the package's hookTimeout (minutes) holds on a heavily loaded machine.
   });
 
@@ -238,9 +260,17 @@ describe('bad-input corpus through the binary', () => {
 
   for (const c of CASES) {
     it(c.name, () => {
-      const outcome = outcomes.get(c.name);
+      const outcome = outcomes.get(setups[0]!.name)?.get(c.name);
       expect(outcome).toBeDefined();
       const { result, before, after, dir } = outcome as Outcome;
+      // Byte-identical under every plugin set-up (the example plugin's `hello` aside, which the
+      // unknown-command message lists where it is installed), and nothing changed there either.
+      const plain = (o: Outcome) => o.result.stdout.split(o.dir).join('<dir>').replace(", 'hello'", '');
+      for (const setup of setups.slice(1)) {
+        const other = outcomes.get(setup.name)?.get(c.name) as Outcome;
+        expect({ setup: setup.name, stdout: plain(other), code: other.result.code, stderr: other.result.stderr }).toEqual({ setup: setup.name, stdout: plain(outcome as Outcome), code: result.code, stderr: '' });
+        expect(other.after, setup.name).toEqual(other.before);
+      }
       expect(result.stderr).toBe('');
       expect(result.stdout).not.toMatch(/\n\s+at .+:\d+:\d+/u);
       expect(result.stdout.endsWith('}\n')).toBe(true);

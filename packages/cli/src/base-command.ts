@@ -1,12 +1,13 @@
-import { realpathSync } from 'node:fs';
 import { Command, type Interfaces } from '@oclif/core';
 import type { CheckpointStore } from '@session-checkpoint/core';
 import type { CommandContext } from './actions/command-context.js';
+import { refuseInheritedFlagNames } from './flags/inherited-flag-names.js';
 import { storeFlags } from './flags/store-flags.js';
 import { verboseFlag } from './flags/verbose-flag.js';
-import { successJson, writeError, writeJson } from './output/write-json.js';
-import { openStore, type OpenStoreOptions } from './store/open-store.js';
-import { describeStore, selectStore, type StoreSelection } from './store/store-selection.js';
+import { runCommand } from './lifecycle/run-command.js';
+import type { OpenStoreOptions } from './store/open-store.js';
+import { storeLocation } from './store/store-location.js';
+import type { StoreSelection } from './store/store-selection.js';
 
 /** Parsed flags of a command built on {@link BaseCommand}: its own flags plus the store flags. */
 export type CommandFlags<T extends typeof Command> = Interfaces.InferredFlags<(typeof BaseCommand)['baseFlags'] & T['flags']>;
@@ -24,6 +25,9 @@ export type CommandArgs<T extends typeof Command> = Interfaces.InferredArgs<T['a
  * - throw anything and it is printed as `{"ok": false, "error": ..., "type": ...}` with exit
  *   code 1 (2 for usage errors); nothing goes to stderr and no stack trace is shown;
  * - stores opened with {@link openStore} are closed before the result is printed.
+ *
+ * All of that is the CLI's one command lifecycle (`runCommand`), which the built-in commands'
+ * direct path runs too.
  *
  * @example
  * ```ts
@@ -51,8 +55,7 @@ export abstract class BaseCommand<T extends typeof Command = typeof Command> ext
   protected flags!: CommandFlags<T>;
 
   #pending: { result: unknown } | undefined;
-  #selection: StoreSelection | undefined;
-  readonly #stores: CheckpointStore[] = [];
+  #context: CommandContext<CommandFlags<T>> | undefined;
 
   /**
    * Records the result to print on success. Printing waits until `run()` has finished and every
@@ -68,14 +71,19 @@ export abstract class BaseCommand<T extends typeof Command = typeof Command> ext
     this.#pending = { result };
   }
 
+  /** The lifecycle's context; only set while `run()` runs. */
+  #current(): CommandContext<CommandFlags<T>> {
+    if (this.#context === undefined) throw new Error('the store is available only while run() runs');
+    return this.#context;
+  }
+
   /**
    * The store selected by the flags or the environment (not opened).
    *
    * @throws UsageError when none or both are given.
    */
   protected get storeSelection(): StoreSelection {
-    this.#selection ??= selectStore(this.flags as { store?: string; 'database-url'?: string });
-    return this.#selection;
+    return this.#current().storeSelection();
   }
 
   /**
@@ -83,15 +91,7 @@ export abstract class BaseCommand<T extends typeof Command = typeof Command> ext
    * file exists) or the URL with its password masked.
    */
   protected storeLocation(): string {
-    const selection = this.storeSelection;
-    if (selection.kind === 'sqlite') {
-      try {
-        return realpathSync(selection.path);
-      } catch {
-        return selection.path;
-      }
-    }
-    return describeStore(selection);
+    return storeLocation(this.storeSelection);
   }
 
   /**
@@ -105,9 +105,7 @@ export abstract class BaseCommand<T extends typeof Command = typeof Command> ext
    * ```
    */
   protected async openStore(options: OpenStoreOptions = {}): Promise<CheckpointStore> {
-    const store = await openStore(this.storeSelection, options);
-    this.#stores.push(store);
-    return store;
+    return this.#current().openStore(options);
   }
 
   /**
@@ -122,15 +120,17 @@ export abstract class BaseCommand<T extends typeof Command = typeof Command> ext
    * ```
    */
   protected context(): CommandContext<CommandFlags<T>> {
-    return { flags: this.flags, storeSelection: () => this.storeSelection, openStore: (options) => this.openStore(options) };
+    return this.#current();
   }
 
-  /** Parses argv; parse failures become usage errors through {@link catch}. */
+  /** Parses argv; parse failures become usage errors (printed by the lifecycle). */
   protected override async init(): Promise<void> {
     await super.init();
+    const baseFlags = (super.ctor as typeof BaseCommand).baseFlags;
+    refuseInheritedFlagNames(this.argv, { ...baseFlags, ...this.ctor.flags });
     const { args, flags } = await this.parse({
       args: this.ctor.args,
-      baseFlags: (super.ctor as typeof BaseCommand).baseFlags,
+      baseFlags,
       enableJsonFlag: false,
       flags: this.ctor.flags,
       strict: this.ctor.strict,
@@ -139,33 +139,30 @@ export abstract class BaseCommand<T extends typeof Command = typeof Command> ext
     this.flags = flags as CommandFlags<T>;
   }
 
-  /** Prints any failure as the JSON error and sets the exit code; never rethrows. */
-  protected override async catch(error: Interfaces.CommandError): Promise<void> {
-    process.exitCode = writeError(error);
-  }
-
-  /** Closes every store this command opened (idempotent). */
-  protected override async finally(_error: Error | undefined): Promise<void> {
-    const stores = this.#stores.splice(0);
-    await Promise.all(stores.map((store) => store.close()));
-  }
-
   /**
-   * oclif's `_run`, reordered: run, close stores, then print exactly one JSON document (the
-   * result or the error).
+   * Runs the command through the CLI's one lifecycle (`src/lifecycle/run-command.ts`): parse,
+   * `run()`, close stores, print one JSON document, set the exit code; never rethrows.
+   *
+   * oclif 4 calls `_run()` from `Command.run` (which `Config#runCommand` calls); overriding it is
+   * the one place this class relies on oclif beyond its documented hooks, so
+   * `src/base-command.oclif.test.ts` pins that behaviour of the exact oclif version the package
+   * depends on.
    */
   protected override async _run<R>(): Promise<R> {
-    let result: unknown;
-    try {
-      await this.init();
-      result = await this.run();
-      if (result !== undefined && this.#pending === undefined) this.respond(result);
-      await this.finally(undefined);
-      if (this.#pending !== undefined) writeJson(successJson(this.#pending.result));
-    } catch (error) {
-      await this.finally(error as Error).catch(() => undefined);
-      await this.catch(error as Interfaces.CommandError);
-    }
-    return result as R;
+    let returned: unknown;
+    process.exitCode = await runCommand({
+      parse: async () => {
+        await this.init();
+        return this.flags;
+      },
+      action: async (context) => {
+        this.#context = context as CommandContext<CommandFlags<T>>;
+        returned = await this.run();
+        return returned;
+      },
+      pending: () => this.#pending,
+    });
+    this.#context = undefined;
+    return returned as R;
   }
 }

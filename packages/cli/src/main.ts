@@ -1,16 +1,22 @@
 import { UsageError } from './errors/usage-error.js';
-import { runDirect } from './direct/run-direct.js';
-import { packageRoot, runFast } from './fast-path.js';
-import { registerHostModules, userPluginRoots } from './plugin-host.js';
+import { isDirectCommand, runDirect } from './direct/run-direct.js';
+import { pluginsLeaveBuiltinAlone } from './direct/plugin-manifests.js';
+import { packageRoot } from './package-root.js';
+import { dataDir, registerHostModules, userPluginRoots } from './plugin-host.js';
+import { holdStrayFailure, resetDocumentLatch } from './output/one-document.js';
 import { guardStderr } from './output/stderr-guard.js';
 import { writeError } from './output/write-json.js';
 
 /**
  * Runs the CLI and returns the exit code. Whatever happens (a parse error, an unknown command,
- * a plugin command that throws, an error raised outside any command) exactly one JSON document
- * is printed on stdout, except for `--help` and `--version`, which print text as usual. Nothing is
- * written to stderr unless `--verbose` (or `SESSION_CHECKPOINT_VERBOSE=1`) asks for warnings and
- * progress there.
+ * a plugin command that throws, an error raised outside any command, a driver failing late)
+ * exactly one JSON document is printed on stdout, except for `--help` and `--version`, which
+ * print text as usual. Nothing is written to stderr unless `--verbose` (or
+ * `SESSION_CHECKPOINT_VERBOSE=1`) asks for warnings and progress there.
+ *
+ * A built-in command runs on the direct path (no oclif) when its arguments parse beyond doubt and
+ * no installed plugin could change it; everything else goes through oclif. Both paths run the
+ * command through the same lifecycle (docs/cli.md, "How a command runs").
  *
  * @param argv Arguments after the program name.
  * @param root `import.meta.url` (or a path) of the CLI package's bin script, for oclif.
@@ -21,25 +27,27 @@ import { writeError } from './output/write-json.js';
  */
 export async function main(argv: string[], root: string): Promise<number> {
   guardStderr(argv);
-  // Late failures (a driver's 'error' event after the command finished) still get the contract.
+  resetDocumentLatch();
+  // Failures outside any command's flow (a driver's 'error' event) still get the contract, but
+  // never a second document: while a command runs they wait for its outcome (run-command.ts),
+  // and once the run's document is out they are dropped.
   const late = (error: unknown): void => {
-    process.exitCode = writeError(error);
+    if (!holdStrayFailure(error)) process.exitCode = writeError(error);
   };
   process.on('uncaughtException', late);
   process.on('unhandledRejection', late);
   try {
     // oclif would print the root help and exit 0; the reference treats this as a usage error.
     if (argv.length === 0) throw new UsageError('the following arguments are required: command');
-    // A user plugin may override a built-in command or add hooks: then every call goes to oclif.
-    const pluginRoots = userPluginRoots();
-    if (process.platform !== 'win32' && pluginRoots?.length === 0) {
-      const shortcut = (await runDirect(argv)) ?? (await runFast(argv, root));
-      if (shortcut !== undefined) return shortcut;
+    if (process.platform !== 'win32' && isDirectCommand(argv) && pluginsLeaveBuiltinAlone(argv[0]!, dataDir())) {
+      const code = await runDirect(argv);
+      if (code !== undefined) return code;
     }
-    // The subpath, not '@oclif/core': scripts/bundle.mjs inlines oclif into the fast path's
-    // chunks but keeps this import external, so commands loaded by oclif share its copy.
+    // Plugins (and `plugins link` checking a new one) get the host's packages (plugin-host.ts).
     const host = packageRoot(root);
-    if (host !== undefined) registerHostModules(host, pluginRoots ?? []);
+    if (host !== undefined) registerHostModules(host, userPluginRoots() ?? []);
+    // The subpath, not '@oclif/core': the bundle keeps it external, so commands loaded by oclif
+    // share the one copy in node_modules.
     const { run } = await import('@oclif/core/run');
     await run(argv, root);
     return typeof process.exitCode === 'number' ? process.exitCode : 0;

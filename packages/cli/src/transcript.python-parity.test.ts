@@ -30,6 +30,12 @@
  * | create_help | argparse help text | oclif help text with examples, exit 0 | different parser; same flags listed |
  * | store_not_a_database_traceback | sqlite3.DatabaseError traceback | StoreSchemaError JSON, file unchanged | no tracebacks |
  *
+ * The same calls also run, in step, in two more working directories: with the example plugin
+ * linked (built-ins stay on the direct path) and with a plugin that declares a hook (every call
+ * through oclif). Their output and exit codes must be byte-identical to the first run's, and the
+ * same files must exist. Those two run in one long-lived CLI process each (calls with standard
+ * input spawn the binary), which keeps three runs of the corpus affordable.
+ *
  * Not exercised by the transcript but decided (see docs/cli.md): argparse prefix abbreviations
  * (`--sess`) are usage errors (oclif has none; an abbreviation that silently changes meaning when a
  * flag is added is a hazard), and a repeated option is a usage error instead of "last wins".
@@ -39,8 +45,9 @@ import { createHash } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { loadTranscript, type TranscriptCase } from '@session-checkpoint/fixtures';
 import Database from 'better-sqlite3';
-import { afterAll, describe, expect, it } from 'vitest';
-import { removeTempDirs, runCli, tempDir, type CliResult } from './test-support/run-cli.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pluginSetups } from './test-support/plugin-setups.js';
+import { removeTempDirs, runCli, startCliSession, tempDir, type CliResult, type CliSession } from './test-support/run-cli.js';
 import { fileBytes } from './test-support/transcript.js';
 
 /** The new outcome of a deliberately changed case. */
@@ -232,6 +239,8 @@ const SETUPS: Readonly<Record<string, { steps: number; run: (dir: string) => voi
 
 const transcript = loadTranscript();
 const workdir = tempDir('sc-parity-');
+/** The other set-ups: a working directory and a CLI session each. */
+const others: { name: string; dir: string; env: Record<string, string>; session: CliSession | undefined }[] = [];
 /** Files our own `export` calls wrote, to compare with the reference's bytes when it hands them back. */
 const ourExports = new Set<string>();
 let handled = 0;
@@ -245,15 +254,15 @@ function argvOf(c: TranscriptCase): string[] {
   return c.argv.slice(1);
 }
 
-function prepareInputs(c: TranscriptCase): void {
+function prepareInputs(c: TranscriptCase, dir = workdir): void {
   for (const file of c.stdin_or_payload_file_content ?? []) {
-    const target = join(workdir, file.path);
+    const target = join(dir, file.path);
     const { bytes, exact } = fileBytes(file);
     if (exact) {
       expect(bytes.length, `${file.path} size`).toBe(file.bytes);
       expect(createHash('sha256').update(bytes).digest('hex'), `${file.path} sha256`).toBe(file.sha256);
     }
-    if (ourExports.has(file.path)) {
+    if (dir === workdir && ourExports.has(file.path)) {
       // Our export of the same state must equal the reference's, apart from the wall-clock time.
       const stamp = /"exported_at": "[^"]*"/u;
       const ours = readFileSync(target, 'utf8').replace(stamp, '"exported_at": "T"');
@@ -265,11 +274,11 @@ function prepareInputs(c: TranscriptCase): void {
   }
 }
 
-function checkFiles(c: TranscriptCase, deviation: Deviation | undefined): void {
+function checkFiles(c: TranscriptCase, deviation: Deviation | undefined, dir = workdir): void {
   const checks = new Map((c.checks_after ?? []).map((check) => [check.path, check] as const));
   for (const [path, exists] of Object.entries(deviation?.exists ?? {})) checks.set(path, { path, exists });
   for (const check of checks.values()) {
-    const target = join(workdir, check.path);
+    const target = join(dir, check.path);
     expect(existsSync(target), `${check.path} exists`).toBe(check.exists);
     if (check.exists && check.mode !== undefined) {
       expect(`0o${(statSync(target).mode & 0o777).toString(8)}`, `${check.path} mode`).toBe(check.mode);
@@ -317,8 +326,23 @@ function compareWithReference(c: TranscriptCase, result: CliResult): void {
   expect(stdout.replace(/,\n {2}"type": "[A-Za-z]+"\n/u, '\n')).toBe(c.stdout);
 }
 
+/** Whether the case feeds the CLI's standard input (a session cannot). */
+function readsStdin(argv: readonly string[]): boolean {
+  return argv.some((arg, i) => arg === '-' && ['--payload-file', '--input'].includes(argv[i - 1] ?? ''));
+}
+
 describe('parity with the Python reference CLI transcript', () => {
-  afterAll(() => {
+  beforeAll(() => {
+    const work = tempDir('sc-parity-setups-');
+    for (const setup of pluginSetups(work, join(work, 'hook-ran')).slice(1)) {
+      const dir = join(work, setup.name.replace(/\W+/gu, '-'));
+      mkdirSync(dir);
+      others.push({ name: setup.name, dir, env: setup.env, session: startCliSession(setup.env) });
+    }
+  });
+
+  afterAll(async () => {
+    await Promise.all(others.map((other) => other.session?.close()));
     removeTempDirs();
     // Every case went through exactly one comparison path.
     expect(handled).toBe(102);
@@ -339,6 +363,22 @@ describe('parity with the Python reference CLI transcript', () => {
       SETUPS[c.name]?.run(workdir);
       const argv = argvOf(c);
       const result = await runCli(argv, { cwd: workdir });
+      // The same call under the other plugin set-ups, in their own directories: byte-identical.
+      for (const other of others) {
+        prepareInputs(c, other.dir);
+        SETUPS[c.name]?.run(other.dir);
+        // No case reads standard input today; one that did would need its own process.
+        const theirs = readsStdin(argv) ? await runCli(argv, { cwd: other.dir, env: other.env }) : await other.session!.call(argv, { cwd: other.dir });
+        // The example plugin's `hello` is listed by help and the unknown-command message where it is installed.
+        const plain = (text: string, dir: string) => text.split(dir).join('<workdir>').replace(", 'hello'", '').replace(/^ +hello +.*\n/mu, '');
+        expect({ setup: other.name, stdout: plain(theirs.stdout, other.dir), code: theirs.code, stderr: theirs.stderr }).toEqual({
+          setup: other.name,
+          stdout: plain(result.stdout, workdir),
+          code: result.code,
+          stderr: '',
+        });
+        checkFiles(c, DEVIATIONS[c.name], other.dir);
+      }
       const deviation = DEVIATIONS[c.name];
       if (deviation) compareWithDeviation(c, result, deviation);
       else compareWithReference(c, result);

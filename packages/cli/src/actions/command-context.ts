@@ -3,11 +3,9 @@ import type { OpenStoreOptions } from '../store/open-store.js';
 import type { StoreSelection } from '../store/store-selection.js';
 
 /**
- * What a built-in command's action needs from whoever runs it: the parsed flags, the store
- * selection and a way to open the store (closed by the runner when the action ends). Two runners
- * provide it: {@link BaseCommand} under oclif, and the direct path (`src/direct/`), which runs the
- * same action without loading oclif. Keeping actions free of oclif is what lets the direct path
- * start fast.
+ * What a command's action needs from the one lifecycle that runs it (`src/lifecycle/run-command.ts`):
+ * the parsed flags, the store selection and a way to open the store (closed by the lifecycle when
+ * the action ends). Actions never see oclif, so the direct path can run them without loading it.
  *
  * @example
  * ```ts
@@ -19,6 +17,9 @@ export interface CommandContext<F> {
   readonly flags: F;
   /** The store selected by the flags or the environment (not opened); throws a UsageError when none or both are given. */
   storeSelection(): StoreSelection;
-  /** Opens the selected store; the runner closes it before printing the result. */
+  /** Opens the selected store; the lifecycle closes it before printing the result. */
   openStore(options?: OpenStoreOptions): Promise<CheckpointStore>;
 }
+
+/** A command's work: flags and store in, the JSON-ready result out (`undefined` prints nothing). */
+export type CommandAction<F = any> = (context: CommandContext<F>) => Promise<unknown>;

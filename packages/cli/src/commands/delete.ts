@@ -1,7 +1,7 @@
 import { Flags } from '@oclif/core';
+import { deleteCheckpoint } from '../actions/delete-checkpoint.js';
 import { BaseCommand } from '../base-command.js';
 import { applyFlag, integerFlag, namespaceFlag } from '../flags/common-flags.js';
-import { checkpointJson } from '../output/records.js';
 
 /** `delete`: remove one checkpoint; a dry run unless `--apply`. */
 export default class Delete extends BaseCommand<typeof Delete> {
@@ -24,14 +24,6 @@ export default class Delete extends BaseCommand<typeof Delete> {
 
   /** `{ dry_run, checkpoint, deleted }` plus `integrity_failure` for a forced bad row. */
   async run(): Promise<Record<string, unknown>> {
-    const { flags } = this;
-    const store = await this.openStore();
-    const result = await store.delete(flags.id, { namespace: flags.namespace, apply: flags.apply, force: flags.force });
-    return {
-      dry_run: result.dryRun,
-      checkpoint: result.checkpoint === null ? null : checkpointJson(result.checkpoint, { payload: false }),
-      deleted: result.deleted,
-      ...(result.integrityFailure === undefined ? {} : { integrity_failure: result.integrityFailure }),
-    };
+    return deleteCheckpoint(this.context());
   }
 }

@@ -1,8 +1,7 @@
 import { Flags } from '@oclif/core';
+import { exportBundle } from '../actions/export-bundle.js';
 import { BaseCommand } from '../base-command.js';
 import { namespaceFlag } from '../flags/common-flags.js';
-import { stderrProgress } from '../progress/stderr-progress.js';
-import { expandHome } from '../input/expand-home.js';
 
 /** `export`: write a namespace (or the whole store) to a bundle file. */
 export default class Export extends BaseCommand<typeof Export> {
@@ -23,26 +22,6 @@ export default class Export extends BaseCommand<typeof Export> {
 
   /** `{ schema, output, checkpoints }`. */
   async run(): Promise<Record<string, unknown>> {
-    const { flags } = this;
-    const { writeBundleFile } = await import('@session-checkpoint/bundle');
-    const { prepareExportTarget } = await import('@session-checkpoint/bundle/internal');
-    const selection = this.storeSelection;
-    const storePath = selection.kind === 'sqlite' ? { storePath: selection.path } : {};
-    // The output is checked before the store is opened: a refused export touches nothing.
-    const target = await prepareExportTarget(expandHome(flags.output), storePath);
-    let result;
-    try {
-      const store = await this.openStore();
-      const onProgress = stderrProgress();
-      result = await writeBundleFile(store, target.path, {
-        ...(flags.namespace === undefined ? {} : { namespace: flags.namespace }),
-        ...storePath,
-        ...(onProgress === undefined ? {} : { onProgress }),
-      });
-    } catch (error) {
-      await target.undo();
-      throw error;
-    }
-    return { schema: result.schema, output: result.output, checkpoints: result.checkpoints };
+    return exportBundle(this.context());
   }
 }

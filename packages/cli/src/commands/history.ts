@@ -1,7 +1,7 @@
 import { Flags } from '@oclif/core';
+import { sessionHistory } from '../actions/session-history.js';
 import { BaseCommand } from '../base-command.js';
 import { integerFlag, namespaceFlag } from '../flags/common-flags.js';
-import { checkpointJson } from '../output/records.js';
 
 /** `history`: a session's checkpoints, newest first. */
 export default class History extends BaseCommand<typeof History> {
@@ -21,9 +21,6 @@ export default class History extends BaseCommand<typeof History> {
 
   /** Checkpoints without payload. */
   async run(): Promise<Record<string, unknown>[]> {
-    const { flags } = this;
-    const store = await this.openStore();
-    const page = await store.history(flags['session-id'], { namespace: flags.namespace, limit: flags.limit, offset: flags.offset });
-    return page.map((cp) => checkpointJson(cp, { payload: false }));
+    return sessionHistory(this.context());
   }
 }

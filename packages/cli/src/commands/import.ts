@@ -1,10 +1,7 @@
 import { Flags } from '@oclif/core';
-import { DEFAULT_LIMITS } from '@session-checkpoint/core';
+import { importBundle } from '../actions/import-bundle.js';
 import { BaseCommand } from '../base-command.js';
 import { applyFlag, namespaceFlag } from '../flags/common-flags.js';
-import { stderrProgress } from '../progress/stderr-progress.js';
-import { expandHome } from '../input/expand-home.js';
-import { readInputText } from '../input/read-input-text.js';
 
 /** `import`: load a bundle; a dry run unless `--apply`. */
 export default class Import extends BaseCommand<typeof Import> {
@@ -28,19 +25,6 @@ export default class Import extends BaseCommand<typeof Import> {
 
   /** `{ dry_run, inserted, unchanged }`. */
   async run(): Promise<Record<string, unknown>> {
-    const { flags } = this;
-    // Unlike the reference, the input is read and validated before the store is opened (and
-    // perhaps created): a missing or bad bundle must not leave a new empty store behind.
-    const { importBundle, parseBundle } = await import('@session-checkpoint/bundle');
-    const text = await readInputText(expandHome(flags.input), { maxBytes: DEFAULT_LIMITS.maxImportFileBytes, label: 'input' });
-    const onProgress = stderrProgress();
-    const parsed = parseBundle(text, DEFAULT_LIMITS, onProgress ? { onProgress } : {});
-    const store = await this.openStore({ create: true });
-    const result = await importBundle(store, parsed, {
-      apply: flags.apply,
-      ...(flags.namespace === undefined ? {} : { namespace: flags.namespace }),
-      ...(onProgress === undefined ? {} : { onProgress }),
-    });
-    return { dry_run: result.dryRun, inserted: result.inserted, unchanged: result.unchanged };
+    return importBundle(this.context());
   }
 }

@@ -1,3 +1,4 @@
+import { initStore } from '../actions/init-store.js';
 import { BaseCommand } from '../base-command.js';
 
 /** `init`: create a store, or verify an existing one. */
@@ -13,7 +14,6 @@ export default class Init extends BaseCommand<typeof Init> {
 
   /** `{ store, schema_version }`. */
   async run(): Promise<{ store: string; schema_version: number }> {
-    await this.openStore({ create: true });
-    return { store: this.storeLocation(), schema_version: 1 };
+    return initStore(this.context());
   }
 }

@@ -1,4 +1,5 @@
 import { Flags } from '@oclif/core';
+import { pruneCheckpoints } from '../actions/prune-checkpoints.js';
 import { BaseCommand } from '../base-command.js';
 import { applyFlag, integerFlag, namespaceFlag } from '../flags/common-flags.js';
 
@@ -24,15 +25,6 @@ export default class Prune extends BaseCommand<typeof Prune> {
 
   /** `{ dry_run, selected, deleted }`. */
   async run(): Promise<Record<string, unknown>> {
-    const { flags } = this;
-    const store = await this.openStore();
-    const result = await store.prune({
-      namespace: flags.namespace,
-      apply: flags.apply,
-      ...(flags['session-id'] === undefined ? {} : { sessionId: flags['session-id'] }),
-      ...(flags['keep-latest'] === undefined ? {} : { keepLatest: flags['keep-latest'] }),
-      ...(flags['older-than'] === undefined ? {} : { olderThan: flags['older-than'] }),
-    });
-    return { dry_run: result.dryRun, selected: result.selected, deleted: result.deleted };
+    return pruneCheckpoints(this.context());
   }
 }

@@ -1,6 +1,6 @@
+import { listSessions } from '../actions/list-sessions.js';
 import { BaseCommand } from '../base-command.js';
 import { namespaceFlag } from '../flags/common-flags.js';
-import { sessionJson } from '../output/records.js';
 
 /** `sessions`: every session of a namespace with its size and newest checkpoint. */
 export default class Sessions extends BaseCommand<typeof Sessions> {
@@ -16,7 +16,6 @@ export default class Sessions extends BaseCommand<typeof Sessions> {
 
   /** `[{ session_id, count, latest_id, latest_created_at }]`. */
   async run(): Promise<Record<string, unknown>[]> {
-    const store = await this.openStore();
-    return (await store.sessions({ namespace: this.flags.namespace })).map(sessionJson);
+    return listSessions(this.context());
   }
 }

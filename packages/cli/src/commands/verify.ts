@@ -1,4 +1,5 @@
 import { CheckpointIntegrityError } from '@session-checkpoint/core';
+import { verifyStore } from '../actions/verify-store.js';
 import { BaseCommand } from '../base-command.js';
 import { namespaceFlag } from '../flags/common-flags.js';
 
@@ -19,14 +20,6 @@ export default class Verify extends BaseCommand<typeof Verify> {
 
   /** `{ namespace, checked, ok, failures: [] }`. */
   async run(): Promise<Record<string, unknown>> {
-    const store = await this.openStore();
-    const report = await store.verify(this.flags.namespace === undefined ? {} : { namespace: this.flags.namespace });
-    if (report.failures.length > 0) {
-      const detail = report.failures.map((f) => `id ${f.id} (${f.reason})`).join(', ');
-      throw new CheckpointIntegrityError(`${report.failures.length} of ${report.checked} checkpoints failed integrity verification: ${detail}`, {
-        failures: report.failures,
-      });
-    }
-    return { namespace: report.namespace, checked: report.checked, ok: report.ok, failures: [] };
+    return verifyStore(this.context());
   }
 }

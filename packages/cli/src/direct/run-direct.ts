@@ -1,65 +1,45 @@
-import type { CheckpointStore } from '@session-checkpoint/core';
-import type { CommandContext } from '../actions/command-context.js';
-import { successJson, writeError, writeJson } from '../output/write-json.js';
-import { openStore } from '../store/open-store.js';
-import { selectStore, type StoreSelection } from '../store/store-selection.js';
-import { DIRECT_BASE_FLAGS, DIRECT_COMMANDS } from './direct-commands.js';
+import { ACTIONS } from '../actions/registry.js';
+import { runCommand } from '../lifecycle/run-command.js';
+import { FLAG_TABLE } from './flag-table.js';
 import { parseDirectArgv } from './parse-direct-argv.js';
 
 /*
- * The direct path: `get`, `list` and `create`, the calls scripts and agent loops make most, run
- * without loading oclif at all (its parser, command class and their dependencies are about half
- * of a call's start-up). It runs only when the outcome cannot differ from oclif's: `main` calls it
- * only when no user plugin is installed (a plugin may override a command or add hooks), and it
- * declines argv that does not parse beyond doubt (parse-direct-argv.ts). Everything else goes on
- * to the fast path and oclif.
+ * The direct path: a built-in command runs without loading oclif at all (its configuration,
+ * parser and command class are most of a call's start-up). It runs only when the outcome cannot
+ * differ from oclif's: `main` calls it only when no plugin could change the command
+ * (plugin-manifests.ts), and it declines argv that does not parse beyond doubt
+ * (parse-direct-argv.ts). Declined calls go to oclif, which runs the same action through the
+ * same lifecycle (`runCommand`).
  */
 
 /**
- * Runs `get`, `list` or `create` without oclif when the argv parses beyond doubt. Returns the
- * exit code, or `undefined` when the call must go on to the other paths. Call it only when no
- * user plugin is installed (`main` checks).
+ * Runs a built-in command without oclif when the argv parses beyond doubt. Returns the exit
+ * code, or `undefined` when the call must go to oclif.
  *
  * @param argv Arguments after the program name.
  * @example
  * ```ts
- * const code = (await runDirect(argv)) ?? (await runFast(argv, bin)) ?? (await runOclif(argv));
+ * const code = (await runDirect(argv)) ?? (await runOclif(argv));
  * ```
  */
 export async function runDirect(argv: readonly string[]): Promise<number | undefined> {
   const [id, ...rest] = argv;
-  if (id === undefined || !Object.hasOwn(DIRECT_COMMANDS, id)) return undefined;
-  const command = DIRECT_COMMANDS[id]!;
-  const flags = parseDirectArgv(rest, { ...DIRECT_BASE_FLAGS, ...command.flags });
+  if (id === undefined || !Object.hasOwn(FLAG_TABLE, id) || !Object.hasOwn(ACTIONS, id)) return undefined;
+  const flags = parseDirectArgv(rest, FLAG_TABLE[id]!);
   if (flags === undefined) return undefined;
-  await runAction(await command.load(), flags);
-  return typeof process.exitCode === 'number' ? process.exitCode : 0;
+  const action = await ACTIONS[id]!();
+  return runCommand({ parse: async () => flags, action });
 }
 
 /**
- * What BaseCommand#_run does around `run()`: run the action, close every store it opened, then
- * print exactly one JSON document (the result, or the error with its exit code).
+ * Whether `argv` names a command the direct path knows (before its flags are looked at).
+ *
+ * @example
+ * ```ts
+ * isDirectCommand(['get', '--id', '1']); // true in the bundle
+ * ```
  */
-async function runAction(action: (context: CommandContext<any>) => Promise<unknown>, flags: Record<string, unknown>): Promise<void> {
-  const stores: CheckpointStore[] = [];
-  let selection: StoreSelection | undefined;
-  const storeSelection = (): StoreSelection => (selection ??= selectStore(flags as { store?: string; 'database-url'?: string }));
-  const context: CommandContext<Record<string, unknown>> = {
-    flags,
-    storeSelection,
-    openStore: async (options) => {
-      const store = await openStore(storeSelection(), options);
-      stores.push(store);
-      return store;
-    },
-  };
-  const closeAll = () => Promise.all(stores.splice(0).map((store) => store.close()));
-  try {
-    const result = await action(context);
-    await closeAll();
-    if (result !== undefined) writeJson(successJson(result));
-  } catch (error) {
-    await closeAll().catch(() => undefined);
-    process.exitCode = writeError(error);
-  }
+export function isDirectCommand(argv: readonly string[]): boolean {
+  const id = argv[0];
+  return id !== undefined && Object.hasOwn(FLAG_TABLE, id);
 }

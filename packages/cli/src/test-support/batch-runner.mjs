@@ -1,30 +1,26 @@
 #!/usr/bin/env node
-// Runs many CLI calls one after another in this one process, through the entry point that
-// bin/run.js uses (the stderr guard installed before oclif loads, then `main`). Reads
-// `[{ args, cwd, env }]` as JSON on stdin and prints `[{ code, stdout }]` as JSON. Anything a call
-// writes to stderr past the guard reaches this process's real stderr, which the caller asserts is
-// empty for the whole batch. Why: spawning Node once per case made a corpus take minutes on a
+// Runs many CLI calls one after another in this one process, through the entry point bin/run.js
+// uses (dist/fast/main.cjs: the stderr guard, then `main`). Two modes:
+// - batch (default): reads `[{ args, cwd, env }]` as JSON on stdin, prints `[{ code, stdout }]`;
+// - `--lines`: reads one call per stdin line and answers each with one line `{ code, stdout }`,
+//   so a test can prepare files between calls while the process lives (a session).
+// Anything a call writes to stderr past the guard reaches this process's real stderr, which the
+// caller asserts is empty. Why: spawning Node once per case made a corpus take minutes on a
 // loaded machine; one process per batch keeps the work (and its verdict) independent of load.
 import { Buffer } from 'node:buffer';
+import { createRequire } from 'node:module';
+import { createInterface } from 'node:readline';
 
-const dist = new URL('../../dist/', import.meta.url);
+const require = createRequire(import.meta.url);
 const binUrl = new URL('../../bin/run.js', import.meta.url).href;
-
-async function readStdin() {
-  const chunks = [];
-  for await (const chunk of process.stdin) chunks.push(chunk);
-  return Buffer.concat(chunks).toString('utf8');
-}
-
-const calls = JSON.parse(await readStdin());
-const { guardStderr } = await import(new URL('output/stderr-guard.js', dist).href);
+const { guardStderr } = await import(new URL('../../dist/output/stderr-guard.js', import.meta.url).href);
 guardStderr([]);
-const { main } = await import(new URL('main.js', dist).href);
+const { main } = require('../../dist/fast/main.cjs');
 
 const realWrite = process.stdout.write.bind(process.stdout);
 const baseEnv = { ...process.env };
-const results = [];
-for (const call of calls) {
+
+async function runCall(call) {
   for (const key of Object.keys(process.env)) if (!(key in baseEnv)) delete process.env[key];
   Object.assign(process.env, baseEnv);
   for (const [key, value] of Object.entries(call.env ?? {})) {
@@ -55,6 +51,20 @@ for (const call of calls) {
       for (const listener of process.listeners(event)) if (!before.includes(listener)) process.off(event, listener);
     }
   }
-  results.push({ code, stdout });
+  return { code, stdout };
 }
-realWrite(JSON.stringify(results), () => process.exit(0));
+
+if (process.argv.includes('--lines')) {
+  for await (const line of createInterface({ input: process.stdin })) {
+    if (line.trim() === '') continue;
+    const result = await runCall(JSON.parse(line));
+    await new Promise((resolve) => realWrite(`${JSON.stringify(result)}\n`, resolve));
+  }
+  process.exit(0);
+} else {
+  const chunks = [];
+  for await (const chunk of process.stdin) chunks.push(chunk);
+  const results = [];
+  for (const call of JSON.parse(Buffer.concat(chunks).toString('utf8'))) results.push(await runCall(call));
+  realWrite(JSON.stringify(results), () => process.exit(0));
+}

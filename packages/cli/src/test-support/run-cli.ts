@@ -124,6 +124,71 @@ export async function runCliBatch(calls: readonly BatchCall[], options: { timeou
   return results.map((r) => ({ code: r.code, stdout: r.stdout, stderr, ms }));
 }
 
+/** A long-lived CLI process that runs calls one at a time (see {@link startCliSession}). */
+export interface CliSession {
+  /** Runs one call; its `stderr` is everything the session has written to stderr so far. */
+  call(args: readonly string[], options: { cwd: string; env?: Record<string, string | undefined> }): Promise<CliResult>;
+  /** Ends the process. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts one Node process that runs CLI calls through bin/run.js's entry point, one per
+ * {@link CliSession.call}, so a test can prepare files between calls without a Node start-up per
+ * call. Calls that need standard input go through {@link runCli}.
+ *
+ * @param env Extra environment for every call (e.g. `XDG_DATA_HOME` with a linked plugin).
+ * @example
+ * ```ts
+ * const session = startCliSession();
+ * const r = await session.call(['list', '--store', 's.sqlite'], { cwd });
+ * await session.close();
+ * ```
+ */
+export function startCliSession(env: Record<string, string | undefined> = {}): CliSession {
+  const child = spawn(process.execPath, [BATCH_RUNNER, '--lines'], { env: cliEnv(env), stdio: ['pipe', 'pipe', 'pipe'] });
+  let stderr = '';
+  let buffered = '';
+  const waiting: Array<(line: string) => void> = [];
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  child.stdout.on('data', (chunk: Buffer) => {
+    buffered += chunk.toString('utf8');
+    for (let end = buffered.indexOf('\n'); end !== -1; end = buffered.indexOf('\n')) {
+      const line = buffered.slice(0, end);
+      buffered = buffered.slice(end + 1);
+      waiting.shift()?.(line);
+    }
+  });
+  const exited = new Promise<void>((resolve) => child.on('close', () => resolve()));
+  let queue = Promise.resolve();
+  return {
+    call(args, options) {
+      const run = queue.then(
+        () =>
+          new Promise<CliResult>((resolve, reject) => {
+            const started = performance.now();
+            exited.then(() => reject(new Error(`CLI session ended: ${stderr.slice(0, 500)}`)));
+            waiting.push((line) => {
+              const result = JSON.parse(line) as { code: number; stdout: string };
+              resolve({ code: result.code, stdout: result.stdout, stderr, ms: performance.now() - started });
+            });
+            const callEnv = Object.fromEntries(Object.entries(options.env ?? {}).map(([k, v]) => [k, v ?? null]));
+            child.stdin.write(`${JSON.stringify({ args, cwd: options.cwd, env: { ...Object.fromEntries(Object.entries(env).map(([k, v]) => [k, v ?? null])), ...callEnv } })}\n`);
+          }),
+      );
+      queue = run.then(
+        () => undefined,
+        () => undefined,
+      );
+      return run;
+    },
+    async close() {
+      child.stdin.end();
+      await exited;
+    },
+  };
+}
+
 const created: string[] = [XDG_HOME];
 
 /** A fresh temporary directory, with symlinks resolved (paths in output are resolved too). */

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { n, type BenchContext, type Sample } from '../context.js';
@@ -27,17 +27,60 @@ process.stdout.write(JSON.stringify({ ok: sha === row.payload_sha256, result: ro
 db.close();
 `;
 
-function timeCall(args: string[], env: NodeJS.ProcessEnv): number {
+/**
+ * The same least-possible `get` in Python (sqlite3, hashlib, json from the standard library): a
+ * lower bound of the Python reference CLI's `get`, which imports argparse and its own modules on
+ * top. Used when the Python CLI itself is not installed on the machine.
+ */
+const PYTHON_FLOOR_SCRIPT = `import sqlite3, hashlib, json, sys, argparse
+db = sqlite3.connect('file:' + sys.argv[1] + '?mode=ro', uri=True)
+db.row_factory = sqlite3.Row
+row = dict(db.execute('select * from checkpoints where id = ?', (int(sys.argv[2]),)).fetchone())
+sha = hashlib.sha256(row['payload_json'].encode()).hexdigest()
+sys.stdout.write(json.dumps({'ok': sha == row['payload_sha256'], 'result': row}, ensure_ascii=False, indent=2) + '\\n')
+db.close()
+`;
+
+/** The real Python interpreter (not a version-manager shim, whose own start-up would be timed), or `undefined`. */
+function pythonBinary(): string | undefined {
+  try {
+    return execFileSync('python3', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim() || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function timeCall(args: string[], env: NodeJS.ProcessEnv, binary = NODE): number {
   const start = process.hrtime.bigint();
-  execFileSync(NODE, args, { stdio: ['ignore', 'pipe', 'pipe'], env });
+  execFileSync(binary, args, { stdio: ['ignore', 'pipe', 'pipe'], env });
   return Number(process.hrtime.bigint() - start) / 1e6;
+}
+
+/**
+ * An XDG data home whose plugin record links `roots`, as `plugins link` leaves it.
+ */
+function linkingDataHome(home: string, roots: string[]): string {
+  mkdirSync(join(home, 'session-checkpoint'), { recursive: true });
+  const plugins = roots.map((root, i) => ({ name: `bench-plugin-${i}`, type: 'link', root }));
+  writeFileSync(join(home, 'session-checkpoint', 'package.json'), JSON.stringify({ private: true, oclif: { schema: 1, plugins } }));
+  return home;
+}
+
+/** A plugin with only an `init` hook: it could change any command, so every call goes through oclif. */
+function hookPlugin(root: string): string {
+  mkdirSync(join(root, 'commands'), { recursive: true });
+  writeFileSync(join(root, 'init.js'), 'export default async function () {}\n');
+  writeFileSync(join(root, 'package.json'), JSON.stringify({ name: 'bench-hook-plugin', version: '1.0.0', type: 'module', oclif: { commands: './commands', hooks: { init: './init.js' } } }));
+  return root;
 }
 
 /**
  * Wall time of one CLI call (a new Node process each time) beside the floor of starting Node
  * itself (`node -e ""`), measured in pairs (one of each per round, same machine state), so the
  * report separates our start-up cost from Node's. The data directory is empty (no plugin
- * installed), which is the case the CLI's fast path serves; XDG_* point into the bench folder.
+ * installed) for the plain rows; `get` also runs with the example plugin linked (which cannot
+ * change a built-in, so the direct path still serves it) and with a plugin that declares a hook
+ * (every call through oclif). XDG_* point into the bench folder.
  */
 export async function cliCalls(ctx: BenchContext): Promise<Sample[]> {
   const bin = join(dirname(require.resolve('@session-checkpoint/cli/package.json')), 'bin', 'run.js');
@@ -54,6 +97,12 @@ export async function cliCalls(ctx: BenchContext): Promise<Sample[]> {
   writeFileSync(payload, JSON.stringify({ messages: ['hello'], n: 1 }));
   execFileSync(NODE, [bin, 'init', '--store', store], { env });
   const calls = n(ctx, 20, 5);
+  const example = join(dirname(bin), '..', '..', '..', 'examples', 'plugin-hello');
+  const withExample = existsSync(example) ? { ...env, XDG_DATA_HOME: linkingDataHome(join(dir, 'data-example'), [realpathSync(example)]) } : undefined;
+  const withHook = { ...env, XDG_DATA_HOME: linkingDataHome(join(dir, 'data-hook'), [hookPlugin(join(dir, 'hook-plugin'))]) };
+  const python = pythonBinary();
+  const pythonFloor = join(dir, 'floor.py');
+  writeFileSync(pythonFloor, PYTHON_FLOOR_SCRIPT);
   // The floor's two largest parts, on their own: what any CLI on this driver and hash must load.
   const driverOnly = ['-e', `require(${JSON.stringify(require.resolve('better-sqlite3'))})`];
   const hashOnly = ['-e', "require('node:crypto').createHash('sha256').update('x').digest('hex')"];
@@ -65,6 +114,9 @@ export async function cliCalls(ctx: BenchContext): Promise<Sample[]> {
     'floor script (get)': [],
     'floor part: require better-sqlite3': [],
     'floor part: node:crypto hash': [],
+    ...(withExample === undefined ? {} : { 'get (example plugin linked)': [] }),
+    'get (plugin with a hook: oclif path)': [],
+    ...(python === undefined ? {} : { 'python floor script (get)': [] }),
   };
   for (let i = 0; i < calls; i++) {
     times.create!.push(timeCall([bin, 'create', '--store', store, '--session-id', 's', '--payload-file', payload], env));
@@ -74,6 +126,9 @@ export async function cliCalls(ctx: BenchContext): Promise<Sample[]> {
     times['floor script (get)']!.push(timeCall([floor, store, '1'], env));
     times['floor part: require better-sqlite3']!.push(timeCall(driverOnly, env));
     times['floor part: node:crypto hash']!.push(timeCall(hashOnly, env));
+    if (withExample !== undefined) times['get (example plugin linked)']!.push(timeCall([bin, 'get', '--store', store, '--id', '1'], withExample));
+    times['get (plugin with a hook: oclif path)']!.push(timeCall([bin, 'get', '--store', store, '--id', '1'], withHook));
+    if (python !== undefined) times['python floor script (get)']!.push(timeCall([pythonFloor, store, '1'], env, python));
   }
   return Object.entries(times).map(([impl, values]) => ({ scenario: 'CLI call (median ms)', impl, unit: 'ms', value: median(values) }));
 }

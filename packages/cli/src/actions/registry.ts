@@ -1,0 +1,25 @@
+import type { CommandAction } from './command-context.js';
+
+/**
+ * Every built-in command's action, by command id, loaded on use. The oclif command classes
+ * (`src/commands/`) run the same actions; `registry.test.ts` checks that this table names exactly
+ * the commands of the oclif manifest.
+ *
+ * @example
+ * ```ts
+ * const action = await ACTIONS.get!();
+ * ```
+ */
+export const ACTIONS: Readonly<Record<string, () => Promise<CommandAction>>> = {
+  create: async () => (await import('./create-checkpoint.js')).createCheckpoint,
+  delete: async () => (await import('./delete-checkpoint.js')).deleteCheckpoint,
+  export: async () => (await import('./export-bundle.js')).exportBundle,
+  get: async () => (await import('./get-checkpoint.js')).getCheckpoint,
+  history: async () => (await import('./session-history.js')).sessionHistory,
+  import: async () => (await import('./import-bundle.js')).importBundle,
+  init: async () => (await import('./init-store.js')).initStore,
+  list: async () => (await import('./list-checkpoints.js')).listCheckpoints,
+  prune: async () => (await import('./prune-checkpoints.js')).pruneCheckpoints,
+  sessions: async () => (await import('./list-sessions.js')).listSessions,
+  verify: async () => (await import('./verify-store.js')).verifyStore,
+};

@@ -1,0 +1,187 @@
+/**
+ * A built-in command runs on the direct path (no oclif) or through oclif; which one must be
+ * invisible. Every call here gives the same stdout, stderr and exit code with no plugin, with the
+ * example plugin linked (direct path still), and with a plugin that declares a hook (everything
+ * through oclif). And the choice of path follows the plugins' manifests.
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ACTIONS } from './actions/registry.js';
+import { EXAMPLE_PLUGIN, dataHomeLinking, hookPlugin, pluginSetups } from './test-support/plugin-setups.js';
+import { removeTempDirs, runCli, runCliBatch, tempDir, type CliResult } from './test-support/run-cli.js';
+
+const CALLS: string[][] = [
+  ['create', '--store', 's.sqlite', '--session-id', 'a', '--payload-file', 'p.json', '--created-at', '2026-01-01T00:00:00Z'],
+  ['get', '--store', 's.sqlite', '--id', '1'],
+  ['get', '--store', 's.sqlite', '--id=1'],
+  ['get', '--store', 's.sqlite', '--id', '99'],
+  ['get', '--store', 's.sqlite', '--id', 'x'],
+  ['get', '--store', 's.sqlite'],
+  ['get', 'extra', '--store', 's.sqlite', '--id', '1'],
+  ['get', '--store', 's.sqlite', '--id', '1', 'extra'],
+  ['get', '--id', '1'],
+  ['get', '--store', 's.sqlite', '--id', '1', '--valueOf'],
+  ['get', '--store', 's.sqlite', '--id', '1', '--constructor'],
+  ['get', '--store', 's.sqlite', '--id', '1', '--toString=1'],
+  ['get', '--store', 's.sqlite', '--id', '1', '--__proto__'],
+  ['delete', '--store', 's.sqlite', '--id', '1', '--apply', '--hasOwnProperty'],
+  ['get', '--store', 's.sqlite', '--id', '1', '-h'],
+  ['list', '--store', 's.sqlite'],
+  ['list', '--store', 's.sqlite', '--bogus'],
+  ['list', '--store', 'missing.sqlite'],
+  ['sessions', '--store', 's.sqlite'],
+  ['sessions', '--store', 's.sqlite', '--namespace', 'other'],
+  ['verify', '--store', 's.sqlite'],
+  ['verify', '--store', 's.sqlite', '--namespace=default'],
+  ['history', '--store', 's.sqlite', '--session-id', 'a', '--limit', '1'],
+  ['history', '--store', 's.sqlite'],
+  ['init', '--store', 'other.sqlite'],
+  ['init', '--store', 'other.sqlite', '--schema', 'x'],
+  ['export', '--store', 's.sqlite', '--output', 'out/all.json'],
+  ['export', '--store', 's.sqlite', '--output', 's.sqlite'],
+  ['import', '--store', 'copy.sqlite', '--input', 'out/all.json'],
+  ['import', '--store', 'copy.sqlite', '--input', 'out/all.json', '--apply'],
+  ['import', '--store', 'copy.sqlite', '--input', 'missing.json', '--apply'],
+  ['prune', '--store', 'copy.sqlite', '--keep-latest', '0'],
+  ['prune', '--store', 'copy.sqlite', '--apply'],
+  ['prune', '--store', 'copy.sqlite', '--older-than', '2027-01-01T00:00:00Z', '--apply'],
+  ['delete', '--store', 's.sqlite', '--id', '1'],
+  ['create', '--store=s.sqlite', '--session-id=b', '--payload-file=p.json', '--source-ref', 'r1', '--kind', 'auto', '--name', 'n1', '--created-at', '2026-01-01T00:00:01Z'],
+  ['create', '--store', 's.sqlite', '--session-id', 'b', '--payload-file', 'p.json', '--source-ref', 'r1'],
+  ['create', '--store', 's.sqlite', '--session-id', 'b', '--payload-file', 'p.json', '--created-at', '2026-01-02T03:04:05+01:00', '--namespace', 'other'],
+  ['create', '--store', 's.sqlite', '--session-id', 'b', '--payload-file', 'p.json', '--created-at', 'yesterday'],
+  ['create', '--store', 's.sqlite', '--session-id', 'b', '--payload-file', 'missing.json'],
+  ['create', '--store', 's.sqlite', '--session-id', 'b', '--payload-file', 'p.json', '--dry-run', '--created-at', '2026-01-02T03:04:05Z'],
+  ['create', '--store', 's.sqlite', '--session-id', 'b', '--payload-file', 'p.json', '--dry-run=true'],
+  ['create', '--session-id', 'b', '--payload-file', 'p.json', '--dry-run'],
+  ['create', '--store', 'new/deeper.sqlite', '--session-id', 'c', '--payload-file', 'p.json', '--verbose', '--created-at', '2026-01-01T00:00:02Z'],
+  ['get', '--id', '0_2', '--store', 's.sqlite'],
+  ['get', '--store', 's.sqlite', '--id', '3', '--namespace', 'other'],
+  ['get', '--store', 's.sqlite', '--id', '3', '--namespace=other'],
+  ['get', '--store', 's.sqlite', '--id', '1', '--id', '2'],
+  ['get', '--store', 's.sqlite', '--id', '-1'],
+  ['get', '--store', 's.sqlite', '--id', '99999999999999999999'],
+  ['get', '--store', 's.sqlite', '--id', '2', '--schema', 'x'],
+  ['list', '--store', 's.sqlite', '--limit', '1', '--offset', '1'],
+  ['list', '--store', 's.sqlite', '--session-id', 'b'],
+  ['list', '--store', 's.sqlite', '--namespace', 'other', '--verbose'],
+  ['list', '--store', 's.sqlite', '--limit', '0'],
+  ['list', '--store', 's.sqlite', '--namespace='],
+  ['list', '--store', 's.sqlite', '--database-url', 'postgres://u@127.0.0.1:1/x'],
+  ['list', '--store', 'p.json'],
+  ['hello', '--store', 's.sqlite'],
+  ['frobnicate'],
+  [],
+];
+
+describe('every path gives identical results', () => {
+  const outputs = new Map<string, CliResult[]>();
+  let work = '';
+  let marker = '';
+
+  beforeAll(async () => {
+    work = tempDir('sc-paths-');
+    marker = join(work, 'init-hook-ran');
+    for (const setup of pluginSetups(work, marker)) {
+      const cwd = join(work, setup.name.replace(/\W+/gu, '-'));
+      mkdirSync(cwd);
+      writeFileSync(join(cwd, 'p.json'), '{"step": 1}');
+      outputs.set(setup.name, await runCliBatch(CALLS.map((args) => ({ args, cwd, env: setup.env }))));
+    }
+  });
+
+  afterAll(removeTempDirs);
+
+  it('ran the calls with the hook plugin through oclif', () => {
+    expect(existsSync(marker)).toBe(true);
+  });
+
+  it('covers every built-in command', () => {
+    expect(new Set(CALLS.map((args) => args[0]))).toEqual(new Set([...Object.keys(ACTIONS), 'hello', 'frobnicate', undefined]));
+  });
+
+  it.each(CALLS.map((args, i) => [args.join(' '), i] as const))('%s', (_name, i) => {
+    const [none, example, hook] = [...outputs.values()].map((results) => results[i]!);
+    const normalise = (text: string) => text.replaceAll(work, '<work>').replace(/<work>\/[\w-]+\//gu, '<dir>/');
+    // The example plugin adds `hello`: the unknown-command message lists it where it is installed.
+    const withoutHello = (text: string) => text.replace(", 'hello'", '');
+    expect(normalise(example!.stdout)).toBe(normalise(hook!.stdout));
+    expect(example!.code).toBe(hook!.code);
+    if (CALLS[i]![0] !== 'hello') {
+      expect(withoutHello(normalise(none!.stdout))).toBe(withoutHello(normalise(example!.stdout)));
+      expect(none!.code).toBe(example!.code);
+    }
+    for (const result of [none, example, hook]) expect(result!.stderr).toBe('');
+  });
+});
+
+describe('which path a call takes', () => {
+  let dir = '';
+  let log = '';
+  let hook = '';
+
+  beforeAll(async () => {
+    dir = tempDir('sc-which-path-');
+    [log, hook] = [join(dir, 'loaded.log'), join(dir, 'record-loads.cjs')];
+    // The CLI's bundle is CommonJS: every module it loaded is in require.cache when it exits.
+    writeFileSync(hook, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(log)}, Object.keys(require.cache).join('\\n')));\n`);
+    writeFileSync(join(dir, 'p.json'), '{"step": 1}');
+    expect((await runCli(['create', '--store', 's.sqlite', '--session-id', 'a', '--payload-file', 'p.json'], { cwd: dir })).code).toBe(0);
+  });
+
+  afterAll(removeTempDirs);
+
+  /** Whether the call loaded oclif; its output must be the success of the call either way. */
+  async function usesOclif(args: string[], env: Record<string, string> = {}): Promise<boolean> {
+    writeFileSync(log, '');
+    const result = await runCli(args, { cwd: dir, env: { ...env, NODE_OPTIONS: `--require ${hook}` } });
+    expect(result.stderr).toBe('');
+    const paths = readFileSync(log, 'utf8').split('\n').filter(Boolean);
+    expect(paths.some((path) => path.endsWith('/dist/fast/main.cjs'))).toBe(true);
+    return paths.some((path) => path.includes('/@oclif/'));
+  }
+
+  /** A linked plugin whose manifest declares `command` with `aliases`. */
+  function manifestPlugin(name: string, command: string, aliases: string[]): string {
+    const root = join(dir, name);
+    mkdirSync(root, { recursive: true });
+    writeFileSync(join(root, 'package.json'), JSON.stringify({ name, version: '1.0.0', type: 'module', oclif: { commands: './commands' } }));
+    writeFileSync(join(root, 'oclif.manifest.json'), JSON.stringify({ version: '1.0.0', commands: { [command]: { id: command, aliases, flags: {}, args: {} } } }));
+    return root;
+  }
+
+  it.each([
+    ['get', '--store', 's.sqlite', '--id', '1'],
+    ['list', '--store', 's.sqlite', '--limit', '2'],
+    ['sessions', '--store', 's.sqlite'],
+    ['verify', '--store', 's.sqlite'],
+    ['create', '--store', 's.sqlite', '--session-id', 'd', '--payload-file', 'p.json'],
+  ])('%s runs without oclif, with or without the example plugin', async (...args) => {
+    expect(await usesOclif(args)).toBe(false);
+    expect(await usesOclif(args, { XDG_DATA_HOME: dataHomeLinking(join(dir, 'example'), [EXAMPLE_PLUGIN]) })).toBe(false);
+  });
+
+  it.each([
+    ['get', '--store', 's.sqlite', '--id', '-1'],
+    ['list', '--store', 's.sqlite', '--bogus'],
+    ['get', '--store', 's.sqlite', '--id', '1', '--valueOf'],
+  ])('%s is declined by the direct parser and runs through oclif', async (...args) => {
+    expect(await usesOclif(args)).toBe(true);
+  });
+
+  it('goes through oclif when a plugin declares a hook', async () => {
+    const home = dataHomeLinking(join(dir, 'hooked'), [hookPlugin(join(dir, 'hook-plugin'), join(dir, 'hook-ran'))]);
+    expect(await usesOclif(['get', '--store', 's.sqlite', '--id', '1'], { XDG_DATA_HOME: home })).toBe(true);
+    expect(existsSync(join(dir, 'hook-ran'))).toBe(true);
+  });
+
+  it('goes through oclif for a built-in whose id a plugin command or alias takes, and only for that one', async () => {
+    const byAlias = dataHomeLinking(join(dir, 'alias'), [manifestPlugin('alias-plugin', 'fetch', ['get'])]);
+    expect(await usesOclif(['get', '--store', 's.sqlite', '--id', '1'], { XDG_DATA_HOME: byAlias })).toBe(true);
+    expect(await usesOclif(['list', '--store', 's.sqlite'], { XDG_DATA_HOME: byAlias })).toBe(false);
+    const byId = dataHomeLinking(join(dir, 'same-id'), [manifestPlugin('id-plugin', 'sessions', [])]);
+    expect(await usesOclif(['sessions', '--store', 's.sqlite'], { XDG_DATA_HOME: byId })).toBe(true);
+    expect(await usesOclif(['get', '--store', 's.sqlite', '--id', '1'], { XDG_DATA_HOME: byId })).toBe(false);
+  });
+});
