@@ -30,6 +30,9 @@ export async function main(argv: string[], root: string): Promise<number> {
   try {
     // oclif would print the root help and exit 0; the reference treats this as a usage error.
     if (argv.length === 0) throw new UsageError('the following arguments are required: command');
+    // `plugins ...` prints JSON too (src/plugins-json); help for it stays with oclif.
+    const plugins = argv[0] === 'plugins' ? await (await import('./plugins-json/run-plugins-command.js')).runPluginsCommand(argv, root) : undefined;
+    if (plugins !== undefined) return plugins;
     // A user plugin may override a built-in command or add hooks: then every call goes to oclif.
     const pluginRoots = userPluginRoots();
     if (process.platform !== 'win32' && pluginRoots?.length === 0) {
