@@ -144,10 +144,12 @@ export async function runPluginsCommand(argv: readonly string[], bin: string): P
     const sub = rest[0] !== undefined && !rest[0].startsWith('-') ? config.findCommand(`plugins:${rest[0]}`) : undefined;
     const command = sub ?? config.findCommand('plugins');
     if (command === undefined || command.pluginName !== PLUGIN_PLUGINS) return undefined;
+    // An alias (`plugins add`, `plugins unlink`, `plugins remove`) is found under its own id.
+    const id = config.commands.find((entry) => entry.pluginName === PLUGIN_PLUGINS && entry.aliases.includes(command.id))?.id ?? command.id;
     let args = sub === undefined ? rest : rest.slice(1);
     // --verbose is the CLI's flag on every command; plugin-plugins declares it only on some.
     if (command.flags.verbose === undefined) args = args.filter((arg, index) => arg !== '--verbose' || (args.indexOf('--') !== -1 && index > args.indexOf('--')));
-    if (command.id === 'plugins:install') {
+    if (id === 'plugins:install') {
       args = args.map((arg) => {
         if (!looksLocal(arg)) return arg;
         const source = localSource(arg);
@@ -170,7 +172,7 @@ export async function runPluginsCommand(argv: readonly string[], bin: string): P
     capture.restore();
     process.stderr.write(capture.text());
     process.exitCode = undefined;
-    writeJson(successJson(resultOf(command.id, { config, args, before, after: readRecord(data), data, returned })));
+    writeJson(successJson(resultOf(id, { config, args, before, after: readRecord(data), data, returned })));
     return 0;
   } catch (error) {
     return writeError(error);
