@@ -123,7 +123,8 @@ function resultOf(id: string, context: { config: Config; args: string[]; before:
  * and prints one JSON document: `{"ok": true, "result": ...}` or the error object. npm's output
  * and plugin-plugins' progress go to stderr, which shows them only with `--verbose`; when npm
  * fails, its error lines are in the error message. Returns the exit code, or `undefined` when the
- * call is not one of these (help, or a `plugins` command a user plugin provides): oclif runs it.
+ * call is not one of these (help, an unknown `plugins` subcommand, or a `plugins` command a user
+ * plugin provides): oclif runs it.
  *
  * @param argv Arguments after the program name (`argv[0]` is `plugins`).
  * @param bin `import.meta.url` (or path) of the CLI package's bin script, as given to `main`.
@@ -141,7 +142,10 @@ export async function runPluginsCommand(argv: readonly string[], bin: string): P
     registerHostModules(host, userPluginRoots(data) ?? []);
     const config = await loadConfig(host);
     const rest = argv.slice(1);
-    const sub = rest[0] !== undefined && !rest[0].startsWith('-') ? config.findCommand(`plugins:${rest[0]}`) : undefined;
+    const word = rest[0] !== undefined && !rest[0].startsWith('-') ? rest[0] : undefined;
+    const sub = word === undefined ? undefined : config.findCommand(`plugins:${word}`);
+    // `plugins frobnicate`: oclif's command_not_found hook names the valid commands.
+    if (word !== undefined && sub === undefined) return undefined;
     const command = sub ?? config.findCommand('plugins');
     if (command === undefined || command.pluginName !== PLUGIN_PLUGINS) return undefined;
     // An alias (`plugins add`, `plugins unlink`, `plugins remove`) is found under its own id.
