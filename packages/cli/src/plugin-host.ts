@@ -25,7 +25,7 @@ export const SHARED_PACKAGES = ['@session-checkpoint/cli', '@oclif/core'] as con
  */
 export const HOST_FALLBACK_PACKAGES = ['@session-checkpoint/core', '@session-checkpoint/store-kysely', '@session-checkpoint/bundle', 'better-sqlite3', 'pg', 'kysely'] as const;
 
-/** A plugin record that is not a regular file (reading a FIFO would block every call forever). */
+/** A plugin record that is a FIFO, socket or device (reading a FIFO would block every call forever). */
 export class PluginRecordError extends Error {
   /** oclif's exit code field: printed as `CommandError`, exit 1. */
   readonly oclif = { exit: 1 };
@@ -38,7 +38,6 @@ export class PluginRecordError extends Error {
 
 /** What a non-regular file is, for messages. */
 function fileKind(stats: Stats): string {
-  if (stats.isDirectory()) return 'a directory';
   if (stats.isFIFO()) return 'a FIFO';
   if (stats.isSocket()) return 'a socket';
   if (stats.isCharacterDevice() || stats.isBlockDevice()) return 'a device';
@@ -73,10 +72,10 @@ export function dataDir(): string {
 /**
  * Directories holding plugin code (the data directory for installed plugins, each linked
  * plugin's root), or `[]` when no plugin is installed or linked. `undefined` when the record
- * cannot be parsed: oclif then reports the problem itself.
+ * cannot be parsed or is a directory: oclif then reports the problem itself.
  *
- * @throws PluginRecordError when the record is a FIFO, socket, device or directory: oclif and
- *   npm would block on it (a FIFO) or fail later with less to go on.
+ * @throws PluginRecordError when the record is a FIFO, socket or device: oclif and npm would
+ *   block on it (a FIFO) or read a device.
  */
 export function userPluginRoots(dir = dataDir()): string[] | undefined {
   const file = pluginRecordPath(dir);
@@ -87,6 +86,8 @@ export function userPluginRoots(dir = dataDir()): string[] | undefined {
     return undefined;
   }
   if (stats === undefined) return [];
+  // A directory cannot block a read: oclif warns (EISDIR, shown with --verbose) and loads no plugin.
+  if (stats.isDirectory()) return undefined;
   if (!stats.isFile()) {
     throw new PluginRecordError(`plugin record '${file}' is ${fileKind(stats)}, not a regular file; remove it (plugins install and plugins link write it)`);
   }
