@@ -4,7 +4,7 @@
 // checkout; otherwise `session-checkpoint` on PATH is used.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -56,7 +56,7 @@ describe('session-checkpoint-plugin-hello', () => {
     it('is listed and adds no modules to the plugin or the data directory', () => {
       const plugins = cli(['plugins']);
       assert.equal(plugins.code, 0);
-      assert.match(plugins.stdout, /session-checkpoint-plugin-hello/);
+      assert.deepEqual(JSON.parse(plugins.stdout), { ok: true, result: [{ name: 'session-checkpoint-plugin-hello', version: '0.1.0', type: 'link', root: PLUGIN_DIR.replace(/\/$/, '') }] });
       assert.deepEqual(installed(PLUGIN_DIR), []);
       assert.deepEqual(installed(join(work, 'data', 'session-checkpoint')), []);
     });
@@ -108,19 +108,17 @@ describe('session-checkpoint-plugin-hello', () => {
   });
 
   describe('installed from its packed tarball', () => {
-    // What `plugins install <name>` does, minus the registry: npm in the data directory with
-    // `--omit dev`, then the plugin recorded in the data directory's package.json.
+    // `plugins install <path>` installs from the path (npm in the data directory with
+    // `--omit dev`); offline, since the plugin has no registry dependency.
     const dataDir = join(work, 'installed-data');
-    const env = { SESSION_CHECKPOINT_DATA_DIR: dataDir };
+    const env = { SESSION_CHECKPOINT_DATA_DIR: dataDir, npm_config_offline: 'true' };
 
     before(() => {
-      mkdirSync(dataDir, { recursive: true });
       const packed = run('npm', ['pack', PLUGIN_DIR, '--pack-destination', work, '--silent']);
       assert.equal(packed.code, 0, packed.stderr);
-      writeFileSync(join(dataDir, 'package.json'), JSON.stringify({ private: true, oclif: { schema: 1, plugins: [] }, dependencies: {} }));
-      const npm = run('npm', ['install', join(work, packed.stdout.trim()), '--omit', 'dev', '--no-audit', '--no-fund', '--offline'], { cwd: dataDir });
-      assert.equal(npm.code, 0, npm.stderr);
-      writeFileSync(join(dataDir, 'package.json'), JSON.stringify({ private: true, oclif: { schema: 1, plugins: [{ name: 'session-checkpoint-plugin-hello', type: 'user', tag: 'latest' }] }, dependencies: { 'session-checkpoint-plugin-hello': `file:${packed.stdout.trim()}` } }));
+      const install = cli(['plugins', 'install', join(work, packed.stdout.trim())], env);
+      assert.equal(install.code, 0, install.stdout + install.stderr);
+      assert.equal(JSON.parse(install.stdout).result.installed[0].name, 'session-checkpoint-plugin-hello');
     });
 
     it('adds the plugin and nothing else: no CLI, no oclif, no driver', () => {

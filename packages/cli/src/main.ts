@@ -39,6 +39,9 @@ export async function main(argv: string[], root: string): Promise<number> {
   try {
     // oclif would print the root help and exit 0; the reference treats this as a usage error.
     if (argv.length === 0) throw new UsageError('the following arguments are required: command');
+    // `plugins ...` prints JSON too (src/plugins-json); help for it stays with oclif.
+    const plugins = argv[0] === 'plugins' ? await (await import('./plugins-json/run-plugins-command.js')).runPluginsCommand(argv, root) : undefined;
+    if (plugins !== undefined) return plugins;
     if (process.platform !== 'win32' && isDirectCommand(argv) && pluginsLeaveBuiltinAlone(argv[0]!, dataDir())) {
       const code = await runDirect(argv);
       if (code !== undefined) return code;

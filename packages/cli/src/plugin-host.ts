@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync, statSync, type Stats } from 'node:fs';
 import module from 'node:module';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,6 +18,46 @@ import { pathToFileURL } from 'node:url';
 export const SHARED_PACKAGES = ['@session-checkpoint/cli', '@oclif/core'] as const;
 
 /**
+ * The host's runtime packages, resolved from the host for any importer that cannot find them
+ * itself. In a global install of the separate tarballs (`npm i -g cli.tgz store-kysely.tgz ...`)
+ * npm makes each tarball a top-level package, so the store-kysely that a plugin's BaseCommand
+ * opens stores with sits beside the CLI and cannot see the CLI's better-sqlite3 or pg.
+ */
+export const HOST_FALLBACK_PACKAGES = ['@session-checkpoint/core', '@session-checkpoint/store-kysely', '@session-checkpoint/bundle', 'better-sqlite3', 'pg', 'kysely'] as const;
+
+/** A plugin record that is a FIFO, socket or device (reading a FIFO would block every call forever). */
+export class PluginRecordError extends Error {
+  /** oclif's exit code field: printed as `CommandError`, exit 1. */
+  readonly oclif = { exit: 1 };
+
+  constructor(message: string) {
+    super(message);
+    this.name = 'PluginRecordError';
+  }
+}
+
+/** What a non-regular file is, for messages. */
+function fileKind(stats: Stats): string {
+  if (stats.isFIFO()) return 'a FIFO';
+  if (stats.isSocket()) return 'a socket';
+  if (stats.isCharacterDevice() || stats.isBlockDevice()) return 'a device';
+  return 'not a regular file';
+}
+
+/**
+ * The file where `plugins install` / `plugins link` record plugins: `package.json` in the data
+ * directory.
+ *
+ * @example
+ * ```ts
+ * pluginRecordPath('/home/me/.local/share/session-checkpoint'); // '.../session-checkpoint/package.json'
+ * ```
+ */
+export function pluginRecordPath(dir = dataDir()): string {
+  return join(dir, 'package.json');
+}
+
+/**
  * oclif's data directory (its Config#dataDir), where `plugins install` / `plugins link` record
  * plugins: `$SESSION_CHECKPOINT_DATA_DIR`, else `$XDG_DATA_HOME/session-checkpoint`, else
  * `~/.local/share/session-checkpoint`.
@@ -32,11 +72,25 @@ export function dataDir(): string {
 /**
  * Directories holding plugin code (the data directory for installed plugins, each linked
  * plugin's root), or `[]` when no plugin is installed or linked. `undefined` when the record
- * cannot be read: oclif then reports the problem itself.
+ * cannot be parsed or is a directory: oclif then reports the problem itself.
+ *
+ * @throws PluginRecordError when the record is a FIFO, socket or device: oclif and npm would
+ *   block on it (a FIFO) or read a device.
  */
 export function userPluginRoots(dir = dataDir()): string[] | undefined {
-  const file = join(dir, 'package.json');
-  if (!existsSync(file)) return [];
+  const file = pluginRecordPath(dir);
+  let stats;
+  try {
+    stats = statSync(file, { throwIfNoEntry: false });
+  } catch {
+    return undefined;
+  }
+  if (stats === undefined) return [];
+  // A directory cannot block a read: oclif warns (EISDIR, shown with --verbose) and loads no plugin.
+  if (stats.isDirectory()) return undefined;
+  if (!stats.isFile()) {
+    throw new PluginRecordError(`plugin record '${file}' is ${fileKind(stats)}, not a regular file; remove it (plugins install and plugins link write it)`);
+  }
   try {
     const plugins = (JSON.parse(readFileSync(file, 'utf8')) as { oclif?: { plugins?: Array<{ type?: string; root?: string }> } }).oclif?.plugins ?? [];
     if (plugins.length === 0) return [];
@@ -48,15 +102,18 @@ export function userPluginRoots(dir = dataDir()): string[] | undefined {
 }
 
 // Runs in Node's loader thread, so it is passed as source; `data` comes from registerHostModules.
-// Code under a plugin root always gets the host's copy; any other importer (such as a plugin
-// being linked right now, whose root is not recorded yet) gets it when its own lookup fails.
+// Code under a plugin root always gets the host's copy of the shared packages; any other importer
+// (such as a plugin being linked right now, whose root is not recorded yet) gets the host's copy
+// of a shared or fallback package when its own lookup fails.
 const HOOKS = `
-let shared = [], hostUrl = '', pluginUrls = [];
-export function initialize(data) { ({ shared, hostUrl, pluginUrls } = data); }
+let shared = [], fallback = [], hostUrl = '', pluginUrls = [];
+export function initialize(data) { ({ shared, fallback, hostUrl, pluginUrls } = data); }
+const named = (list, specifier) => list.some((name) => specifier === name || specifier.startsWith(name + '/'));
 export async function resolve(specifier, context, next) {
-  if (!shared.some((name) => specifier === name || specifier.startsWith(name + '/'))) return next(specifier, context);
+  const isShared = named(shared, specifier);
+  if (!isShared && !named(fallback, specifier)) return next(specifier, context);
   const parent = typeof context.parentURL === 'string' ? context.parentURL : '';
-  if (pluginUrls.some((url) => parent.startsWith(url))) return next(specifier, { ...context, parentURL: hostUrl });
+  if (isShared && pluginUrls.some((url) => parent.startsWith(url))) return next(specifier, { ...context, parentURL: hostUrl });
   try {
     return await next(specifier, context);
   } catch (error) {
@@ -65,9 +122,29 @@ export async function resolve(specifier, context, next) {
   }
 }`;
 
+/** Set once hooks are registered: a second registration would chain a second copy. */
+const REGISTERED = Symbol.for('session-checkpoint.host-modules');
+
+/** Whether the working directory still exists (`process.cwd()` fails once it is deleted). */
+function workingDirectoryExists(): boolean {
+  try {
+    process.cwd();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Makes `@session-checkpoint/cli` and `@oclif/core` imported by plugin code resolve to the host's
- * copies (ES modules; Node >= 20.6). Called on oclif's path only (the fast path loads no plugin).
+ * copies, and the host's runtime packages ({@link HOST_FALLBACK_PACKAGES}) resolve from the host
+ * when an importer cannot find them (ES modules; Node >= 20.6). Called on oclif's path only (the
+ * fast path loads no plugin); a second call does nothing.
+ *
+ * Skipped when the working directory has been deleted: Node starts the hooks in a worker thread,
+ * which cannot start without a working directory, and on Node 20 `module.register` then waits for
+ * it forever. Built-in commands and help work without the hooks; a plugin importing the CLI fails
+ * with a module-not-found error instead of hanging.
  *
  * @param hostRoot Directory of the CLI package (holds its package.json).
  * @param pluginRoots From {@link userPluginRoots}.
@@ -77,9 +154,11 @@ export async function resolve(specifier, context, next) {
  * ```
  */
 export function registerHostModules(hostRoot: string, pluginRoots: string[]): void {
-  if (typeof module.register !== 'function') return;
+  const registry = globalThis as { [REGISTERED]?: boolean };
+  if (typeof module.register !== 'function' || registry[REGISTERED] || !workingDirectoryExists()) return;
+  registry[REGISTERED] = true;
   const asDir = (dir: string) => pathToFileURL(join(dir, '/')).href;
   module.register(`data:text/javascript,${encodeURIComponent(HOOKS)}`, {
-    data: { shared: SHARED_PACKAGES, hostUrl: pathToFileURL(join(hostRoot, 'package.json')).href, pluginUrls: pluginRoots.map(asDir) },
+    data: { shared: SHARED_PACKAGES, fallback: HOST_FALLBACK_PACKAGES, hostUrl: pathToFileURL(join(hostRoot, 'package.json')).href, pluginUrls: pluginRoots.map(asDir) },
   });
 }

@@ -1,12 +1,14 @@
 // Packs every published package, checks each tarball, installs the tarballs into a project in the
 // OS temp folder and uses them there: the hasher (ESM and CJS), a SQLite store, a bundle round
-// trip, the CLI binary and the example plugin installed from its tarball. Slow set-up, generous timeouts, no timing verdicts.
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+// trip, the CLI binary and the example plugin installed from its tarball; then a global install
+// (`npm i -g`) of the tarballs with the plugin; and attw on every tarball. Slow set-up, generous
+// timeouts, no timing verdicts.
+import { existsSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cleanEnv, createScratchProject, run, writeFiles } from './scratch-project.js';
+import { cleanEnv, createScratchProject, installGlobally, run, writeFiles } from './scratch-project.js';
 import { packPackage, publishedPackages, tarballProblems } from './tarballs.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
@@ -32,6 +34,19 @@ describe('tarballs', () => {
 
   it.each(packages.map((p) => [p.manifest.name, p]))('%s ships LICENSE, README, changelog, no tests, no orphan maps, working links', (name, pkg) => {
     expect(tarballProblems(pkg, packed.get(name).files)).toEqual([]);
+  });
+
+  // are-the-types-wrong on the tarball itself. The packages are ES modules only, so the esm-only
+  // profile: it leaves out node10 (no `exports` support) and `require` from CommonJS under
+  // TypeScript's node16 resolution, which attw reports as "CJS resolves to ESM" for every entry
+  // point by design (docs/releasing.md, "Package checks").
+  it.each(packages.map((p) => [p.manifest.name]))('%s: attw --profile esm-only finds no problem', (name) => {
+    const attw = join(root, 'node_modules', '.bin', 'attw');
+    const result = run(packDir, attw, [packed.get(name).tarball, '--profile', 'esm-only', '--format', 'json', '--no-color']);
+    const problems = JSON.parse(result.stdout).analysis?.problems ?? [];
+    const ignored = new Set(['node10', 'node16-cjs']);
+    expect(problems.filter((problem) => !ignored.has(problem.resolutionKind))).toEqual([]);
+    expect(result.status, result.stdout).toBe(0);
   });
 });
 
@@ -145,13 +160,48 @@ describe('installed from the tarballs, outside the workspace', () => {
     const packedPlugin = run(project, 'npm', ['pack', example, '--pack-destination', packDir, '--silent']);
     expect(packedPlugin.status, packedPlugin.stderr).toBe(0);
     const tarball = join(packDir, packedPlugin.stdout.trim().split('\n').pop());
-    const install = bin('plugins', 'install', `file:${tarball}`);
+    const install = bin('plugins', 'install', tarball);
     expect(install.status, install.stderr + install.stdout).toBe(0);
+    expect(JSON.parse(install.stdout)).toMatchObject({ ok: true, result: { installed: [{ name: 'session-checkpoint-plugin-hello', type: 'user' }] } });
     const dataModules = join(project, '.xdg', 'data', 'session-checkpoint', 'node_modules');
     expect(readdirSync(dataModules).filter((name) => !name.startsWith('.'))).toEqual(['session-checkpoint-plugin-hello']);
     expect(cli('init', '--store', 'plugin.sqlite')).toMatchObject({ status: 0 });
     const hello = cli('hello', '--store', 'plugin.sqlite');
     expect(hello.status).toBe(0);
     expect(JSON.parse(hello.out)).toMatchObject({ ok: true, result: { greeting: 'Hello from session-checkpoint-plugin-hello', sessions: 0, checkpoints: 0 } });
+  });
+});
+
+describe('installed globally (npm i -g of the tarballs), with the example plugin', () => {
+  let prefix;
+  let home;
+  beforeAll(() => {
+    prefix = installGlobally(['core', 'store-kysely', 'bundle', 'cli'].map((name) => packed.get(`@session-checkpoint/${name}`).tarball), root);
+    home = mkdtempSync(join(tmpdir(), 'sc-pack-global-home-'));
+  });
+  afterAll(() => {
+    for (const dir of [prefix, home]) if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+  const global = (...args) => {
+    const result = run(home, join(prefix, 'bin', 'session-checkpoint'), args, { ...cleanEnv(home), npm_config_offline: 'true' });
+    expect(result.stderr).toBe('');
+    return { status: result.status, json: JSON.parse(result.stdout) };
+  };
+
+  it('installs the plugin from its tarball path, and its command opens a SQLite store with the CLI\'s better-sqlite3', () => {
+    // store-kysely sits beside the CLI in <prefix>/lib/node_modules, without better-sqlite3: the
+    // plugin's BaseCommand must still open the store (src/plugin-host.ts, host fallback packages).
+    const example = join(root, 'examples', 'plugin-hello');
+    const packedPlugin = run(home, 'npm', ['pack', example, '--pack-destination', home, '--silent']);
+    expect(packedPlugin.status, packedPlugin.stderr).toBe(0);
+    const tarball = join(home, packedPlugin.stdout.trim().split('\n').pop());
+    expect(global('plugins', 'install', tarball)).toMatchObject({ status: 0, json: { ok: true, result: { installed: [{ name: 'session-checkpoint-plugin-hello' }] } } });
+    writeFiles(home, { 'state.json': '{"step": 1}' });
+    expect(global('create', '--store', 'global.sqlite', '--session-id', 's-1', '--payload-file', 'state.json')).toMatchObject({ status: 0 });
+    expect(global('hello', '--store', 'global.sqlite')).toEqual({
+      status: 0,
+      json: { ok: true, result: { greeting: 'Hello from session-checkpoint-plugin-hello', store: join(realpathSync(home), 'global.sqlite'), namespace: 'default', sessions: 1, checkpoints: 1 } },
+    });
+    expect(global('plugins')).toMatchObject({ status: 0, json: { ok: true, result: [{ name: 'session-checkpoint-plugin-hello', type: 'user' }] } });
   });
 });

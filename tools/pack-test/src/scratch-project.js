@@ -48,6 +48,21 @@ export function createScratchProject(tarballs, workspaceRoot) {
   return project;
 }
 
+/**
+ * Installs `tarballs` globally (`npm i -g`) under a fresh prefix in the OS temp folder, as a user
+ * installs the CLI, and returns the prefix: the binary is `<prefix>/bin/session-checkpoint`.
+ * npm makes each tarball a top-level global package, so the CLI's dependencies (better-sqlite3,
+ * pg) sit in the CLI's own node_modules, out of reach of the store-kysely beside it.
+ */
+export function installGlobally(tarballs, workspaceRoot) {
+  const prefix = mkdtempSync(join(tmpdir(), 'sc-pack-global-'));
+  const install = run(prefix, 'npm', ['install', '--global', '--prefix', prefix, '--prefer-offline', '--ignore-scripts', '--no-audit', '--no-fund', ...tarballs]);
+  if (install.status !== 0) throw new Error(`npm install --global of the tarballs failed:\n${install.stderr}`);
+  provideSqliteBinding(join(prefix, 'lib', 'node_modules', '@session-checkpoint', 'cli'), workspaceRoot);
+  return prefix;
+}
+
+/** Gives the better-sqlite3 under `project/node_modules` its native binding (install scripts are off). */
 function provideSqliteBinding(project, workspaceRoot) {
   const target = join(project, 'node_modules', 'better-sqlite3');
   if (!existsSync(target)) return;

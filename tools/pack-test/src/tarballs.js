@@ -67,9 +67,14 @@ export function tarballProblems({ dir, manifest }, files) {
   }
   problems.push(...oclifProblems(manifest, files));
   const readme = readFileSync(join(dir, 'README.md'), 'utf8');
+  const tag = `${manifest.name}@${manifest.version}`;
   for (const [, link] of readme.matchAll(/\]\(([^)\s]+)\)/g)) {
     if (!/^(https:|#)/.test(link) && !shipped.has(posix.normalize(link))) problems.push(`README link ${link} does not work on the registry page`);
+    // Files of the repository are linked at this release's tag (docs/releasing.md), not at main.
+    const ref = /^https:\/\/github\.com\/session-checkpoint\/session-checkpoint-ts\/(?:blob|tree)\/(.+)$/.exec(link)?.[1];
+    if (ref !== undefined && !ref.startsWith(`${tag}/`)) problems.push(`README link ${link} is not at the tag ${tag}`);
   }
+  if (!/ES modules only/.test(readme)) problems.push('README does not say the package is ES modules only');
   return problems;
 }
 

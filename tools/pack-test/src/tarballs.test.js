@@ -10,7 +10,7 @@ const dir = mkdtempSync(join(tmpdir(), 'sc-tarball-check-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const good = {
-  name: '@session-checkpoint/x', description: 'x', license: 'MIT', repository: 'r', homepage: 'h', bugs: 'b',
+  name: '@session-checkpoint/x', version: '0.1.0', description: 'x', license: 'MIT', repository: 'r', homepage: 'h', bugs: 'b',
   peerDependencies: { '@session-checkpoint/core': '^0.1.0' },
   bin: { x: 'bin/run.js' },
   oclif: { commands: './dist/bundle/commands' },
@@ -18,14 +18,15 @@ const good = {
 const goodFiles = ['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md', 'bin/run.js', 'dist/bundle/commands/get.js', 'dist/index.js'];
 
 describe('tarballProblems', () => {
-  writeFiles(dir, { 'README.md': '[docs](https://example.org/docs.md) [here](#usage)\n', 'dist/index.js.map': '{"sources":["../src/index.ts"]}' });
+  const repo = 'https://github.com/session-checkpoint/session-checkpoint-ts';
+  writeFiles(dir, { 'README.md': `[docs](https://example.org/docs.md) [here](#usage) [cli](${repo}/blob/@session-checkpoint/x@0.1.0/docs/cli.md)\n\n## ES modules only\n`, 'dist/index.js.map': '{"sources":["../src/index.ts"]}' });
 
   it('finds nothing wrong with a complete package', () => {
     expect(tarballProblems({ dir, manifest: good }, goodFiles)).toEqual([]);
   });
 
   it('reports every defect', () => {
-    writeFiles(dir, { 'README.md': 'See [the docs](../../docs/x.md).\n' });
+    writeFiles(dir, { 'README.md': 'See [the docs](../../docs/x.md) and [main](https://github.com/session-checkpoint/session-checkpoint-ts/blob/main/docs/x.md).\n' });
     const manifest = { ...good, homepage: undefined, peerDependencies: { '@session-checkpoint/core': '*' }, bin: { x: './bin/run.js' } };
     const files = [...goodFiles.filter((f) => f !== 'LICENSE'), 'dist/a.test.js', 'fixtures/x.json', 'dist/index.js.map', 'dist/commands/get.js'];
     expect(tarballProblems({ dir, manifest }, files)).toEqual([
@@ -38,6 +39,8 @@ describe('tarballProblems', () => {
       'bin.x starts with ./ (npm publish drops it)',
       'command code shipped twice: dist/commands/get.js besides dist/bundle/commands/',
       'README link ../../docs/x.md does not work on the registry page',
+      'README link https://github.com/session-checkpoint/session-checkpoint-ts/blob/main/docs/x.md is not at the tag @session-checkpoint/x@0.1.0',
+      'README does not say the package is ES modules only',
     ]);
   });
 });

@@ -1,0 +1,184 @@
+import { createRequire } from 'node:module';
+import { join, resolve } from 'node:path';
+import type { Config } from '@oclif/core';
+import { UsageError } from '../errors/usage-error.js';
+import { cleanOclifMessage } from '../errors/clean-oclif-message.js';
+import { packageRoot } from '../fast-path.js';
+import { successJson, writeError, writeJson } from '../output/write-json.js';
+import { dataDir, registerHostModules, userPluginRoots } from '../plugin-host.js';
+import { looksLocal, localSource } from './local-plugin-source.js';
+import { describeEntry, describeLoaded, readRecord, type PluginJson, type RecordEntry } from './plugin-records.js';
+
+/*
+ * `plugins ...` with the CLI's output contract. @oclif/plugin-plugins prints text, runs npm with
+ * its output on stdout, and some of its commands print nothing at all. Its command classes still
+ * do the work (so flags, aliases and behaviour are exactly plugin-plugins 5.5.2's), run through
+ * oclif's Config#runCommand with stdout captured; the result printed is one JSON document read
+ * from the plugin record afterwards. Help (`--help`, `-h`) is left to oclif's path.
+ */
+
+const PLUGIN_PLUGINS = '@oclif/plugin-plugins';
+
+/** Arguments before `--` (after it, words are values). */
+function options(args: readonly string[]): readonly string[] {
+  const end = args.indexOf('--');
+  return end === -1 ? args : args.slice(0, end);
+}
+
+/** Positional arguments (not flags), before `--`, then everything after it. */
+function positionals(args: readonly string[]): string[] {
+  const end = args.indexOf('--');
+  const before = (end === -1 ? args : args.slice(0, end)).filter((arg) => !arg.startsWith('-'));
+  return end === -1 ? before : [...before, ...args.slice(end + 1)];
+}
+
+/** Collects what is written to stdout until `restore()`. */
+function captureStdout(): { text(): string; restore(): void } {
+  const original = process.stdout.write;
+  const chunks: string[] = [];
+  process.stdout.write = ((chunk: unknown, encoding?: unknown, callback?: unknown): boolean => {
+    chunks.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk as Uint8Array).toString('utf8'));
+    const done = typeof encoding === 'function' ? encoding : callback;
+    if (typeof done === 'function') queueMicrotask(() => (done as () => void)());
+    return true;
+  }) as typeof process.stdout.write;
+  return { text: () => chunks.join(''), restore: () => void (process.stdout.write = original) };
+}
+
+/** npm's own error lines from captured output (`npm error ...`, `npm ERR! ...`), at most ten. */
+function npmErrorLines(output: string): string[] {
+  return output
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => /^npm (error|ERR!)/.test(line) && line.replace(/^npm (error|ERR!)\s*/, '') !== '')
+    .slice(0, 10);
+}
+
+/**
+ * The error to print for a failed `plugins` command: parse errors are usage errors (exit 2);
+ * everything plugin-plugins raises itself (npm failed, a plugin that is not installed, an invalid
+ * plugin) is a `CommandError` with exit 1 (oclif's default for them would be 2), npm's failure
+ * naming npm's own error lines instead of the path of npm's script.
+ */
+function pluginsError(error: unknown, output: string): unknown {
+  if (error === null || typeof error !== 'object' || !('oclif' in error)) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  if ('parse' in error) return new UsageError(cleanOclifMessage(message));
+  const npm = /npm-cli\.js (\w+) .* exited with code (\d+)$/s.exec(message) ?? /\bnpm (\w+) .* exited with code (\d+)$/s.exec(message);
+  const text = npm ? [`npm ${npm[1]} failed with exit code ${npm[2]}`, ...npmErrorLines(output)].join('; ') : cleanOclifMessage(message);
+  return Object.assign(new Error(text), { oclif: { exit: 1 } });
+}
+
+/** Loads oclif's configuration from the host's own @oclif/core (the fast bundle inlines only parts of it). */
+async function loadConfig(host: string): Promise<Config> {
+  const { Config: OclifConfig } = createRequire(join(host, 'package.json'))('@oclif/core') as typeof import('@oclif/core');
+  return OclifConfig.load(host);
+}
+
+/** The JSON result of command `id` from the record before and after it ran. */
+function resultOf(id: string, context: { config: Config; args: string[]; before: Map<RecordEntry, PluginJson>; after: RecordEntry[]; data: string; returned: unknown }): unknown {
+  const { config, args, before, after, data, returned } = context;
+  const key = (entry: RecordEntry) => `${entry.type}\u0000${entry.name}\u0000${entry.root ?? ''}`;
+  const kept = new Set(after.map(key));
+  // Described before the command ran: an uninstalled plugin's package.json is gone afterwards.
+  const removed = [...before].filter(([entry]) => !kept.has(key(entry))).map(([, json]) => json);
+  const users = after.filter((entry) => entry.type === 'user');
+  switch (id) {
+    case 'plugins': {
+      const core = options(args).includes('--core');
+      return config
+        .getPluginsList()
+        .filter((plugin) => !plugin.parent && plugin.root !== config.root && (plugin.type === 'user' || plugin.type === 'link' || (core && plugin.type === 'core')))
+        .map(describeLoaded);
+    }
+    case 'plugins:install': {
+      const wanted = positionals(args);
+      const installed = users.filter((entry) => wanted.some((spec) => entry.url === spec || entry.name === spec || spec.startsWith(`${entry.name}@`)));
+      return { installed: installed.map((entry) => describeEntry(data, entry)) };
+    }
+    case 'plugins:link': {
+      const path = resolve(positionals(args)[0] ?? '.');
+      const linked = after.find((entry) => entry.type === 'link' && entry.root !== undefined && (path === entry.root || path.startsWith(join(entry.root, '/'))));
+      return { linked: linked === undefined ? null : describeEntry(data, linked) };
+    }
+    case 'plugins:uninstall':
+      return { uninstalled: removed };
+    case 'plugins:update':
+      return { updated: users.map((entry) => describeEntry(data, entry)) };
+    case 'plugins:reset':
+      return { removed, reinstalled: after.map((entry) => describeEntry(data, entry)) };
+    case 'plugins:inspect':
+      return (Array.isArray(returned) ? returned : []).map((plugin: { name: string; version?: string; type: string; root: string; commandIDs?: string[]; deps?: unknown }) => ({
+        ...describeLoaded(plugin),
+        commands: [...(plugin.commandIDs ?? [])].sort(),
+        dependencies: plugin.deps ?? {},
+      }));
+    default:
+      return returned ?? null;
+  }
+}
+
+/**
+ * Runs `plugins ...` (list, install, link, uninstall, update, inspect, reset and their aliases)
+ * and prints one JSON document: `{"ok": true, "result": ...}` or the error object. npm's output
+ * and plugin-plugins' progress go to stderr, which shows them only with `--verbose`; when npm
+ * fails, its error lines are in the error message. Returns the exit code, or `undefined` when the
+ * call is not one of these (help, an unknown `plugins` subcommand, or a `plugins` command a user
+ * plugin provides): oclif runs it.
+ *
+ * @param argv Arguments after the program name (`argv[0]` is `plugins`).
+ * @param bin `import.meta.url` (or path) of the CLI package's bin script, as given to `main`.
+ * @example
+ * ```ts
+ * const code = argv[0] === 'plugins' ? await runPluginsCommand(argv, import.meta.url) : undefined;
+ * ```
+ */
+export async function runPluginsCommand(argv: readonly string[], bin: string): Promise<number | undefined> {
+  if (argv[0] !== 'plugins' || options(argv).some((arg) => arg === '--help' || arg === '-h')) return undefined;
+  const host = packageRoot(bin);
+  if (host === undefined) return undefined;
+  try {
+    const data = dataDir();
+    registerHostModules(host, userPluginRoots(data) ?? []);
+    const config = await loadConfig(host);
+    const rest = argv.slice(1);
+    const word = rest[0] !== undefined && !rest[0].startsWith('-') ? rest[0] : undefined;
+    const sub = word === undefined ? undefined : config.findCommand(`plugins:${word}`);
+    // `plugins frobnicate`: oclif's command_not_found hook names the valid commands.
+    if (word !== undefined && sub === undefined) return undefined;
+    const command = sub ?? config.findCommand('plugins');
+    if (command === undefined || command.pluginName !== PLUGIN_PLUGINS) return undefined;
+    // An alias (`plugins add`, `plugins unlink`, `plugins remove`) is found under its own id.
+    const id = config.commands.find((entry) => entry.pluginName === PLUGIN_PLUGINS && entry.aliases.includes(command.id))?.id ?? command.id;
+    let args = sub === undefined ? rest : rest.slice(1);
+    // --verbose is the CLI's flag on every command; plugin-plugins declares it only on some.
+    if (command.flags.verbose === undefined) args = args.filter((arg, index) => arg !== '--verbose' || (args.indexOf('--') !== -1 && index > args.indexOf('--')));
+    if (id === 'plugins:install') {
+      args = args.map((arg) => {
+        if (!looksLocal(arg)) return arg;
+        const source = localSource(arg);
+        if (source.directory) process.env.npm_config_install_links = 'true';
+        return source.spec;
+      });
+    }
+    const before = new Map(readRecord(data).map((entry) => [entry, describeEntry(data, entry)]));
+    const capture = captureStdout();
+    let returned: unknown;
+    try {
+      await config.runHook('init', { argv: args, id: command.id });
+      returned = await config.runCommand(command.id, args);
+    } catch (error) {
+      capture.restore();
+      process.stderr.write(capture.text());
+      process.exitCode = undefined;
+      return writeError(pluginsError(error, capture.text()));
+    }
+    capture.restore();
+    process.stderr.write(capture.text());
+    process.exitCode = undefined;
+    writeJson(successJson(resultOf(id, { config, args, before, after: readRecord(data), data, returned })));
+    return 0;
+  } catch (error) {
+    return writeError(error);
+  }
+}
