@@ -7,7 +7,10 @@ export interface Sample {
   scenario: string;
   impl: string;
   unit: 'ops/s' | 'ms' | 'MB/s' | 'µs/op' | 'KiB';
+  /** The number; NaN when `failure` says why there is none. */
   value: number;
+  /** Why this implementation produced no number in this run (it died, or returned a wrong result). */
+  failure?: string;
 }
 
 /** Settings shared by every scenario. */

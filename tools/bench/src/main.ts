@@ -6,14 +6,21 @@
  *   npm run bench -- --runs 3 --quick  # a smoke run; does not write the report
  *
  * Flags: --runs N (default 5), --quick (small counts, growth to 1k, no report), --only a,b
- * (scenario functions by name), --no-write. PostgreSQL scenarios run when SC_PG_URL is set.
+ * (scenario functions by name), --no-write, --turns 60,300 (turn counts of the chat scenario;
+ * default 60,300, 20 with --quick), --peer-plain-turns 60 (largest count at which LangGraph's
+ * savers run the chat's unchanged graph), --samples FILE (append every sample to FILE as a JSON
+ * line as soon as it is measured, so that a long run stopped early keeps what it measured).
+ * PostgreSQL scenarios run when SC_PG_URL is set.
+ *
+ *   node tools/bench/dist/main.js --only chat,deltaChat --runs 3 --no-write   # the chat scenarios
  */
-import { writeFileSync } from 'node:fs';
+import { appendFileSync, writeFileSync } from 'node:fs';
 import { createContext, type Sample } from './context.js';
 import { renderReport, ratio, type RatioResult, type RunSample } from './report.js';
 import { agentsSession } from './scenarios/agents-session.js';
 import { bundleTransfer } from './scenarios/bundle-transfer.js';
 import { canonicalHash } from './scenarios/canonical-hash.js';
+import { chat, DELTA_CHAT_TURNS } from './scenarios/chat.js';
 import { cliCalls } from './scenarios/cli-calls.js';
 import { growth } from './scenarios/growth.js';
 import { langgraphSaver } from './scenarios/langgraph-saver.js';
@@ -34,10 +41,17 @@ const quick = flag('--quick');
 const runs = Number(value('--runs') ?? (quick ? 1 : 5));
 const only = value('--only')?.split(',');
 const write = !flag('--no-write') && !quick;
+const turns = (value('--turns') ?? (quick ? '20' : '60,300')).split(',').map(Number);
+const samplesFile = value('--samples');
+const peerPlainMaxTurns = Number(value('--peer-plain-turns') ?? 60);
 const ctx = createContext({ scale: quick ? 0.05 : 1, pgUrl: process.env.SC_PG_URL, growthMax: quick ? 1000 : 1_000_000 });
 
 /** Scenarios measured once per run. */
-const PER_RUN: Record<string, (c: typeof ctx) => Promise<Sample[]>> = { sqliteWrites, sqliteReads, memory, canonicalHash, bundleTransfer, cliCalls, postgres, langgraphSaver, agentsSession };
+const PER_RUN: Record<string, (c: typeof ctx) => Promise<Sample[]>> = {
+  ...{ sqliteWrites, sqliteReads, memory, canonicalHash, bundleTransfer, cliCalls, postgres, langgraphSaver, agentsSession },
+  chat: (c) => chat(c, { turns, channels: ['plain', 'delta'], peerPlainMaxTurns }),
+  deltaChat: (c) => chat(c, { turns: [DELTA_CHAT_TURNS], channels: ['delta'], peerPlainMaxTurns }),
+};
 
 const started = Date.now();
 const samples: RunSample[] = [];
@@ -45,7 +59,10 @@ for (let run = 0; run < runs; run++) {
   for (const [name, scenario] of Object.entries(PER_RUN)) {
     if (only && !only.includes(name)) continue;
     process.stderr.write(`run ${run + 1}/${runs}: ${name}\n`);
-    for (const s of await scenario(ctx)) samples.push({ ...s, run });
+    for (const s of await scenario(ctx)) {
+      samples.push({ ...s, run });
+      if (samplesFile !== undefined) appendFileSync(samplesFile, `${JSON.stringify({ ...s, run })}\n`);
+    }
     ctx.cleanup();
   }
 }

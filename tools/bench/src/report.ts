@@ -15,23 +15,30 @@ export interface RatioResult {
   min: number;
   max: number;
   met: boolean | undefined;
+  /** Why either side had no number in some runs (see {@link Sample.failure}); such a ratio misses its target. */
+  failure?: string;
+}
+
+/** The failure of a group of samples, summarised: the first reason and in how many runs. */
+function failureOf(failed: readonly RunSample[], runs: number): string | undefined {
+  if (failed.length === 0) return undefined;
+  const first = failed[0]!.failure ?? 'failed';
+  return failed.length === runs ? first : `${first} (in ${failed.length} of ${runs} runs)`;
 }
 
 /** Per-run ratios of two implementations, summarised; undefined when either side is missing. */
 export function ratio(samples: readonly RunSample[], spec: RatioSpec): RatioResult | undefined {
-  const side = (impl: string) => new Map(samples.filter((s) => s.scenario === spec.scenario && s.impl === impl).map((s) => [s.run, s.value]));
+  const side = (impl: string) => new Map(samples.filter((s) => s.scenario === spec.scenario && s.impl === impl).map((s) => [s.run, s]));
   const num = side(spec.numerator);
   const den = side(spec.denominator);
-  const values = [...num.keys()].filter((run) => den.has(run)).map((run) => num.get(run)! / den.get(run)!);
-  if (values.length === 0) return undefined;
-  const m = median(values);
-  return {
-    spec,
-    median: m,
-    min: Math.min(...values),
-    max: Math.max(...values),
-    met: spec.target === undefined ? undefined : spec.direction === 'at least' ? m >= spec.target : m <= spec.target,
-  };
+  const runs = [...num.keys()].filter((run) => den.has(run));
+  if (runs.length === 0) return undefined;
+  const failed = runs.flatMap((run) => [num.get(run)!, den.get(run)!].filter((s) => s.failure !== undefined).slice(0, 1));
+  const failure = failureOf(failed, runs.length);
+  const values = runs.filter((run) => num.get(run)!.failure === undefined && den.get(run)!.failure === undefined).map((run) => num.get(run)!.value / den.get(run)!.value);
+  const m = values.length === 0 ? NaN : median(values);
+  const met = spec.target === undefined ? undefined : failure !== undefined ? false : spec.direction === 'at least' ? m >= spec.target : m <= spec.target;
+  return { spec, median: m, min: Math.min(...values), max: Math.max(...values), met, ...(failure === undefined ? {} : { failure }) };
 }
 
 /** A dependency's version, found from its entry point (some packages do not export package.json). */
@@ -51,6 +58,9 @@ function version(name: string): string {
     return '?';
   }
 }
+
+/** A failure's text as a table cell: one line, no column separators. */
+const cell = (text: string) => text.replace(/\s+/g, ' ').replaceAll('|', '\\|');
 
 const fmt = (value: number) => (value >= 100 ? Math.round(value).toLocaleString('en-US') : value >= 10 ? value.toFixed(1) : value.toFixed(2));
 
@@ -72,7 +82,9 @@ export function renderReport(samples: readonly RunSample[], ratios: readonly Rat
   for (const r of ratios) {
     const target = r.spec.target === undefined ? '' : `${r.spec.direction} ${r.spec.target}`;
     const met = r.met === undefined ? '' : r.met ? 'yes' : '**no**';
-    lines.push(`| ${r.spec.label} | ${r.median.toFixed(2)} | ${r.min.toFixed(2)}-${r.max.toFixed(2)} | ${target} | ${met} |`);
+    const failed = r.failure === undefined ? '' : `failed: ${cell(r.failure)}`;
+    const value = Number.isNaN(r.median) ? `| ${failed} | ` : `| ${r.median.toFixed(2)}${failed && ` (${failed})`} | ${r.min.toFixed(2)}-${r.max.toFixed(2)}`;
+    lines.push(`| ${r.spec.label} ${value} | ${target} | ${met} |`);
   }
   lines.push('', '## Measurements', '');
   lines.push('| scenario | implementation | median | min-max | unit |', '|---|---|---|---|---|');
@@ -80,8 +92,15 @@ export function renderReport(samples: readonly RunSample[], ratios: readonly Rat
   for (const key of keys) {
     const [scenario, impl] = key.split('\u0000') as [string, string];
     const group = samples.filter((s) => s.scenario === scenario && s.impl === impl);
-    const sum = summarize(group.map((s) => s.value));
-    lines.push(`| ${scenario} | ${impl} | ${fmt(sum.median)} | ${fmt(sum.min)}-${fmt(sum.max)} | ${group[0]!.unit} |`);
+    const ok = group.filter((s) => s.failure === undefined);
+    const failure = failureOf(group.filter((s) => s.failure !== undefined), group.length);
+    const failed = failure === undefined ? '' : `failed: ${cell(failure)}`;
+    if (ok.length === 0) {
+      lines.push(`| ${scenario} | ${impl} | ${failed} |  | ${group[0]!.unit} |`);
+      continue;
+    }
+    const sum = summarize(ok.map((s) => s.value));
+    lines.push(`| ${scenario} | ${impl} | ${fmt(sum.median)}${failed && ` (${failed})`} | ${fmt(sum.min)}-${fmt(sum.max)} | ${group[0]!.unit} |`);
   }
   lines.push('');
   // Hand-written analysis of missed targets (from profiles), kept beside the code and appended.

@@ -1,15 +1,9 @@
-import { PostgresSaver } from '@langchain/langgraph-checkpoint-postgres';
-import { SqliteSaver } from '@langchain/langgraph-checkpoint-sqlite';
 import { uuid6, type BaseCheckpointSaver, type Checkpoint, type PendingWrite } from '@langchain/langgraph-checkpoint';
-import { SessionCheckpointSaver } from '@session-checkpoint/langgraph';
-import { openPostgresStore, openSqliteStore } from '@session-checkpoint/store-kysely';
-import Database from 'better-sqlite3';
-import pg from 'pg';
-import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { n, type BenchContext, type Sample } from '../context.js';
 import { opsPerSecond } from '../harness.js';
 import { agentState } from '../payloads.js';
+import { fileBytes, openOurSqliteSaver, openSqliteSaver, postgresStorage } from '../saver-backends.js';
 
 /*
  * SessionCheckpointSaver against LangGraph's SqliteSaver, side by side in one run on files in the
@@ -24,29 +18,11 @@ type Saver = { name: string; saver: BaseCheckpointSaver; bytes: () => number; cl
 
 async function savers(dir: string): Promise<Saver[]> {
   const oursPath = join(dir, 'ours.sqlite');
-  const store = await openSqliteStore(oursPath, { durability: 'normal' });
   const peerPath = join(dir, 'langgraph.sqlite');
-  const db = new Database(peerPath);
-  const peer = new SqliteSaver(db);
-  // setup() runs lazily on first use and sets WAL; run it now so the pragma below sticks.
-  (peer as unknown as { setup(): void }).setup();
-  db.pragma('synchronous = NORMAL');
   return [
-    { name: 'SessionCheckpointSaver', saver: new SessionCheckpointSaver(store), bytes: () => fileBytes(oursPath), close: () => store.close() },
-    {
-      name: 'SqliteSaver',
-      saver: peer,
-      bytes: () => fileBytes(peerPath),
-      close: async () => {
-        db.close();
-      },
-    },
+    { name: 'SessionCheckpointSaver', ...(await openOurSqliteSaver(oursPath)), bytes: () => fileBytes(oursPath) },
+    { name: 'SqliteSaver', ...openSqliteSaver(peerPath), bytes: () => fileBytes(peerPath) },
   ];
-}
-
-/** Bytes of a closed SQLite database with any WAL and shared-memory files left. */
-function fileBytes(path: string): number {
-  return ['', '-wal', '-shm'].map((s) => path + s).filter(existsSync).reduce((sum, p) => sum + statSync(p).size, 0);
 }
 
 /** A chain of `count` checkpoints: "messages" changes every step, "profile" and "tools" never after the first. */
@@ -104,28 +80,20 @@ async function measure(ctx: BenchContext, prefix: string, name: string, saver: B
 
 /** The same against PostgresSaver and our saver on PostgreSQL, each in a fresh schema dropped afterwards. */
 async function postgresSavers(ctx: BenchContext, url: string, turn: number): Promise<Sample[]> {
-  const pool = new pg.Pool({ connectionString: url, max: 1 });
   const suffix = `${process.pid}_${Date.now()}`;
-  const ours = `bench_lg_ours_${suffix}`;
-  const theirs = `bench_lg_peer_${suffix}`;
+  const storages = [
+    { name: 'SessionCheckpointSaver', storage: postgresStorage(url, `bench_lg_ours_${suffix}`, 'ours') },
+    { name: 'PostgresSaver', storage: postgresStorage(url, `bench_lg_peer_${suffix}`, 'peer') },
+  ];
   const samples: Sample[] = [];
-  const runOurs = async () => {
-    const store = await openPostgresStore(url, { schema: ours, poolSize: 2 });
-    samples.push(...(await measure(ctx, 'PostgreSQL saver', 'SessionCheckpointSaver', new SessionCheckpointSaver(store))));
-    await store.close();
-  };
-  const runPeer = async () => {
-    await pool.query(`CREATE SCHEMA IF NOT EXISTS ${theirs}`);
-    const peer = PostgresSaver.fromConnString(url, { schema: theirs });
-    await peer.setup();
-    samples.push(...(await measure(ctx, 'PostgreSQL saver', 'PostgresSaver', peer)));
-    await peer.end();
-  };
   try {
-    for (const run of inTurn([runOurs, runPeer], turn)) await run();
+    for (const { name, storage } of inTurn(storages, turn)) {
+      const { saver, close } = await storage.open();
+      samples.push(...(await measure(ctx, 'PostgreSQL saver', name, saver)));
+      await close();
+    }
   } finally {
-    for (const schema of [ours, theirs]) await pool.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-    await pool.end();
+    for (const { storage } of storages) await storage.drop();
   }
   return samples;
 }
