@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import type { Config } from '@oclif/core';
 import { UsageError } from '../errors/usage-error.js';
 import { cleanOclifMessage } from '../errors/clean-oclif-message.js';
-import { packageRoot } from '../fast-path.js';
+import { packageRoot } from '../package-root.js';
 import { successJson, writeError, writeJson } from '../output/write-json.js';
 import { dataDir, registerHostModules, userPluginRoots } from '../plugin-host.js';
 import { looksLocal, localSource } from './local-plugin-source.js';
