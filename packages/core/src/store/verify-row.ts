@@ -1,7 +1,8 @@
 import { checkStoredPayload } from '../canonical/payload.js';
 import { CheckpointIntegrityError, type IntegrityFailure } from '../errors.js';
 import type { CheckpointLimits } from '../limits.js';
-import type { Checkpoint, CheckpointRow, JsonObject } from '../types.js';
+import type { Checkpoint, CheckpointRow } from '../types.js';
+import { toCheckpoint } from './checkpoint-record.js';
 import { isToken, MAX_NAME_LENGTH, MAX_SESSION_ID_LENGTH, validateText } from '../validation/fields.js';
 import { isPositiveInteger } from '../validation/integers.js';
 import { isNormalizedTimestamp } from '../validation/timestamp.js';
@@ -43,30 +44,7 @@ export function rowFailure(row: CheckpointRow, limits: Limits): string | undefin
   return undefined;
 }
 
-/**
- * Builds the public record of a verified row. `payload` is parsed on first access only: callers
- * that need just the exact text (the CLI, export) never pay for `JSON.parse`.
- */
-export function toCheckpoint(row: CheckpointRow): Checkpoint {
-  let parsed: JsonObject | undefined;
-  const payloadJson = row.payloadJson;
-  return {
-    id: row.id,
-    namespace: row.namespace,
-    sessionId: row.sessionId,
-    kind: row.kind,
-    name: row.name,
-    get payload(): JsonObject {
-      // JSON.parse turns "__proto__" into an own property, never a prototype change.
-      parsed ??= JSON.parse(payloadJson) as JsonObject;
-      return parsed;
-    },
-    payloadJson,
-    payloadSha256: row.payloadSha256,
-    createdAt: row.createdAt,
-    sourceRef: row.sourceRef,
-  };
-}
+export { toCheckpoint } from './checkpoint-record.js';
 
 /** Displayable id of a row whose id column may itself be damaged. */
 function failureId(row: CheckpointRow): number {
