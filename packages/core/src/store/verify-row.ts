@@ -3,9 +3,8 @@ import { CheckpointIntegrityError, type IntegrityFailure } from '../errors.js';
 import type { CheckpointLimits } from '../limits.js';
 import type { Checkpoint, CheckpointRow } from '../types.js';
 import { toCheckpoint } from './checkpoint-record.js';
-import { isToken, MAX_NAME_LENGTH, MAX_SESSION_ID_LENGTH, validateText } from '../validation/fields.js';
 import { isPositiveInteger } from '../validation/integers.js';
-import { isNormalizedTimestamp } from '../validation/timestamp.js';
+import { RowFieldChecks } from './row-field-checks.js';
 
 /*
  * The one place where stored rows are trusted or refused. Adapters hand rows over untouched; a
@@ -15,33 +14,18 @@ import { isNormalizedTimestamp } from '../validation/timestamp.js';
 
 type Limits = Pick<CheckpointLimits, 'maxPayloadBytes' | 'maxDepth'>;
 
-function textOk(value: unknown, max: number): boolean {
-  try {
-    validateText(value, 'field', max);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /**
  * Checks one stored row. Returns the reason it fails, or `undefined` when every field holds.
- * Never throws.
+ * Never throws. `fields` may carry what earlier rows of the same batch proved (see {@link RowFieldChecks}).
  */
-export function rowFailure(row: CheckpointRow, limits: Limits): string | undefined {
+export function rowFailure(row: CheckpointRow, limits: Limits, fields = new RowFieldChecks()): string | undefined {
   const r = row as unknown as Record<string, unknown>;
   if (!isPositiveInteger(r.id)) return 'id is not a positive integer';
   if (typeof r.payloadJson !== 'string') return 'payload is not text';
   if (typeof r.payloadSha256 !== 'string') return 'payload hash is not text';
   const payloadProblem = checkStoredPayload(r.payloadJson, r.payloadSha256, limits);
   if (payloadProblem !== undefined) return payloadProblem;
-  if (!isToken(r.namespace)) return 'namespace is invalid';
-  if (!isToken(r.kind)) return 'kind is invalid';
-  if (!textOk(r.sessionId, MAX_SESSION_ID_LENGTH)) return 'session_id is invalid';
-  if (!textOk(r.name, MAX_NAME_LENGTH)) return 'name is invalid';
-  if (r.sourceRef !== null && !textOk(r.sourceRef, MAX_NAME_LENGTH)) return 'source_ref is invalid';
-  if (!isNormalizedTimestamp(r.createdAt)) return 'created_at is not a normalised UTC timestamp';
-  return undefined;
+  return fields.failure(r);
 }
 
 export { toCheckpoint } from './checkpoint-record.js';
@@ -77,8 +61,9 @@ export function integrityError(failures: readonly IntegrityFailure[]): Checkpoin
 export function verifyRows(rows: readonly CheckpointRow[], limits: Limits): Checkpoint[] {
   const out: Checkpoint[] = [];
   let failures: IntegrityFailure[] | undefined;
+  const fields = new RowFieldChecks();
   for (const row of rows) {
-    const reason = rowFailure(row, limits);
+    const reason = rowFailure(row, limits, fields);
     if (reason === undefined) out.push(toCheckpoint(row));
     else (failures ??= []).push({ id: failureId(row), reason });
   }
