@@ -1,11 +1,11 @@
 import { checkStoredPayload } from '../canonical/payload.js';
 import { CheckpointIntegrityError, type IntegrityFailure } from '../errors.js';
 import type { CheckpointLimits } from '../limits.js';
-import type { Checkpoint, CheckpointRow, JsonObject } from '../types.js';
-import { isToken, MAX_NAME_LENGTH, MAX_SESSION_ID_LENGTH, validateText } from '../validation/fields.js';
+import type { Checkpoint, CheckpointRow } from '../types.js';
+import { toCheckpoint } from './checkpoint-record.js';
 import { isPositiveInteger } from '../validation/integers.js';
 import { MAX_CHECKPOINT_ID } from '../port/id-limit.js';
-import { isNormalizedTimestamp } from '../validation/timestamp.js';
+import { RowFieldChecks } from './row-field-checks.js';
 
 /*
  * The one place where stored rows are trusted or refused. Adapters hand rows over untouched; a
@@ -14,15 +14,6 @@ import { isNormalizedTimestamp } from '../validation/timestamp.js';
  */
 
 type Limits = Pick<CheckpointLimits, 'maxPayloadBytes' | 'maxDepth'>;
-
-function textOk(value: unknown, max: number): boolean {
-  try {
-    validateText(value, 'field', max);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /**
  * Why a stored id fails: ids run from 1 to MAX_CHECKPOINT_ID (2^53 - 1). The stored value is
@@ -35,48 +26,19 @@ function idProblem(id: unknown): string {
 
 /**
  * Checks one stored row. Returns the reason it fails, or `undefined` when every field holds.
- * Never throws.
+ * Never throws. `fields` may carry what earlier rows of the same batch proved (see {@link RowFieldChecks}).
  */
-export function rowFailure(row: CheckpointRow, limits: Limits): string | undefined {
+export function rowFailure(row: CheckpointRow, limits: Limits, fields = new RowFieldChecks()): string | undefined {
   const r = row as unknown as Record<string, unknown>;
   if (!isPositiveInteger(r.id)) return idProblem(r.id);
   if (typeof r.payloadJson !== 'string') return 'payload is not text';
   if (typeof r.payloadSha256 !== 'string') return 'payload hash is not text';
   const payloadProblem = checkStoredPayload(r.payloadJson, r.payloadSha256, limits);
   if (payloadProblem !== undefined) return payloadProblem;
-  if (!isToken(r.namespace)) return 'namespace is invalid';
-  if (!isToken(r.kind)) return 'kind is invalid';
-  if (!textOk(r.sessionId, MAX_SESSION_ID_LENGTH)) return 'session_id is invalid';
-  if (!textOk(r.name, MAX_NAME_LENGTH)) return 'name is invalid';
-  if (r.sourceRef !== null && !textOk(r.sourceRef, MAX_NAME_LENGTH)) return 'source_ref is invalid';
-  if (!isNormalizedTimestamp(r.createdAt)) return 'created_at is not a normalised UTC timestamp';
-  return undefined;
+  return fields.failure(r);
 }
 
-/**
- * Builds the public record of a verified row. `payload` is parsed on first access only: callers
- * that need just the exact text (the CLI, export) never pay for `JSON.parse`.
- */
-export function toCheckpoint(row: CheckpointRow): Checkpoint {
-  let parsed: JsonObject | undefined;
-  const payloadJson = row.payloadJson;
-  return {
-    id: row.id,
-    namespace: row.namespace,
-    sessionId: row.sessionId,
-    kind: row.kind,
-    name: row.name,
-    get payload(): JsonObject {
-      // JSON.parse turns "__proto__" into an own property, never a prototype change.
-      parsed ??= JSON.parse(payloadJson) as JsonObject;
-      return parsed;
-    },
-    payloadJson,
-    payloadSha256: row.payloadSha256,
-    createdAt: row.createdAt,
-    sourceRef: row.sourceRef,
-  };
-}
+export { toCheckpoint } from './checkpoint-record.js';
 
 /** Displayable id of a row whose id column may itself be damaged. */
 function failureId(row: CheckpointRow): number {
@@ -109,8 +71,9 @@ export function integrityError(failures: readonly IntegrityFailure[]): Checkpoin
 export function verifyRows(rows: readonly CheckpointRow[], limits: Limits): Checkpoint[] {
   const out: Checkpoint[] = [];
   let failures: IntegrityFailure[] | undefined;
+  const fields = new RowFieldChecks();
   for (const row of rows) {
-    const reason = rowFailure(row, limits);
+    const reason = rowFailure(row, limits, fields);
     if (reason === undefined) out.push(toCheckpoint(row));
     else (failures ??= []).push({ id: failureId(row), reason });
   }

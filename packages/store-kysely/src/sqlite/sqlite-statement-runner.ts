@@ -1,5 +1,6 @@
 import type { CompiledQuery } from 'kysely';
 import type { QueryRunner } from '../query-runner.js';
+import { checkpointRowReader } from './checkpoint-row-reader.js';
 import type { SqliteDatabaseLike, SqliteStatementLike } from './sqlite-database.js';
 
 /** Prepared statements kept per connection; the adapter's templates need about fifteen. */
@@ -21,6 +22,8 @@ const INSERT_RETURNING_ID = /^insert into (?![^;]*\), \()[^;]* returning "id"$/;
 export class SqliteStatementRunner implements QueryRunner {
   readonly #database: SqliteDatabaseLike;
   readonly #statements = new Map<string, SqliteStatementLike>();
+  /** Per cached reader statement: how its rows are read (checkpoint rows in raw mode, see {@link checkpointRowReader}). */
+  readonly #readers = new Map<string, (parameters: ReadonlyArray<unknown>) => unknown[]>();
 
   constructor(database: SqliteDatabaseLike) {
     this.#database = database;
@@ -28,13 +31,15 @@ export class SqliteStatementRunner implements QueryRunner {
 
   rows<R>(query: CompiledQuery<R>): Promise<R[]> {
     try {
+      const reader = this.#readers.get(query.sql);
+      if (reader) return Promise.resolve(reader(query.parameters) as R[]);
       if (INSERT_RETURNING_ID.test(query.sql)) return Promise.resolve(this.#insertReturningId(query) as R[]);
       const statement = this.#statement(query.sql);
       if (!statement.reader) {
         statement.run(query.parameters);
         return Promise.resolve([]);
       }
-      return Promise.resolve(statement.all(query.parameters) as R[]);
+      return Promise.resolve(this.#reader(query.sql, statement)(query.parameters) as R[]);
     } catch (error) {
       return Promise.reject(error);
     }
@@ -52,6 +57,15 @@ export class SqliteStatementRunner implements QueryRunner {
   #insertReturningId(query: CompiledQuery): Array<{ id: number }> {
     const result = this.#statement(query.sql.slice(0, -' returning "id"'.length)).run(query.parameters);
     return Number(result.changes) === 0 ? [] : [{ id: Number(result.lastInsertRowid) }];
+  }
+
+  /** The reader of a reader statement, remembered with the statement it belongs to. */
+  #reader(sqlText: string, statement: SqliteStatementLike): (parameters: ReadonlyArray<unknown>) => unknown[] {
+    // Only a cached statement may switch to raw mode: an uncached one is prepared again next time.
+    const cached = this.#statements.get(sqlText) === statement;
+    const reader = (cached ? checkpointRowReader(statement) : undefined) ?? ((parameters: ReadonlyArray<unknown>) => statement.all(parameters));
+    if (cached) this.#readers.set(sqlText, reader);
+    return reader;
   }
 
   #statement(sqlText: string): SqliteStatementLike {
