@@ -42,7 +42,7 @@ export function looksLocal(arg: string): boolean {
  *   missing path; UsageError for a FIFO, socket or device.
  * @example
  * ```ts
- * localSource('./plugin-hello-0.1.0.tgz'); // { spec: 'file:/work/plugin-hello-0.1.0.tgz', directory: false }
+ * localSource('./plugin-hello-0.1.0.tgz'); // { spec: 'file:/home/me/plugin-hello-0.1.0.tgz', directory: false } (from /home/me)
  * ```
  */
 export function localSource(arg: string): LocalSource {
