@@ -129,9 +129,12 @@ export class ChannelRebuilder {
     for (const row of await this.store.findBySourceRefs(this.namespace, [...refs.keys()])) this.#add(row);
   }
 
-  /** Refs of rows some needed value links to and that are not loaded: ref -> key. */
-  #missing(): Map<string, string> {
-    const out = new Map<string, string>();
+  /**
+   * Every (loaded row, channel) that a value the entries need passes through, following each
+   * channel's links from the entries back to its full copy; each pair once. A link to a row not
+   * loaded ends that walk (`link` names the checkpoint it led to).
+   */
+  *#linked(): Generator<{ r: RowInfo; ch: string; link: string | undefined }> {
     const seen = new Set<string>();
     const stack: [string, string][] = [];
     for (const { p } of this.entries) for (const ch of channelsOf(p)) stack.push([keyOf(p), ch]);
@@ -142,11 +145,17 @@ export class ChannelRebuilder {
       seen.add(at);
       const r = this.rows.get(key);
       if (!r) continue;
-      const next = nextLink(r.p, ch);
-      if (next === undefined) continue;
-      const k = siblingKey(r.p, next);
-      if (this.rows.has(k)) stack.push([k, ch]);
-      else out.set(checkpointRef(r.p.thread_id, r.p.checkpoint_ns, next), k);
+      const link = nextLink(r.p, ch);
+      yield { r, ch, link };
+      if (link !== undefined) stack.push([siblingKey(r.p, link), ch]);
+    }
+  }
+
+  /** Refs of rows some needed value links to and that are not loaded: ref -> key. */
+  #missing(): Map<string, string> {
+    const out = new Map<string, string>();
+    for (const { r, ch, link } of this.#linked()) {
+      if (link !== undefined && !this.rows.has(siblingKey(r.p, link))) out.set(checkpointRef(r.p.thread_id, r.p.checkpoint_ns, link), siblingKey(r.p, link));
       if (r.p.lists !== undefined && Object.hasOwn(r.p.lists, ch)) {
         const since = (r.p.lists[ch] as ListPiece).since;
         if (!this.rows.has(siblingKey(r.p, since))) out.set(checkpointRef(r.p.thread_id, r.p.checkpoint_ns, since), siblingKey(r.p, since));
@@ -158,20 +167,9 @@ export class ChannelRebuilder {
   /** Every part row of the values the entries need, in one call. */
   async #loadParts(): Promise<void> {
     const refs: string[] = [];
-    const seen = new Set<string>();
-    const stack: [string, string][] = [];
-    for (const { p } of this.entries) for (const ch of channelsOf(p)) stack.push([keyOf(p), ch]);
-    while (stack.length > 0) {
-      const [key, ch] = stack.pop() as [string, string];
-      const at = `${key}\u0001${ch}`;
-      if (seen.has(at)) continue;
-      seen.add(at);
-      const r = this.rows.get(key);
-      if (!r) continue;
+    for (const { r, ch } of this.#linked()) {
       const parts = Object.hasOwn(r.p.values, ch) ? r.p.values[ch]?.parts : r.p.lists !== undefined && Object.hasOwn(r.p.lists, ch) ? r.p.lists[ch]?.parts : undefined;
       for (const part of parts ?? []) refs.push(partRef(r.p.thread_id, r.p.checkpoint_ns, r.p.checkpoint_id, part.k));
-      const next = nextLink(r.p, ch);
-      if (next !== undefined) stack.push([siblingKey(r.p, next), ch]);
     }
     if (refs.length === 0) return;
     for (const row of await this.store.findBySourceRefs(this.namespace, refs)) if (row.sourceRef !== null) this.#parts.set(row.sourceRef, row);
