@@ -7,13 +7,16 @@ import {
   type SessionHistoryTransactionArgs,
   type SessionHistoryTransactionAwareSession,
 } from '@openai/agents-core';
-import { CheckpointValidationError, type Checkpoint as StoredRow, type CheckpointStore } from '@session-checkpoint/core';
+import { CheckpointValidationError, type CheckpointStore } from '@session-checkpoint/core';
 import { checkTransaction, OPERATION_KIND, sameItems, type OperationPayload } from './history-transaction.js';
-import { decodeItem, encodeItem, ITEM_KIND, itemName, type ItemPayload } from './item-codec.js';
-import { itemRowsAscending, newestItemRows, newestSeq, type SessionPlace } from './item-rows.js';
+import { encodedSize, encodeItem, ITEM_KIND, itemsName, itemsPayload, type EncodedItem } from './item-codec.js';
+import { allItemRows, endOf, itemRowsAscending, newestItemRows, newestItems, nextSeq, type ItemRow, type SessionPlace } from './item-rows.js';
 import { LostRace, retryRaces } from './race.js';
 import { trimToMaxItems } from './retention.js';
-import { itemRef, operationRef, seqOfRef } from './source-refs.js';
+import { itemRef, operationRef } from './source-refs.js';
+
+/** Bytes of a row's payload kept free of items (the `items` key, brackets, binary paths' slack). */
+const ROW_OVERHEAD = 1024;
 
 /** The namespace sessions live in unless told otherwise. */
 export const DEFAULT_NAMESPACE = 'openai-agents';
@@ -33,8 +36,9 @@ export interface CheckpointSessionOptions {
 
 /**
  * A durable, verified `Session` for the OpenAI Agents JS SDK over any session-checkpoint store
- * (memory, SQLite, PostgreSQL, custom adapters). Each history item is one verified row, appended
- * under a per-session sequence number; `getItems(limit)` reads only the newest `limit` rows;
+ * (memory, SQLite, PostgreSQL, custom adapters). Each `addItems` batch is one verified row (a
+ * batch too big for one row is split), appended under the position of its first item;
+ * `getItems(limit)` reads only the newest rows that hold those items;
  * `popItem`, `addItems` and history transactions are atomic across processes.
  *
  * @example
@@ -93,17 +97,18 @@ export class CheckpointSession implements Session, SessionHistoryTransactionAwar
     const place = await this.#place();
     if (limit === undefined || limit === Infinity) {
       const items: AgentInputItem[] = [];
-      for await (const row of itemRowsAscending(this.store, place)) items.push(decodeItem(row.payload));
+      for await (const row of itemRowsAscending(this.store, place)) items.push(...row.items);
       return items;
     }
     if (typeof limit !== 'number' || Number.isNaN(limit)) throw new CheckpointValidationError('limit must be a number');
     if (limit <= 0) return [];
-    const rows = await newestItemRows(this.store, place, Math.floor(limit));
-    return rows.reverse().map((row) => decodeItem(row.payload));
+    const count = Math.floor(limit);
+    return newestItems(await newestItemRows(this.store, place, count), count);
   }
 
   /**
-   * Appends items, all in one transaction; `[]` does nothing. Safe with concurrent writers in
+   * Appends items as one row (several when they exceed the store's `maxPayloadBytes`), all in one
+   * transaction; `[]` does nothing. Safe with concurrent writers in
    * other processes: each takes the next free sequence numbers.
    *
    * @example
@@ -135,7 +140,10 @@ export class CheckpointSession implements Session, SessionHistoryTransactionAwar
         const [row] = await newestItemRows(tx, place, 1);
         if (!row) return undefined;
         await deleteAll(tx, place, [row]);
-        return decodeItem(row.payload);
+        // The rest of the batch goes back under the same position, in the same transaction.
+        const rest = row.items.slice(0, -1);
+        if (rest.length > 0) await this.#insertRows(tx, place, row.seq, rest.map(encodeItem));
+        return row.items[row.items.length - 1];
       }),
     );
   }
@@ -168,12 +176,11 @@ export class CheckpointSession implements Session, SessionHistoryTransactionAwar
     const place = await this.#place();
     await retryRaces(() =>
       this.store.transaction(async (tx) => {
-        const rows: StoredRow[] = [];
-        for await (const row of itemRowsAscending(tx, place)) rows.push(row);
+        const rows = await allItemRows(tx, place);
         await deleteAll(tx, place, rows);
-        // New seqs continue after the old newest, so a concurrent append collides instead of interleaving.
-        const after = rows.length === 0 ? 0 : seqOfRef(rows[rows.length - 1]?.sourceRef ?? null);
-        await this.#append(tx, place, payloads, after + 1);
+        // New positions continue after the old newest, so a concurrent append collides instead of interleaving.
+        const newest = rows[rows.length - 1];
+        await this.#append(tx, place, payloads, newest ? endOf(newest) : 1);
       }),
     );
   }
@@ -199,10 +206,9 @@ export class CheckpointSession implements Session, SessionHistoryTransactionAwar
     const place = await this.#place();
     await retryRaces(() =>
       this.store.transaction(async (tx) => {
-        const rows: StoredRow[] = [];
-        for await (const row of itemRowsAscending(tx, place)) rows.push(row);
-        type Entry = { row: StoredRow; item: AgentInputItem; replaced: boolean };
-        let entries: Entry[] = rows.map((row) => ({ row, item: decodeItem(row.payload), replaced: false }));
+        const rows = await allItemRows(tx, place);
+        type Entry = { row: ItemRow; item: AgentInputItem; replaced: boolean };
+        let entries: Entry[] = rows.flatMap((row) => row.items.map((item) => ({ row, item, replaced: false })));
         for (const { callId, replacement } of mutations) {
           let kept = false;
           entries = entries.flatMap((entry) => {
@@ -212,10 +218,14 @@ export class CheckpointSession implements Session, SessionHistoryTransactionAwar
             return [{ row: entry.row, item: replacement, replaced: true }];
           });
         }
-        const staying = new Set(entries.filter((entry) => !entry.replaced).map((entry) => entry.row));
-        await deleteAll(tx, place, rows.filter((row) => !staying.has(row)));
-        for (const entry of entries.filter((e) => e.replaced)) {
-          await this.#insertItem(tx, place, seqOfRef(entry.row.sourceRef), encodeItem(entry.item));
+        // Rows that lost or changed an item are rewritten under their position; the others stay.
+        const changed = new Set(entries.filter((entry) => entry.replaced).map((entry) => entry.row));
+        for (const row of rows) if (entries.filter((entry) => entry.row === row).length !== row.items.length) changed.add(row);
+        await deleteAll(tx, place, [...changed]);
+        for (const row of rows) {
+          if (!changed.has(row)) continue;
+          const items = entries.filter((entry) => entry.row === row).map((entry) => encodeItem(entry.item));
+          if (items.length > 0) await this.#insertRows(tx, place, row.seq, items);
         }
       }),
     );
@@ -247,15 +257,18 @@ export class CheckpointSession implements Session, SessionHistoryTransactionAwar
         if (transaction.type === 'append_items') {
           await this.#append(tx, place, transaction.items.map(encodeItem));
         } else {
-          const rows = (await newestItemRows(tx, place, transaction.expectedSuffix.length)).reverse();
-          const actual = rows.map((row) => decodeItem(row.payload));
-          if (rows.length < transaction.expectedSuffix.length || !sameItems(actual, transaction.expectedSuffix)) {
+          const want = transaction.expectedSuffix.length;
+          const rows = want === 0 ? [] : (await newestItemRows(tx, place, want)).reverse();
+          const held = rows.flatMap((row) => row.items);
+          const actual = held.slice(Math.max(0, held.length - want));
+          if (actual.length < want || !sameItems(actual, transaction.expectedSuffix)) {
             throw new UserError('Session history suffix no longer matches the transaction precondition.');
           }
           await deleteAll(tx, place, rows);
-          // The replacement takes the suffix's place: seqs stay dense, so retention counts right.
-          const first = rows[0] ? seqOfRef(rows[0].sourceRef) : undefined;
-          await this.#append(tx, place, transaction.replacement.map(encodeItem), first);
+          // The oldest row read may hold items before the suffix: they stay, followed by the
+          // replacement, from that row's position, so positions stay dense and retention counts right.
+          const kept = held.slice(0, held.length - want).map(encodeItem);
+          await this.#append(tx, place, [...kept, ...transaction.replacement.map(encodeItem)], rows[0]?.seq);
         }
         const payload: OperationPayload = { operationId: checked.operationId, transactionSha256: checked.sha256, type: transaction.type };
         await tx.create({ namespace: place.namespace, sessionId: place.sessionId, kind: OPERATION_KIND, name: transaction.type, payload, sourceRef: opRef });
@@ -267,29 +280,46 @@ export class CheckpointSession implements Session, SessionHistoryTransactionAwar
     return { namespace: this.namespace, sessionId: await this.getSessionId() };
   }
 
-  /** Inserts items from seq `from` (default: after the newest), then applies retention. */
-  async #append(tx: CheckpointStore, place: SessionPlace, payloads: ItemPayload[], from?: number): Promise<void> {
-    if (payloads.length === 0) return;
-    const start = from ?? (await newestSeq(tx, place)) + 1;
-    for (const [offset, payload] of payloads.entries()) await this.#insertItem(tx, place, start + offset, payload);
-    if (this.maxItems !== undefined) await trimToMaxItems(tx, place, start + payloads.length - 1, this.maxItems);
+  /** Inserts items as rows from position `from` (default: after the newest), then applies retention. */
+  async #append(tx: CheckpointStore, place: SessionPlace, items: EncodedItem[], from?: number): Promise<void> {
+    if (items.length === 0) return;
+    const start = from ?? (await nextSeq(tx, place));
+    await this.#insertRows(tx, place, start, items);
+    if (this.maxItems !== undefined) {
+      await trimToMaxItems(tx, place, start + items.length, this.maxItems, (seq, kept) => this.#insertRows(tx, place, seq, kept.map(encodeItem)));
+    }
   }
 
-  async #insertItem(tx: CheckpointStore, place: SessionPlace, seq: number, payload: ItemPayload): Promise<void> {
-    await tx.create({
-      namespace: place.namespace,
-      sessionId: place.sessionId,
-      kind: ITEM_KIND,
-      name: itemName(payload.item as AgentInputItem),
-      payload,
-      sourceRef: itemRef(place.sessionId, seq),
-    });
+  /**
+   * Inserts items as rows from position `seq`: one row, or several when they do not fit the
+   * store's `maxPayloadBytes` together (an item too big alone gets a row and the store's refusal).
+   */
+  async #insertRows(tx: CheckpointStore, place: SessionPlace, seq: number, items: EncodedItem[]): Promise<void> {
+    const budget = this.store.limits.maxPayloadBytes - ROW_OVERHEAD;
+    let position = seq;
+    let batch: EncodedItem[] = [];
+    let size = 0;
+    const flush = async (): Promise<void> => {
+      if (batch.length === 0) return;
+      const payload = itemsPayload(batch);
+      await tx.create({ namespace: place.namespace, sessionId: place.sessionId, kind: ITEM_KIND, name: itemsName(batch), payload, sourceRef: itemRef(place.sessionId, position) });
+      position += batch.length;
+      batch = [];
+      size = 0;
+    };
+    for (const item of items) {
+      const bytes = encodedSize(item) + 1;
+      if (batch.length > 0 && size + bytes > budget) await flush();
+      batch.push(item);
+      size += bytes;
+    }
+    await flush();
   }
 }
 
 /** Deletes these rows; when another process deleted one first, the transaction lost a race. */
-async function deleteAll(tx: CheckpointStore, place: SessionPlace, rows: readonly StoredRow[]): Promise<void> {
+async function deleteAll(tx: CheckpointStore, place: SessionPlace, rows: readonly ItemRow[]): Promise<void> {
   if (rows.length === 0) return;
-  const deleted = await tx.adapter.deleteRows(rows.map((row) => row.id), place.namespace);
+  const deleted = await tx.adapter.deleteRows(rows.map(({ row }) => row.id), place.namespace);
   if (deleted.length !== rows.length) throw new LostRace(`session ${place.sessionId} changed during the write; retrying`);
 }

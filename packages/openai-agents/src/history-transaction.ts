@@ -2,6 +2,12 @@ import { UserError, type AgentInputItem, type SessionHistoryTransaction, type Se
 import { canonicalize, sha256Hex } from '@session-checkpoint/core';
 import { encodeItem } from './item-codec.js';
 
+/** An item as the transaction hash covers it (the shape of the 0.1.0 item rows, so hashes stay put). */
+function hashed(item: AgentInputItem): Record<string, unknown> {
+  const { item: json, binary } = encodeItem(item);
+  return binary.length === 0 ? { item: json } : { item: json, binary };
+}
+
 /** Row kind of the record of one applied history transaction. */
 export const OPERATION_KIND = 'openai-agents.op';
 
@@ -69,8 +75,8 @@ export function checkTransaction(args: SessionHistoryTransactionArgs): CheckedTr
   try {
     encoded =
       checked.type === 'append_items'
-        ? { type: checked.type, items: checked.items.map(encodeItem) }
-        : { type: checked.type, expectedSuffix: checked.expectedSuffix.map(encodeItem), replacement: checked.replacement.map(encodeItem) };
+        ? { type: checked.type, items: checked.items.map(hashed) }
+        : { type: checked.type, expectedSuffix: checked.expectedSuffix.map(hashed), replacement: checked.replacement.map(hashed) };
     return { operationId, transaction: checked, sha256: sha256Hex(canonicalize(encoded)) };
   } catch (error) {
     throw new UserError(`Session history transaction items contain invalid or unsupported data: ${(error as Error).message}`);
@@ -81,7 +87,7 @@ export function checkTransaction(args: SessionHistoryTransactionArgs): CheckedTr
 export function sameItems(left: readonly AgentInputItem[], right: readonly AgentInputItem[]): boolean {
   if (left.length !== right.length) return false;
   try {
-    return canonicalize(left.map(encodeItem)) === canonicalize(right.map(encodeItem));
+    return canonicalize(left.map(hashed)) === canonicalize(right.map(hashed));
   } catch {
     return false;
   }

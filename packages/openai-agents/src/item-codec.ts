@@ -1,24 +1,33 @@
 import type { AgentInputItem } from '@openai/agents-core';
 import { CheckpointValidationError } from '@session-checkpoint/core';
 
-/** Row kind of one history item. */
-export const ITEM_KIND = 'openai-agents.item';
+/** Row kind of a batch of history items (one `addItems` call, or the part of one that fits a row). */
+export const ITEM_KIND = 'openai-agents.items';
+
+/** Row kind of one history item, as rows were written before batching; still read. */
+export const SINGLE_ITEM_KIND = 'openai-agents.item';
 
 /**
- * The payload of an item row. `item` is the item as JSON; binary fields (`Uint8Array`, which the
- * SDK allows for image and file data) are stored as base64 strings and their paths listed in
- * `binary`, so that they come back as `Uint8Array` and a string that merely looks like base64
- * stays a string.
+ * The payload of an item row: the items of one batch, oldest first, as JSON. Binary fields
+ * (`Uint8Array`, which the SDK allows for image and file data) are stored as base64 strings and
+ * their paths (the item's index, then keys and indexes within it) listed in `binary`, so that they
+ * come back as `Uint8Array` and a string that merely looks like base64 stays a string.
  *
  * @example
  * ```ts
- * { item: { type: 'message', role: 'user', content: 'hi' } }
+ * { items: [{ type: 'message', role: 'user', content: 'hi' }, { type: 'message', role: 'assistant', content: [] }] }
  * ```
  */
 export interface ItemPayload {
-  item: Record<string, unknown>;
-  /** Paths (keys and indexes from `item`) of the fields that were `Uint8Array`. Absent when none. */
+  items: Record<string, unknown>[];
+  /** Paths (item index, then keys and indexes within it) of the fields that were `Uint8Array`. Absent when none. */
   binary?: (string | number)[][];
+}
+
+/** One item encoded: its JSON and the paths of its binary fields within it. */
+export interface EncodedItem {
+  item: Record<string, unknown>;
+  binary: (string | number)[][];
 }
 
 type Path = (string | number)[];
@@ -53,35 +62,64 @@ function toJson(value: unknown, path: Path, binary: Path[], seen: Set<object>): 
 }
 
 /**
- * The payload that stores `item`.
+ * One item as JSON, its binary fields as base64.
  *
  * @throws CheckpointValidationError when the item is not an object or holds a value JSON cannot keep (functions, class instances, cycles).
  */
-export function encodeItem(item: AgentInputItem): ItemPayload {
+export function encodeItem(item: AgentInputItem): EncodedItem {
   if (item === null || typeof item !== 'object' || Array.isArray(item)) throw new CheckpointValidationError('a session item must be an object');
   const binary: Path[] = [];
   const json = toJson(item, [], binary, new Set()) as Record<string, unknown>;
-  return binary.length === 0 ? { item: json } : { item: json, binary };
+  return { item: json, binary };
 }
 
-/** The item a payload stores (binary fields back as `Uint8Array`). */
-export function decodeItem(payload: Record<string, unknown>): AgentInputItem {
-  const item = payload.item;
-  if (item === null || typeof item !== 'object' || Array.isArray(item)) throw new CheckpointValidationError('not an openai-agents item row: payload.item must be an object');
-  const binary = payload.binary;
-  if (Array.isArray(binary)) {
-    for (const path of binary as Path[]) {
-      let parent = item as Record<string | number, unknown>;
-      for (const key of path.slice(0, -1)) parent = parent[key] as Record<string | number, unknown>;
-      const last = path[path.length - 1] as string | number;
-      parent[last] = new Uint8Array(Buffer.from(parent[last] as string, 'base64'));
-    }
+/** The payload of a row holding these items, oldest first. */
+export function itemsPayload(items: readonly EncodedItem[]): ItemPayload {
+  const binary = items.flatMap((encoded, index) => encoded.binary.map((path) => [index, ...path]));
+  const json = items.map((encoded) => encoded.item);
+  return binary.length === 0 ? { items: json } : { items: json, binary };
+}
+
+/** Bytes an item adds to a row's payload, about (JSON text, with room for its binary paths). */
+export function encodedSize(encoded: EncodedItem): number {
+  return Buffer.byteLength(JSON.stringify(encoded.item)) + (encoded.binary.length === 0 ? 1 : Buffer.byteLength(JSON.stringify(encoded.binary)) + 24 * encoded.binary.length);
+}
+
+function restoreBinary(root: Record<string | number, unknown>, paths: unknown): void {
+  if (!Array.isArray(paths)) return;
+  for (const path of paths as Path[]) {
+    let parent = root;
+    for (const key of path.slice(0, -1)) parent = parent[key] as Record<string | number, unknown>;
+    const last = path[path.length - 1] as string | number;
+    parent[last] = new Uint8Array(Buffer.from(parent[last] as string, 'base64'));
   }
-  return item as unknown as AgentInputItem;
 }
 
-/** A short, readable row name for an item: its type (`message` when it has none). */
-export function itemName(item: AgentInputItem): string {
-  const type = (item as { type?: unknown }).type;
-  return typeof type === 'string' && type !== '' && type.length <= 64 ? type : 'message';
+/**
+ * The items a row stores, oldest first (binary fields back as `Uint8Array`); reads rows of both
+ * kinds. Parses the row's verified `payloadJson` afresh, so callers own the objects.
+ *
+ * @throws CheckpointValidationError when the row is not an item row.
+ */
+export function decodeRow(row: { kind: string; payloadJson: string }): AgentInputItem[] {
+  const payload = JSON.parse(row.payloadJson) as Record<string, unknown>;
+  if (row.kind === SINGLE_ITEM_KIND) {
+    const item = payload.item;
+    if (item === null || typeof item !== 'object' || Array.isArray(item)) throw new CheckpointValidationError('not an openai-agents item row: payload.item must be an object');
+    restoreBinary(item as Record<string, unknown>, payload.binary);
+    return [item as unknown as AgentInputItem];
+  }
+  const items = payload.items;
+  if (row.kind !== ITEM_KIND || !Array.isArray(items) || items.some((item) => item === null || typeof item !== 'object' || Array.isArray(item))) {
+    throw new CheckpointValidationError(`not an openai-agents item row (kind ${row.kind}): payload.items must be an array of objects`);
+  }
+  restoreBinary(items as unknown as Record<number, unknown>, payload.binary);
+  return items as AgentInputItem[];
+}
+
+/** A short, readable row name for a batch: its items' types, comma-separated (`message` for an item without one). */
+export function itemsName(items: readonly EncodedItem[]): string {
+  const types = items.map(({ item }) => (typeof item.type === 'string' && item.type !== '' && item.type.length <= 64 ? item.type : 'message'));
+  const name = types.join(',');
+  return name.length <= 200 ? name : `${types.length} items`;
 }

@@ -69,9 +69,9 @@ describe.each(all)('CheckpointSession items ($name)', (backend) => {
       const image = (back[8] as unknown as { output: { image: { data: unknown } }[] }).output[0]?.image.data;
       expect(image).toBeInstanceOf(Uint8Array);
       expect(Array.from(image as Uint8Array)).toEqual([0, 1, 2, 250, 255]);
-      // One row per item, in the session's namespace, visible to the store's own tools.
+      // One row for the batch, in the session's namespace, visible to the store's own tools.
       const sessions = await store.sessions({ namespace: 'openai-agents' });
-      expect(sessions).toEqual([expect.objectContaining({ sessionId: 'kinds', count: EVERY_KIND.length })]);
+      expect(sessions).toEqual([expect.objectContaining({ sessionId: 'kinds', count: 1 })]);
       expect((await store.verify({ namespace: 'openai-agents' })).failures).toEqual([]);
     } finally {
       await store.close();
@@ -133,6 +133,50 @@ describe.each(all)('CheckpointSession items ($name)', (backend) => {
         session.applyHistoryTransaction({ operationId: 'op-3', transaction: { type: 'append_items', items: [{ role: 'user', content: 'x', f: () => 1 } as unknown as AgentInputItem] } }),
       ).rejects.toThrow(/unsupported data/);
       expect(await session.getItems()).toEqual([a, d, b, d, c]);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it.skipIf(!backend.available)('one row per batch: pop and suffix replacement rewrite the rest of a row; big batches split; old single-item rows read', async () => {
+    const store = await backend.open(backend.target());
+    try {
+      const msg = (text: string): AgentInputItem => ({ role: 'user', content: text });
+      const rowsOf = async (sessionId: string) => (await store.listBySourceRefPrefix({ namespace: 'openai-agents', prefix: `oa/${sessionId}/i/`, limit: 100 })).length;
+      const session = new CheckpointSession(store, { sessionId: 'batches' });
+      await session.addItems([msg('1'), msg('2'), msg('3')]);
+      await session.addItems([msg('4'), msg('5'), msg('6')]);
+      expect(await rowsOf('batches')).toBe(2);
+      expect(await session.getItems(4)).toEqual([msg('3'), msg('4'), msg('5'), msg('6')]);
+      expect(await session.popItem()).toEqual(msg('6'));
+      expect(await session.getItems()).toEqual(['1', '2', '3', '4', '5'].map(msg));
+      // The suffix starts inside the first row: its head stays, the replacement follows.
+      const replace_suffix = { type: 'replace_suffix' as const, expectedSuffix: ['3', '4', '5'].map(msg), replacement: [msg('r')] };
+      await session.applyHistoryTransaction({ operationId: 'inside', transaction: replace_suffix });
+      expect(await session.getItems()).toEqual(['1', '2', 'r'].map(msg));
+      await session.addItems([msg('7')]);
+      expect(await session.getItems(2)).toEqual([msg('r'), msg('7')]);
+      expect(await session.popItem()).toEqual(msg('7'));
+      expect(await session.popItem()).toEqual(msg('r'));
+      expect(await session.getItems()).toEqual([msg('1'), msg('2')]);
+      expect(await rowsOf('batches')).toBe(1);
+
+      // A batch larger than a row may be goes into several rows, in order.
+      const big = Array.from({ length: 4 }, (_, i) => msg(`${i}`.padEnd(400_000, 'x')));
+      const large = new CheckpointSession(store, { sessionId: 'large' });
+      await large.addItems(big);
+      expect(await rowsOf('large')).toBe(2);
+      expect(await large.getItems()).toEqual(big);
+      expect(await large.getItems(3)).toEqual(big.slice(1));
+
+      // Rows of the unbatched layout (kind openai-agents.item, one item each) are read and continued.
+      for (const [seq, text] of [[1, 'old 1'], [2, 'old 2']] as const) {
+        await store.create({ namespace: 'openai-agents', sessionId: 'legacy', kind: 'openai-agents.item', name: 'message', payload: { item: msg(text) }, sourceRef: `oa/legacy/i/${String(seq).padStart(16, '0')}` });
+      }
+      const legacy = new CheckpointSession(store, { sessionId: 'legacy' });
+      await legacy.addItems([msg('new 3'), msg('new 4')]);
+      expect(await legacy.getItems()).toEqual(['old 1', 'old 2', 'new 3', 'new 4'].map(msg));
+      expect(await legacy.getItems(3)).toEqual(['old 2', 'new 3', 'new 4'].map(msg));
     } finally {
       await store.close();
     }

@@ -4,10 +4,11 @@ import { CheckpointValidationError, sha256Hex } from '@session-checkpoint/core';
  * Every row of a session carries a source ref that says where it belongs, so that each read is one
  * exact match or one prefix range of the store's unique (namespace, source_ref) index:
  *
- *   oa/<session>/i/<seq>           one history item; <seq> is zero-padded, so refs sort like seqs
+ *   oa/<session>/i/<seq>           one batch of history items; <seq>, the position of its first
+ *                                  item, is zero-padded, so refs sort like positions
  *   oa/<session>/op/<operationId>  one applied history transaction (its idempotency record)
  *
- * The newest `limit` items are one descending range read of `limit` rows, whatever the history's
+ * The newest `limit` items are a descending range read of the newest rows, whatever the history's
  * length. Two writers that pick the same seq collide on the unique index instead of interleaving.
  * Parts are escaped ("%" "/" "~" as %25 %2F %7E) so that no part runs into the next; a part longer
  * than its share of the 256-character cap becomes "~" and a hash of it (exact, no longer readable).

@@ -8,8 +8,8 @@ import { opsPerSecond } from '../harness.js';
 
 /*
  * OpenAI Agents JS sessions (issue 17), side by side in one run: CheckpointSession on a SQLite file
- * (WAL, synchronous=NORMAL, every item a verified row), the SDK's MemorySession, and a plain SQLite
- * table of JSON items as the community sessions keep them (one row per item with an
+ * (WAL, synchronous=NORMAL, each addItems batch one verified row), the SDK's MemorySession, and a
+ * plain SQLite table of JSON items as the community sessions keep them (one row per item with an
  * autoincrement id, insert per item in one transaction, "ORDER BY id DESC LIMIT n" to read; WAL,
  * synchronous=NORMAL, nothing verified). Each gets the same calls: addItems of one turn (user
  * message, reasoning, assistant message) and getItems(20) on sessions of 10, 100 and 1,000 items.
