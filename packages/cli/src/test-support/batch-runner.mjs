@@ -58,7 +58,8 @@ if (process.argv.includes('--lines')) {
   for await (const line of createInterface({ input: process.stdin })) {
     if (line.trim() === '') continue;
     const result = await runCall(JSON.parse(line));
-    await new Promise((resolve) => realWrite(`${JSON.stringify(result)}\n`, resolve));
+    // U+2028/U+2029 escaped: a reader splitting lines the way Node 24's readline does must see one line.
+    await new Promise((resolve) => realWrite(`${JSON.stringify(result).replace(/[\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16)}`)}\n`, resolve));
   }
   process.exit(0);
 } else {

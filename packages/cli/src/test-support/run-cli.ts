@@ -173,7 +173,7 @@ export function startCliSession(env: Record<string, string | undefined> = {}): C
               resolve({ code: result.code, stdout: result.stdout, stderr, ms: performance.now() - started });
             });
             const callEnv = Object.fromEntries(Object.entries(options.env ?? {}).map(([k, v]) => [k, v ?? null]));
-            child.stdin.write(`${JSON.stringify({ args, cwd: options.cwd, env: { ...Object.fromEntries(Object.entries(env).map(([k, v]) => [k, v ?? null])), ...callEnv } })}\n`);
+            child.stdin.write(`${jsonLine({ args, cwd: options.cwd, env: { ...Object.fromEntries(Object.entries(env).map(([k, v]) => [k, v ?? null])), ...callEnv } })}\n`);
           }),
       );
       queue = run.then(
@@ -187,6 +187,14 @@ export function startCliSession(env: Record<string, string | undefined> = {}): C
       await exited;
     },
   };
+}
+
+/**
+ * One JSON document on one line. U+2028 and U+2029 are escaped too: JSON.stringify leaves them raw,
+ * and Node 24's readline (the batch runner reads its stdin with it) ends a line at each of them.
+ */
+function jsonLine(value: unknown): string {
+  return JSON.stringify(value).replace(/[\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16)}`);
 }
 
 const created: string[] = [XDG_HOME];
