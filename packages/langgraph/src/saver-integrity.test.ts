@@ -132,14 +132,23 @@ describe('pieces of a growing list on sqlite', () => {
   const names = (id: string) => (error: unknown) =>
     error instanceof CheckpointIntegrityError && error.message.includes(id) && error.message.includes("'items'");
 
-  it('a tampered middle piece (even re-hashed) fails closed, naming the checkpoint and the channel', async () => {
+  /** A SQLite file with a six-step growing thread, opened through the store and raw. */
+  async function onGrowingFile(run: (f: { store: CheckpointStore; raw: Database.Database; saver: SessionCheckpointSaver; ids: string[]; last: string }) => Promise<void>): Promise<void> {
     const path = join(tmp.dir, `pieces-${Math.random().toString(36).slice(2)}.db`);
     const store = await openSqliteStore(path);
     const raw = new Database(path);
     try {
       const saver = new SessionCheckpointSaver(store);
       const ids = await growing(saver);
-      const last = ids[5] as string;
+      await run({ store, raw, saver, ids, last: ids[5] as string });
+    } finally {
+      raw.close();
+      await store.close();
+    }
+  }
+
+  it('a tampered middle piece (even re-hashed) fails closed, naming the checkpoint and the channel', async () => {
+    await onGrowingFile(async ({ store, raw, saver, last }) => {
       const rows = raw.prepare("SELECT id, payload_json FROM checkpoints WHERE kind = 'langgraph.checkpoint' ORDER BY source_ref").all() as { id: number; payload_json: string }[];
       const middle = rows[2] as { id: number; payload_json: string };
       expect(JSON.parse(middle.payload_json).lists.items.j).toEqual(['item-2']);
@@ -153,27 +162,15 @@ describe('pieces of a growing list on sqlite', () => {
       expect((await store.verify()).failures).toEqual([]);
       await expect(saver.getTuple(cfg('g', last))).rejects.toSatisfy(names(last));
       await expect(drainAll(saver)).rejects.toSatisfy((e: unknown) => e instanceof CheckpointIntegrityError && String((e as Error).message).includes("'items'"));
-    } finally {
-      raw.close();
-      await store.close();
-    }
+    });
   });
 
   it('a deleted middle piece fails closed, naming the checkpoint and the channel', async () => {
-    const path = join(tmp.dir, `pieces-${Math.random().toString(36).slice(2)}.db`);
-    const store = await openSqliteStore(path);
-    const raw = new Database(path);
-    try {
-      const saver = new SessionCheckpointSaver(store);
-      const ids = await growing(saver);
-      const last = ids[5] as string;
+    await onGrowingFile(async ({ raw, saver, ids, last }) => {
       raw.prepare("DELETE FROM checkpoints WHERE kind = 'langgraph.checkpoint' AND source_ref LIKE ?").run(`%${ids[2] as string}`);
       await expect(saver.getTuple(cfg('g', last))).rejects.toSatisfy(names(last));
       await expect(drainAll(saver)).rejects.toThrow(CheckpointIntegrityError);
-    } finally {
-      raw.close();
-      await store.close();
-    }
+    });
   });
 
   async function drainAll(saver: SessionCheckpointSaver): Promise<unknown[]> {
