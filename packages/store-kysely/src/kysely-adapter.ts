@@ -195,7 +195,7 @@ export class KyselyAdapter extends CheckpointAdapterBase {
   }
 
   static #capabilitiesOf(defaults: AdapterCapabilities, flavor: SqlFlavor, given: Partial<AdapterCapabilities> | undefined): AdapterCapabilities {
-    return { ...defaults, multiProcess: true, persistent: true, concurrentTransactions: flavor === 'postgres', ...given };
+    return { ...defaults, multiProcess: true, persistent: true, concurrentTransactions: flavor === 'postgres', sourceRefKind: true, ...given };
   }
 
   /** An adapter over the same state whose statements run on an open transaction's runner. */
@@ -276,8 +276,9 @@ export class KyselyAdapter extends CheckpointAdapterBase {
         ? query.descending === true ? q.sourceRefRangeDescNative : q.sourceRefRangeAscNative
         : query.descending === true ? q.sourceRefRangeDesc : q.sourceRefRangeAsc;
       const literal = this.#literalRange(template, query.descending === true ? 'desc' : 'asc', query.limit);
-      if (literal) return numericIds(await runner.rows(literal.withValues({ namespace: query.namespace, lo, hi })));
-      return numericIds(await runner.rows(template.withValues({ namespace: query.namespace, lo, hi, limit: query.limit })));
+      const kind = query.kind ?? null;
+      if (literal) return numericIds(await runner.rows(literal.withValues({ namespace: query.namespace, lo, hi, kind })));
+      return numericIds(await runner.rows(template.withValues({ namespace: query.namespace, lo, hi, kind, limit: query.limit })));
     });
   }
 

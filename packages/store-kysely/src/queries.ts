@@ -84,6 +84,8 @@ export interface SourceRefRange {
   namespace: string;
   lo: string;
   hi: string;
+  /** Only rows of this kind, or `null` for every kind. */
+  kind: string | null;
   limit: number;
 }
 
@@ -260,6 +262,9 @@ function sourceRefRange(
     .where('namespace', '=', p.namespace)
     .where(column, '>=', p.lo)
     .where(column, '<', p.hi)
+    // One statement for both: `kind` is checked on the row before its payload is read (SQLite
+    // reads a column only when asked, PostgreSQL detoasts only what it returns).
+    .where((eb) => eb.or([eb(eb.cast(eb.val(p.kind), 'text'), 'is', null), eb('kind', '=', p.kind as string)]))
     .orderBy(column, direction)
     .limit(limit);
 }

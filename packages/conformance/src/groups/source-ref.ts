@@ -36,6 +36,15 @@ export const sourceRef: ConformanceCase[] = [
       ensureEqual(await refs({ prefix: 'w/' }), ['w/a', 'w/\u{10FFFF}', 'w/\u{10FFFF}\u{10FFFF}/1'], 'a prefix range must hold refs that continue the prefix with U+10FFFF');
       ensureEqual(await refs({ prefix: 'w/\u{10FFFF}', descending: true }), ['w/\u{10FFFF}\u{10FFFF}/1', 'w/\u{10FFFF}'], 'a prefix ending in U+10FFFF must hold its longer refs');
       ensureEqual(await refs({ prefix: '\u{10FFFF}' }), ['\u{10FFFF}', '\u{10FFFF}/x'], 'a prefix made of U+10FFFF alone must hold its refs');
+      // kind: only rows of that kind, and limit counts only those (served by the adapter, or filtered by the store).
+      for (const [i, kind] of ['k.a', 'k.b', 'k.b', 'k.a', 'k.b', 'k.a'].entries()) await make({ kind, sourceRef: `k/${i}` });
+      const ofKind = async (q: { kind: string; descending?: boolean; limit: number; after?: string }) =>
+        (await store.listBySourceRefPrefix({ namespace: 'app', prefix: 'k/', ...q })).map((r) => `${r.kind}@${r.sourceRef}`);
+      ensureEqual(await ofKind({ kind: 'k.a', limit: 100 }), ['k.a@k/0', 'k.a@k/3', 'k.a@k/5'], 'a range with kind must hold only rows of that kind');
+      ensureEqual(await ofKind({ kind: 'k.b', limit: 2 }), ['k.b@k/1', 'k.b@k/2'], 'limit must count only rows of the kind');
+      ensureEqual(await ofKind({ kind: 'k.a', limit: 2, descending: true }), ['k.a@k/5', 'k.a@k/3'], 'a descending range with kind must skip other kinds');
+      ensureEqual(await ofKind({ kind: 'k.b', limit: 1, after: 'k/2' }), ['k.b@k/4'], 'after must combine with kind');
+      ensureEqual(await ofKind({ kind: 'k.none', limit: 5 }), [], 'a kind no row has must give an empty range');
     },
   },
   {

@@ -18,6 +18,13 @@ export interface AdapterCapabilities {
    * (`MemoryAdapter`, SQLite).
    */
   readonly concurrentTransactions: boolean;
+  /**
+   * `listBySourceRefPrefix` honours {@link SourceRefPrefixQuery.kind}: it returns only rows of
+   * that kind, and `limit` counts only those. Default is `false` (absent): the store facade then
+   * leaves `kind` out of the adapter's query and filters verified rows itself, page by page.
+   * {@link CheckpointAdapterBase}'s own scan honours it whatever this flag says.
+   */
+  readonly sourceRefKind?: boolean;
 }
 
 /** Options of {@link CheckpointAdapter.insert}. */
@@ -103,6 +110,12 @@ export interface SourceRefPrefixQuery {
   descending?: boolean;
   /** At most this many rows. */
   limit: number;
+  /**
+   * Only rows of this kind (`limit` counts only those). Default is every kind. Lets a caller skip
+   * rows it would drop anyway without reading their payloads; an adapter serves it only when it
+   * declares {@link AdapterCapabilities.sourceRefKind}.
+   */
+  kind?: string;
 }
 
 /**

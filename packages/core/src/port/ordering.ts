@@ -46,10 +46,11 @@ export { compareCodePoints };
  * `listBySourceRefPrefix` for adapters without an index range.
  */
 export function selectSourceRefPrefix(rows: readonly CheckpointRow[], query: SourceRefPrefixQuery): CheckpointRow[] {
-  const { prefix, after, before } = query;
+  const { prefix, after, before, kind } = query;
   const hits = rows.filter(
     (row) =>
       row.namespace === query.namespace &&
+      (kind === undefined || row.kind === kind) &&
       typeof row.sourceRef === 'string' &&
       row.sourceRef.startsWith(prefix) &&
       (after === undefined || compareCodePoints(row.sourceRef, after) > 0) &&

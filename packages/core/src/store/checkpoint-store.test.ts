@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { isCheckpointError, isCheckpointValidationError } from '../errors.js';
 import { MemoryAdapter } from '../memory/memory-adapter.js';
+import type { SourceRefPrefixQuery } from '../port/adapter.js';
+import type { CheckpointRow } from '../types.js';
 import { CheckpointStore } from './checkpoint-store.js';
 
 const fixedNow = () => new Date(Date.UTC(2026, 7, 8, 7, 30, 0, 500));
@@ -140,5 +142,36 @@ describe('CheckpointStore.findBySourceRefs', () => {
   it('refuses refs that are not an array of strings', async () => {
     const { store } = await seeded(true);
     expect(await failure(store.findBySourceRefs('app', [1 as unknown as string]))).toBe('sourceRefs must be an array of strings');
+  });
+});
+
+describe('listBySourceRefPrefix with a kind', () => {
+  /** An adapter with its own range read that knows nothing of `kind` (as adapters written before it). */
+  class KindBlindAdapter extends MemoryAdapter {
+    calls = 0;
+    override async listBySourceRefPrefix(query: SourceRefPrefixQuery): Promise<CheckpointRow[]> {
+      this.calls++;
+      expect(query.kind).toBeUndefined();
+      return super.listBySourceRefPrefix(query);
+    }
+  }
+
+  it('on an adapter that ignores kind, the store filters page by page until limit rows of the kind', async () => {
+    const adapter = new KindBlindAdapter();
+    const store = new CheckpointStore(adapter);
+    // Three rows of another kind before every row wanted: each page of `limit` rows holds at most one.
+    for (let i = 0; i < 12; i++) await store.create({ namespace: 'app', sessionId: 's', kind: i % 4 === 3 ? 'want' : 'other', payload: { i }, sourceRef: `r/${String(i).padStart(2, '0')}` });
+    const asc = await store.listBySourceRefPrefix({ namespace: 'app', prefix: 'r/', kind: 'want', limit: 2 });
+    expect(asc.map((r) => r.sourceRef)).toEqual(['r/03', 'r/07']);
+    expect(adapter.calls).toBeGreaterThan(1);
+    const desc = await store.listBySourceRefPrefix({ namespace: 'app', prefix: 'r/', kind: 'want', limit: 5, descending: true });
+    expect(desc.map((r) => r.sourceRef)).toEqual(['r/11', 'r/07', 'r/03']);
+    const none = await store.listBySourceRefPrefix({ namespace: 'app', prefix: 'r/', kind: 'absent', limit: 3 });
+    expect(none).toEqual([]);
+  });
+
+  it('refuses a kind that is not a valid kind', async () => {
+    const store = new CheckpointStore(new MemoryAdapter());
+    await expect(store.listBySourceRefPrefix({ namespace: 'app', prefix: 'r/', kind: 'bad kind', limit: 3 })).rejects.toSatisfy(isCheckpointValidationError);
   });
 });

@@ -1,6 +1,7 @@
 import { CheckpointConflictError, CheckpointNotFoundError, CheckpointValidationError, isCheckpointConflictError, type IntegrityFailure } from '../errors.js';
 import { resolveLimits, type CheckpointLimits } from '../limits.js';
 import type { CheckpointAdapter, InsertOptions, SourceRefPrefixQuery } from '../port/adapter.js';
+import { CheckpointAdapterBase } from '../port/adapter-base.js';
 import { selectSourceRefPrefix } from '../port/ordering.js';
 import type { Checkpoint, CheckpointRow } from '../types.js';
 import { MAX_SESSION_ID_LENGTH, resolveNamespace, validateId, validatePage, validateText, validateToken } from '../validation/fields.js';
@@ -234,7 +235,11 @@ export class CheckpointStore {
     validateToken(query.namespace, 'namespace');
     if (typeof query.prefix !== 'string' || query.prefix === '') throw new CheckpointValidationError('prefix must be a non-empty string');
     validateId(query.limit, 'limit');
-    if (this.adapter.listBySourceRefPrefix) return verifyRows(await this.adapter.listBySourceRefPrefix(query), this.#readLimits);
+    if (query.kind !== undefined) validateToken(query.kind, 'kind');
+    if (this.adapter.listBySourceRefPrefix) {
+      if (query.kind !== undefined && !this.#servesKind()) return this.#prefixOfKind(query, query.kind);
+      return verifyRows(await this.adapter.listBySourceRefPrefix(query), this.#readLimits);
+    }
     const all: CheckpointRow[] = [];
     for await (const batch of this.#rawBatches(query.namespace)) all.push(...batch);
     return verifyRows(selectSourceRefPrefix(all, query), this.#readLimits);
@@ -451,6 +456,31 @@ export class CheckpointStore {
 
   #session(sessionId: unknown): string {
     return validateText(sessionId, 'session_id', MAX_SESSION_ID_LENGTH);
+  }
+
+  /** True when the adapter's `listBySourceRefPrefix` returns only rows of the query's `kind`. */
+  #servesKind(): boolean {
+    return this.adapter.capabilities.sourceRefKind === true || this.adapter.listBySourceRefPrefix === CheckpointAdapterBase.prototype.listBySourceRefPrefix;
+  }
+
+  /**
+   * A `kind` range on an adapter that may not filter by kind: its pages without `kind`, verified
+   * and filtered here, until `limit` rows of the kind are found or the range ends.
+   */
+  async #prefixOfKind(query: SourceRefPrefixQuery, kind: string): Promise<Checkpoint[]> {
+    const { kind: _kind, ...rest } = query;
+    const out: Checkpoint[] = [];
+    let bound: Pick<SourceRefPrefixQuery, 'after' | 'before'> = {};
+    for (;;) {
+      const page = await (this.adapter.listBySourceRefPrefix as NonNullable<CheckpointAdapter['listBySourceRefPrefix']>)({ ...rest, ...bound });
+      for (const row of verifyRows(page, this.#readLimits)) {
+        if (row.kind === kind) out.push(row);
+        if (out.length === query.limit) return out;
+      }
+      const last = page[page.length - 1]?.sourceRef;
+      if (page.length < query.limit || typeof last !== 'string') return out;
+      bound = query.descending === true ? { before: last } : { after: last };
+    }
   }
 
   async *#rawBatches(namespace: string | undefined, batchSize = 500): AsyncGenerator<CheckpointRow[]> {

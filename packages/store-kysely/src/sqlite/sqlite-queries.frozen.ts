@@ -34,20 +34,20 @@ export const SQLITE_QUERY_PARTS: { readonly [K in keyof CheckpointQueries]: Froz
     slots: [{ name: 'namespace' }, { name: 'sourceRef' }],
   },
   sourceRefRangeAsc: {
-    sql: 'select "id", "namespace", "session_id" as "sessionId", "kind", "name", "payload_json" as "payloadJson", "payload_sha256" as "payloadSha256", "created_at" as "createdAt", "source_ref" as "sourceRef" from "checkpoints" where "namespace" = ? and source_ref >= ? and source_ref < ? order by source_ref asc limit ?',
-    slots: [{ name: 'namespace' }, { name: 'lo' }, { name: 'hi' }, { name: 'limit' }],
+    sql: 'select "id", "namespace", "session_id" as "sessionId", "kind", "name", "payload_json" as "payloadJson", "payload_sha256" as "payloadSha256", "created_at" as "createdAt", "source_ref" as "sourceRef" from "checkpoints" where "namespace" = ? and source_ref >= ? and source_ref < ? and (cast(? as text) is null or "kind" = ?) order by source_ref asc limit ?',
+    slots: [{ name: 'namespace' }, { name: 'lo' }, { name: 'hi' }, { name: 'kind' }, { name: 'kind' }, { name: 'limit' }],
   },
   sourceRefRangeDesc: {
-    sql: 'select "id", "namespace", "session_id" as "sessionId", "kind", "name", "payload_json" as "payloadJson", "payload_sha256" as "payloadSha256", "created_at" as "createdAt", "source_ref" as "sourceRef" from "checkpoints" where "namespace" = ? and source_ref >= ? and source_ref < ? order by source_ref desc limit ?',
-    slots: [{ name: 'namespace' }, { name: 'lo' }, { name: 'hi' }, { name: 'limit' }],
+    sql: 'select "id", "namespace", "session_id" as "sessionId", "kind", "name", "payload_json" as "payloadJson", "payload_sha256" as "payloadSha256", "created_at" as "createdAt", "source_ref" as "sourceRef" from "checkpoints" where "namespace" = ? and source_ref >= ? and source_ref < ? and (cast(? as text) is null or "kind" = ?) order by source_ref desc limit ?',
+    slots: [{ name: 'namespace' }, { name: 'lo' }, { name: 'hi' }, { name: 'kind' }, { name: 'kind' }, { name: 'limit' }],
   },
   sourceRefRangeAscNative: {
-    sql: 'select "id", "namespace", "session_id" as "sessionId", "kind", "name", "payload_json" as "payloadJson", "payload_sha256" as "payloadSha256", "created_at" as "createdAt", "source_ref" as "sourceRef" from "checkpoints" where "namespace" = ? and source_ref >= ? and source_ref < ? order by source_ref asc limit ?',
-    slots: [{ name: 'namespace' }, { name: 'lo' }, { name: 'hi' }, { name: 'limit' }],
+    sql: 'select "id", "namespace", "session_id" as "sessionId", "kind", "name", "payload_json" as "payloadJson", "payload_sha256" as "payloadSha256", "created_at" as "createdAt", "source_ref" as "sourceRef" from "checkpoints" where "namespace" = ? and source_ref >= ? and source_ref < ? and (cast(? as text) is null or "kind" = ?) order by source_ref asc limit ?',
+    slots: [{ name: 'namespace' }, { name: 'lo' }, { name: 'hi' }, { name: 'kind' }, { name: 'kind' }, { name: 'limit' }],
   },
   sourceRefRangeDescNative: {
-    sql: 'select "id", "namespace", "session_id" as "sessionId", "kind", "name", "payload_json" as "payloadJson", "payload_sha256" as "payloadSha256", "created_at" as "createdAt", "source_ref" as "sourceRef" from "checkpoints" where "namespace" = ? and source_ref >= ? and source_ref < ? order by source_ref desc limit ?',
-    slots: [{ name: 'namespace' }, { name: 'lo' }, { name: 'hi' }, { name: 'limit' }],
+    sql: 'select "id", "namespace", "session_id" as "sessionId", "kind", "name", "payload_json" as "payloadJson", "payload_sha256" as "payloadSha256", "created_at" as "createdAt", "source_ref" as "sourceRef" from "checkpoints" where "namespace" = ? and source_ref >= ? and source_ref < ? and (cast(? as text) is null or "kind" = ?) order by source_ref desc limit ?',
+    slots: [{ name: 'namespace' }, { name: 'lo' }, { name: 'hi' }, { name: 'kind' }, { name: 'kind' }, { name: 'limit' }],
   },
   listNamespace: {
     sql: 'select "id", "namespace", "session_id" as "sessionId", "kind", "name", "payload_json" as "payloadJson", "payload_sha256" as "payloadSha256", "created_at" as "createdAt", "source_ref" as "sourceRef" from "checkpoints" where "namespace" = ? order by "created_at" desc, "id" desc limit ? offset ?',
