@@ -1,6 +1,6 @@
 import { CheckpointIntegrityError, type Checkpoint as StoredRow, type CheckpointStore } from '@session-checkpoint/core';
 import type { ListState } from './list-state.js';
-import { checkpointPayload, isCheckpointRow, partPayload, type CheckpointPayload, type ListPiece, type PartRef } from './row-payloads.js';
+import { CHECKPOINT_KIND, checkpointPayload, isCheckpointRow, partPayload, type CheckpointPayload, type ListPiece, type PartRef } from './row-payloads.js';
 import { checkpointPrefix, checkpointRef, partRef } from './source-refs.js';
 import type { StoredValue } from './stored-value.js';
 import { rowsByPrefix } from './thread-rows.js';
@@ -96,17 +96,24 @@ export class ChannelRebuilder {
       }
     }
     const reads: Promise<void>[] = [];
+    // Refs inside a range are read by it: fetching them beside it would read them twice (the
+    // snapshot, the largest row of a chain, is always one of them).
+    const inRange: [from: string, before: string][] = [];
     for (const r of ranges.values()) {
       const from = checkpointRef(r.thread, r.ns, r.lo);
+      inRange.push([from, checkpointRef(r.thread, r.ns, r.hi)]);
       reads.push(
         (async () => {
           // `after` is exclusive: one character less keeps the snapshot row itself in the range.
-          const query = { namespace: this.namespace, prefix: checkpointPrefix(r.thread, r.ns), after: from.slice(0, -1), before: checkpointRef(r.thread, r.ns, r.hi) };
+          // Only checkpoint rows: the write rows between them are as large as the pieces and unused here.
+          const query = { namespace: this.namespace, prefix: checkpointPrefix(r.thread, r.ns), after: from.slice(0, -1), before: checkpointRef(r.thread, r.ns, r.hi), kind: CHECKPOINT_KIND };
           for await (const row of rowsByPrefix(this.store, query)) this.#add(row);
         })(),
       );
     }
-    reads.push(this.#fetch(this.#missing()));
+    const outside = this.#missing();
+    for (const ref of outside.keys()) if (inRange.some(([from, before]) => ref >= from && ref < before)) outside.delete(ref);
+    reads.push(this.#fetch(outside));
     await Promise.all(reads);
     // Whatever the chains still miss (a link outside the range, a carried holder of a holder).
     for (let round = 0; round < 64; round++) {
