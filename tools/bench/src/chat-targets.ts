@@ -1,4 +1,4 @@
-import { chatAnchor, chatScenario, DELTA_CHAT_TURNS, OURS, OURS_DELTA } from './scenarios/chat.js';
+import { chatAnchor, chatScenario, DELTA_CHAT_TURNS, memoryReference, OURS, OURS_DELTA } from './scenarios/chat.js';
 import type { RatioSpec } from './targets.js';
 
 /** Turn counts of the chat ratios (the issue's, and the DeltaChannel-only comparison's); other counts given with --turns get no rows. */
@@ -44,6 +44,9 @@ export const CHAT_RATIOS: RatioSpec[] = (['SQLite', 'PostgreSQL'] as const).flat
       vsAnchor('total time', peer),
       lastVsFirst(anchor),
       lastVsFirst(peer),
+      // LangGraph's own growth, with nothing stored: the floor under every saver's last/first ratio.
+      lastVsFirst(memoryReference('plain')),
+      lastVsFirst(memoryReference('delta')),
     ];
   });
 });

@@ -1,4 +1,5 @@
 import type { BaseMessage } from '@langchain/core/messages';
+import { MemorySaver } from '@langchain/langgraph';
 import { join } from 'node:path';
 import { chatGraph, expectedHistory, historyOf, userMessage } from '../chat-graph.js';
 import type { BenchContext, Sample } from '../context.js';
@@ -30,6 +31,13 @@ export const OURS_DELTA = `${OURS} + DeltaChannel`;
  * the two savers' handling of a DeltaChannel graph compares today as well.
  */
 export const DELTA_CHAT_TURNS = 40;
+
+/**
+ * LangGraph's in-memory saver (nothing stored, nothing read from disk), per graph: what the graph
+ * runtime itself costs per turn, so that the growth of the stored contenders' turn times can be
+ * told from LangGraph's own (its reducers and state handling grow with the history too).
+ */
+export const memoryReference = (channel: 'plain' | 'delta') => (channel === 'plain' ? 'MemorySaver (no storage)' : 'MemorySaver + DeltaChannel (no storage)');
 
 /** Calls of {@link chat} so far in this process: each starts with the next contender. */
 let calls = 0;
@@ -139,6 +147,23 @@ async function runContender(c: Contender, turns: number, prefix: string, expecte
   }
 }
 
+/** The turn times of the chat on LangGraph's MemorySaver: samples `<prefix>, <reference>: time of 10 turns` and total time. */
+async function runMemoryReference(channel: 'plain' | 'delta', turns: number, prefix: string): Promise<Sample[]> {
+  const impl = memoryReference(channel);
+  const graph = chatGraph(new MemorySaver(), channel);
+  const times: number[] = [];
+  for (let turn = 0; turn < turns; turn++) {
+    const start = process.hrtime.bigint();
+    await graph.invoke({ messages: [userMessage(turn)] }, THREAD);
+    times.push(millisSince(start));
+  }
+  return [
+    { scenario: `${prefix}: total time`, impl, unit: 'ms', value: sum(times) },
+    { scenario: `${prefix}, ${impl}: time of 10 turns`, impl: 'first 10', unit: 'ms', value: sum(times.slice(0, 10)) },
+    { scenario: `${prefix}, ${impl}: time of 10 turns`, impl: 'last 10', unit: 'ms', value: sum(times.slice(-10)) },
+  ];
+}
+
 /**
  * The chat at each turn count on SQLite, and on PostgreSQL when configured. The contender that
  * runs first moves by one each call, so that none always runs first; before the first call's
@@ -166,6 +191,10 @@ export async function chat(ctx: BenchContext, options: ChatOptions): Promise<Sam
         const c = all[(i + shift) % all.length]!;
         process.stderr.write(`  ${prefix}: ${c.impl}\n`);
         samples.push(...(await runContender(c, turns, prefix, expected)));
+      }
+      for (const channel of options.channels) {
+        process.stderr.write(`  ${prefix}: ${memoryReference(channel)}\n`);
+        samples.push(...(await runMemoryReference(channel, turns, prefix)));
       }
     }
   }
