@@ -56,16 +56,21 @@ export interface SessionCheckpointSaverOptions {
    * parent's is stored as the appended items only, until the items appended since its last full
    * copy (the snapshot) exceed `snapshotRatio` times the size of that copy (counted as at least
    * 16 KiB); then it is stored in full again. So the bytes stored for a growing list stay within
-   * about `2 + 1 / snapshotRatio` times its final size, and a read assembles at most
-   * `1 + snapshotRatio` times the value. `0` stores every changed value in full. Default is `1`.
+   * about `2 + 1 / snapshotRatio` times its final size, and a read fetches each item once (the
+   * snapshot and the pieces since it) in at most one row per put since the snapshot. A larger
+   * ratio stores fewer full copies and reads more, smaller rows. `0` stores every changed value in
+   * full. Default is `4` (2.25x the list at most; see docs/langgraph.md for how it was chosen).
    *
    * @example
    * ```ts
-   * new SessionCheckpointSaver(store, { snapshotRatio: 2 }); // fewer full copies, longer reads
+   * new SessionCheckpointSaver(store, { snapshotRatio: 8 }); // fewer full copies, more rows per read
    * ```
    */
   snapshotRatio?: number;
 }
+
+/** Default of {@link SessionCheckpointSaverOptions.snapshotRatio}. */
+export const DEFAULT_SNAPSHOT_RATIO = 4;
 
 interface Configurable {
   thread_id?: unknown;
@@ -123,7 +128,7 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
       throw new CheckpointValidationError('maxCheckpointsPerThread must be a positive integer');
     }
     this.maxCheckpointsPerThread = max;
-    const ratio = options.snapshotRatio ?? 1;
+    const ratio = options.snapshotRatio ?? DEFAULT_SNAPSHOT_RATIO;
     if (typeof ratio !== 'number' || !Number.isFinite(ratio) || ratio < 0) throw new CheckpointValidationError('snapshotRatio must be a finite number >= 0');
     this.snapshotRatio = ratio;
     this.#reader = new TupleReader(store, this.namespace, this.serde);
