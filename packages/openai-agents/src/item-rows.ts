@@ -61,8 +61,18 @@ export async function newestItemRows(store: CheckpointStore, place: SessionPlace
 
 /** The newest `limit` items of rows read newest first, oldest first. */
 export function newestItems(rows: readonly ItemRow[], limit: number): AgentInputItem[] {
-  const items = [...rows].reverse().flatMap((row) => row.items);
-  return items.length > limit ? items.slice(items.length - limit) : items;
+  // One pass, no intermediate arrays: this runs on every getItems(limit).
+  let skip = -limit;
+  for (const row of rows) skip += row.items.length;
+  const items: AgentInputItem[] = [];
+  for (let r = rows.length - 1; r >= 0; r--) {
+    const rowItems = (rows[r] as ItemRow).items;
+    for (let i = 0; i < rowItems.length; i++) {
+      if (skip > 0) skip--;
+      else items.push(rowItems[i] as AgentInputItem);
+    }
+  }
+  return items;
 }
 
 /**
