@@ -1,3 +1,4 @@
+import { load } from '@langchain/core/load';
 import { JsonPlusSerializer, type SerializerProtocol } from '@langchain/langgraph-checkpoint';
 import { CheckpointValidationError, type JsonValue } from '@session-checkpoint/core';
 import type { PartRef } from './row-payloads.js';
@@ -111,6 +112,28 @@ export function loadValueNow(serde: SerializerProtocol, stored: StoredValue, fre
       plain?.add(stored);
       return fresh ? j : cloneJson(j);
     }
+    if (Array.isArray(j) && j.every(isPlainLangChainObject)) return Promise.all(j.map((item) => load(JSON.stringify(item))));
   }
   return serde.loadsTyped(stored.t, JSON.stringify(j));
+}
+
+/**
+ * True for a LangChain serialized object (`{ lc: 1, type: "constructor", id: [...], kwargs }`, as
+ * every message is stored) with nothing revivable inside it and no own `__proto__` key. For such
+ * an item the stock serializer's reviver copies it unchanged and hands the copy's JSON to
+ * LangChain's public `load`; a list of messages is therefore revived by `load` per item directly,
+ * skipping the serializer's whole-list `JSON.stringify` + `JSON.parse` and its per-key async walk
+ * (about a third of a `getTuple` of a long chat). stored-value.test.ts pins the equivalence
+ * against the serializer itself, message kind by kind.
+ */
+function isPlainLangChainObject(item: unknown): boolean {
+  if (typeof item !== 'object' || item === null || Array.isArray(item)) return false;
+  const o = item as Record<string, unknown>;
+  if (o.lc !== 1 || o.type !== 'constructor' || !Array.isArray(o.id)) return false;
+  for (const key of Object.keys(o)) {
+    // The reviver's `revivedObj[key] = ...` would turn an own `__proto__` into a prototype.
+    if (key === '__proto__') return false;
+    if (key !== 'lc' && hasRevivable(o[key])) return false;
+  }
+  return true;
 }
