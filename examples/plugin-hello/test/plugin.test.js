@@ -1,6 +1,6 @@
 // End to end through the real `session-checkpoint` binary, as a plugin author would test:
 // link the plugin (and, separately, install its packed tarball the way `plugins install` does),
-// then run its command. Set SESSION_CHECKPOINT_BIN to the CLI's bin/run.js to test against a
+// then run its command. Set SESSION_CHECKPOINT_BIN to the CLI's bin/run.cjs to test against a
 // checkout; otherwise `session-checkpoint` on PATH is used.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';

@@ -5,7 +5,7 @@
 // 1. dist/bundle: the commands and hooks oclif loads (package.json "oclif.commands"), one chunk
 //    per command plus shared chunks. @oclif/* stays external: oclif's own copy must be the one
 //    commands extend, as must a plugin's BaseCommand (src/plugin-host.ts).
-// 2. dist/fast: dist/main.js, which bin/run.js loads, as CommonJS (`.cjs`): Node 20's ESM loader
+// 2. dist/fast: dist/main.js, which bin/run.cjs loads, as CommonJS (`.cjs`): Node 20's ESM loader
 //    costs more per module than require() (about a sixth of a `get` was ESM loading), and nothing
 //    on this path needs ESM. It holds the direct path (src/direct/), which runs the built-in
 //    commands without oclif; oclif itself (`@oclif/core/run`, for everything else) stays
@@ -51,6 +51,9 @@ await build({
   platform: 'node',
   plugins: [generatedTable],
   external: [/^node:/, 'better-sqlite3', 'pg', /^@oclif\//, 'typescript'],
-  output: { ...output('fast'), format: 'cjs', entryFileNames: '[name].cjs', chunkFileNames: 'chunks/[name]-[hash].cjs', dynamicImportInCjs: false },
+  // No comments and ASCII only: every call reads and parses these files, and one non-ASCII
+  // character (a comment's dash, a literal U+10FFFF) makes V8 hold and scan the whole file as
+  // UTF-16. The source maps keep the original text for readers.
+  output: { ...output('fast'), format: 'cjs', entryFileNames: '[name].cjs', chunkFileNames: 'chunks/[name]-[hash].cjs', dynamicImportInCjs: false, comments: false, charset: 'ascii' },
   logLevel: 'warn',
 });

@@ -34,7 +34,7 @@ describe('versions', () => {
   });
 
   it("the CLI's --version names the CLI package's version", () => {
-    const result = spawnSync(process.execPath, [join(root, 'packages/cli/bin/run.js'), '--version'], { encoding: 'utf8', env: { ...process.env, NODE_ENV: 'production' } });
+    const result = spawnSync(process.execPath, [join(root, 'packages/cli/bin/run.cjs'), '--version'], { encoding: 'utf8', env: { ...process.env, NODE_ENV: 'production' } });
     expect(result.status).toBe(0);
     expect(result.stdout).toContain(`@session-checkpoint/cli/${versionOf.get('@session-checkpoint/cli')} `);
   });

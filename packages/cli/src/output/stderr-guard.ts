@@ -13,7 +13,7 @@ export const VERBOSE_ENV = 'SESSION_CHECKPOINT_VERBOSE';
 /**
  * State lives on `globalThis` under a registered symbol, not in module variables: the commands
  * are bundled into chunks (dist/bundle) that carry their own copy of this module, and a plugin
- * may bundle another; all of them must see the one guard that bin/run.js installed.
+ * may bundle another; all of them must see the one guard that bin/run.cjs installed.
  */
 const STATE = Symbol.for('session-checkpoint.stderr-guard');
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Runs many CLI calls one after another in this one process, through the entry point bin/run.js
+// Runs many CLI calls one after another in this one process, through the entry point bin/run.cjs
 // uses (dist/fast/main.cjs: the stderr guard, then `main`). Two modes:
 // - batch (default): reads `[{ args, cwd, env }]` as JSON on stdin, prints `[{ code, stdout }]`;
 // - `--lines`: reads one call per stdin line and answers each with one line `{ code, stdout }`,
@@ -12,7 +12,7 @@ import { createRequire } from 'node:module';
 import { createInterface } from 'node:readline';
 
 const require = createRequire(import.meta.url);
-const binUrl = new URL('../../bin/run.js', import.meta.url).href;
+const binUrl = new URL('../../bin/run.cjs', import.meta.url).href;
 const { guardStderr } = await import(new URL('../../dist/output/stderr-guard.js', import.meta.url).href);
 guardStderr([]);
 const { main } = require('../../dist/fast/main.cjs');

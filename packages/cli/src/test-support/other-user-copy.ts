@@ -7,12 +7,12 @@ import { CLI_BIN } from './run-cli.js';
 /*
  * Tests that run the binary as another user (root dropping to `nobody` with setpriv) cannot run it
  * from the checkout: users clone into private (0700) directories, and `mktemp -d` and root's home
- * are 0700 too, so `nobody` cannot even reach bin/run.js. They run a copy instead: the built CLI
+ * are 0700 too, so `nobody` cannot even reach bin/run.cjs. They run a copy instead: the built CLI
  * and every package it loads, in a fresh directory under the system temp directory, readable by
  * every user. When no such place exists the tests skip and say why.
  */
 
-/** The repository root, from the binary's path (`<root>/packages/cli/bin/run.js`). */
+/** The repository root, from the binary's path (`<root>/packages/cli/bin/run.cjs`). */
 const ROOT = realpathSync(join(dirname(CLI_BIN), '..', '..', '..'));
 
 /** What a workspace package ships (its `files`): the rest (src, tests, caches) is not loaded. */

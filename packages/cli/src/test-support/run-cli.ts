@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The real binary: every CLI test spawns it, so what is tested is what users run. */
-export const CLI_BIN = fileURLToPath(new URL('../../bin/run.js', import.meta.url));
+export const CLI_BIN = fileURLToPath(new URL('../../bin/run.cjs', import.meta.url));
 
 /** Outcome of one CLI call. */
 export interface CliResult {
@@ -50,7 +50,7 @@ export function cliEnv(extra: Record<string, string | undefined> = {}): NodeJS.P
 }
 
 /**
- * Spawns `node bin/run.js ...args` and collects its output.
+ * Spawns `node bin/run.cjs ...args` and collects its output.
  *
  * @example
  * ```ts
@@ -101,7 +101,7 @@ const BATCH_RUNNER = fileURLToPath(new URL('./batch-runner.mjs', import.meta.url
 
 /**
  * Runs several CLI calls one after another in a single Node process, through the entry point
- * that bin/run.js uses (the stderr guard, then `main`). For corpora of many short calls: one
+ * that bin/run.cjs uses (the stderr guard, then `main`). For corpora of many short calls: one
  * start-up instead of one per call. Calls that need standard input go through {@link runCli}.
  * Each result's `stderr` is the whole batch's stderr (so a leak fails every call of the batch).
  *
@@ -133,7 +133,7 @@ export interface CliSession {
 }
 
 /**
- * Starts one Node process that runs CLI calls through bin/run.js's entry point, one per
+ * Starts one Node process that runs CLI calls through bin/run.cjs's entry point, one per
  * {@link CliSession.call}, so a test can prepare files between calls without a Node start-up per
  * call. Calls that need standard input go through {@link runCli}.
  *

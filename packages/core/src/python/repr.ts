@@ -5,8 +5,12 @@
  * controls and DEL, raw printable Unicode, `\xNN`/`\uNNNN`/`\UNNNNNNNN` for the non-printable rest.
  */
 
-/** Characters Python's `str.isprintable()` rejects (besides ASCII, handled separately). */
-const NON_PRINTABLE = /^[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Zs}]$/u;
+/**
+ * Characters Python's `str.isprintable()` rejects (besides ASCII, handled separately). Built on
+ * first use: V8 builds the Unicode sets of a `\p{...}` class when the literal is evaluated, which
+ * cost every CLI call about 5 million instructions although most never quote a non-ASCII text.
+ */
+let nonPrintable: RegExp | undefined;
 
 function hex(value: number, width: number): string {
   return value.toString(16).padStart(width, '0');
@@ -33,7 +37,7 @@ export function pythonRepr(text: string): string {
     else if (ch === '\r') out += '\\r';
     else if (cp < 0x20 || cp === 0x7f) out += '\\x' + hex(cp, 2);
     else if (cp < 0x7f) out += ch;
-    else if (ch !== ' ' && NON_PRINTABLE.test(ch)) out += cp <= 0xff ? '\\x' + hex(cp, 2) : cp <= 0xffff ? '\\u' + hex(cp, 4) : '\\U' + hex(cp, 8);
+    else if (ch !== ' ' && (nonPrintable ??= /^[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Zs}]$/u).test(ch)) out += cp <= 0xff ? '\\x' + hex(cp, 2) : cp <= 0xffff ? '\\u' + hex(cp, 4) : '\\U' + hex(cp, 8);
     else out += ch;
   }
   return out + quote;

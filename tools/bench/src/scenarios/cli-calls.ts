@@ -83,7 +83,9 @@ function hookPlugin(root: string): string {
  * (every call through oclif). XDG_* point into the bench folder.
  */
 export async function cliCalls(ctx: BenchContext): Promise<Sample[]> {
-  const bin = join(dirname(require.resolve('@session-checkpoint/cli/package.json')), 'bin', 'run.js');
+  // The file npm links as `session-checkpoint` (package.json "bin"), as users run it.
+  const cliPackage = require.resolve('@session-checkpoint/cli/package.json');
+  const bin = join(dirname(cliPackage), (require(cliPackage) as { bin: Record<string, string> }).bin['session-checkpoint']!);
   const dir = ctx.dir();
   const env: NodeJS.ProcessEnv = { ...process.env, XDG_DATA_HOME: join(dir, 'data'), XDG_CONFIG_HOME: join(dir, 'config'), XDG_CACHE_HOME: join(dir, 'cache') };
   delete env.SESSION_CHECKPOINT_DATA_DIR;

@@ -1,9 +1,14 @@
 #!/usr/bin/env node
 // Every outcome is one JSON document on stdout, even a failure to load the CLI itself.
-import { lstatSync, mkdirSync } from 'node:fs';
-import module from 'node:module';
-import { homedir } from 'node:os';
-import { dirname, join } from 'node:path';
+// CommonJS on purpose: an ES module entry makes Node 20 start its ESM loader (and build
+// namespace facades for every built-in it imports) before any of our code runs, which cost a
+// `get` about 5 ms of CPU against this file (docs/cli.md, Start-up time).
+'use strict';
+const { lstatSync, mkdirSync } = require('node:fs');
+const nodeModule = require('node:module');
+const { homedir } = require('node:os');
+const { dirname, join } = require('node:path');
+const { pathToFileURL } = require('node:url');
 
 /**
  * Node >= 22.1 can cache compiled code between runs, and start-up is mostly module compilation.
@@ -14,7 +19,7 @@ import { dirname, join } from 'node:path';
  * (no home, read-only disk) leaves it off too; a run never depends on it. A no-op on Node 20.
  */
 function enableCompileCache() {
-  if (typeof module.enableCompileCache !== 'function') return;
+  if (typeof nodeModule.enableCompileCache !== 'function') return;
   try {
     const dir = join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'session-checkpoint', 'node-compile-cache');
     mkdirSync(dir, { recursive: true, mode: 0o700 });
@@ -24,7 +29,7 @@ function enableCompileCache() {
       if (!stat.isDirectory()) return;
       if (uid !== undefined && (stat.uid !== uid || (stat.mode & 0o077) !== 0)) return;
     }
-    module.enableCompileCache(dir);
+    nodeModule.enableCompileCache(dir);
   } catch {
     // The cache is an optimisation only.
   }
@@ -35,14 +40,19 @@ function exit(code) {
   process.stdout.write('', () => process.exit(code));
 }
 
-enableCompileCache();
-try {
-  // main() installs the stderr guard before anything loads oclif (whose modules keep a reference
-  // to process.stderr.write); the bundle's static imports never reach oclif.
-  const { main } = module.createRequire(import.meta.url)('../dist/fast/main.cjs');
-  exit(await main(process.argv.slice(2), import.meta.url));
-} catch (error) {
+function fail(error) {
   const message = error instanceof Error ? error.message : String(error);
   process.stdout.write(`${JSON.stringify({ ok: false, error: message, type: 'InternalError' }, null, 2)}\n`);
   exit(1);
+}
+
+enableCompileCache();
+try {
+  // main() installs the stderr guard before anything loads oclif (whose modules keep a reference
+  // to process.stderr.write); the bundle's static imports never reach oclif. oclif finds the
+  // package root from this file's URL.
+  const { main } = require('../dist/fast/main.cjs');
+  main(process.argv.slice(2), pathToFileURL(__filename).href).then(exit, fail);
+} catch (error) {
+  fail(error);
 }
