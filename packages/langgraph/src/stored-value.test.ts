@@ -1,5 +1,5 @@
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage } from '@langchain/core/messages';
-import { JsonPlusSerializer } from '@langchain/langgraph-checkpoint';
+import { DeltaSnapshot, JsonPlusSerializer } from '@langchain/langgraph-checkpoint';
 import { describe, expect, it } from 'vitest';
 import { cloneJson, isThenable, loadValueNow, type StoredValue } from './stored-value.js';
 
@@ -92,6 +92,17 @@ describe('loadValueNow on a list of LangChain messages (the per-item shortcut)',
     const theirs = (await viaSerializer(stored)) as AIMessage[];
     expect(ours).toEqual(theirs);
     expect(ours[0]?.additional_kwargs).toEqual({ kept: 1 });
+  });
+
+  it("revives DeltaChannel's snapshot of a message list as the serializer does", async () => {
+    const snapshot = new DeltaSnapshot([new HumanMessage({ content: 'q', id: 'h' }), new AIMessage({ content: 'a', id: 'a' })]);
+    const [t, bytes] = await serde.dumpsTyped(snapshot);
+    const stored: StoredValue = { t, j: JSON.parse(new TextDecoder().decode(bytes)) };
+    const ours = await loadValueNow(serde, stored);
+    const theirs = await viaSerializer(stored);
+    expect(ours).toBeInstanceOf(DeltaSnapshot);
+    expect(ours).toEqual(theirs);
+    expect(((ours as DeltaSnapshot).value as object[]).map((m) => m.constructor.name)).toEqual(['HumanMessage', 'AIMessage']);
   });
 
   it('leaves a list mixing messages and other items to the serializer', async () => {

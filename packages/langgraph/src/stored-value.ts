@@ -1,5 +1,5 @@
 import { load } from '@langchain/core/load';
-import { JsonPlusSerializer, type SerializerProtocol } from '@langchain/langgraph-checkpoint';
+import { DeltaSnapshot, JsonPlusSerializer, type SerializerProtocol } from '@langchain/langgraph-checkpoint';
 import { CheckpointValidationError, type JsonValue } from '@session-checkpoint/core';
 import type { PartRef } from './row-payloads.js';
 import { assertStorable } from './value-guard.js';
@@ -112,7 +112,9 @@ export function loadValueNow(serde: SerializerProtocol, stored: StoredValue, fre
       plain?.add(stored);
       return fresh ? j : cloneJson(j);
     }
-    if (Array.isArray(j) && j.every(isPlainLangChainObject)) return Promise.all(j.map((item) => load(JSON.stringify(item))));
+    if (Array.isArray(j) && j.every(isPlainLangChainObject)) return loadEach(j);
+    // DeltaChannel's snapshot of a message list: the serializer revives its items, then wraps them.
+    if (isDeltaSnapshotOfMessages(j)) return loadEach(j.value).then((items) => new DeltaSnapshot(items));
   }
   return serde.loadsTyped(stored.t, JSON.stringify(j));
 }
@@ -126,6 +128,17 @@ export function loadValueNow(serde: SerializerProtocol, stored: StoredValue, fre
  * (about a third of a `getTuple` of a long chat). stored-value.test.ts pins the equivalence
  * against the serializer itself, message kind by kind.
  */
+function loadEach(items: readonly unknown[]): Promise<unknown[]> {
+  return Promise.all(items.map((item) => load(JSON.stringify(item))));
+}
+
+/** `{ lc: 2, type: "delta_snapshot", value: [...] }` whose items are all {@link isPlainLangChainObject}. */
+function isDeltaSnapshotOfMessages(j: unknown): j is { value: unknown[] } {
+  if (typeof j !== 'object' || j === null || Array.isArray(j)) return false;
+  const o = j as Record<string, unknown>;
+  return o.lc === 2 && o.type === 'delta_snapshot' && !Object.hasOwn(o, '__proto__') && Array.isArray(o.value) && o.value.every(isPlainLangChainObject);
+}
+
 function isPlainLangChainObject(item: unknown): boolean {
   if (typeof item !== 'object' || item === null || Array.isArray(item)) return false;
   const o = item as Record<string, unknown>;
