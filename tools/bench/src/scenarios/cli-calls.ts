@@ -41,6 +41,16 @@ sys.stdout.write(json.dumps({'ok': sha == row['payload_sha256'], 'result': row},
 db.close()
 `;
 
+/**
+ * A checkout of the Python reference (a folder holding its `session_checkpoint` package), from
+ * `SC_BENCH_PYTHON_REFERENCE`: then the Python CLI's own `get` (`python3 -m session_checkpoint.cli`)
+ * is timed beside ours on the same store. Not part of this repository: pass a checkout of your own.
+ */
+function pythonReference(): string | undefined {
+  const dir = process.env.SC_BENCH_PYTHON_REFERENCE;
+  return dir !== undefined && dir !== '' && existsSync(join(dir, 'session_checkpoint', 'cli.py')) ? dir : undefined;
+}
+
 /** The real Python interpreter (not a version-manager shim, whose own start-up would be timed), or `undefined`. */
 function pythonBinary(): string | undefined {
   try {
@@ -103,6 +113,8 @@ export async function cliCalls(ctx: BenchContext): Promise<Sample[]> {
   const withExample = existsSync(example) ? { ...env, XDG_DATA_HOME: linkingDataHome(join(dir, 'data-example'), [realpathSync(example)]) } : undefined;
   const withHook = { ...env, XDG_DATA_HOME: linkingDataHome(join(dir, 'data-hook'), [hookPlugin(join(dir, 'hook-plugin'))]) };
   const python = pythonBinary();
+  const reference = python === undefined ? undefined : pythonReference();
+  const referenceEnv = reference === undefined ? undefined : { ...env, PYTHONPATH: reference };
   const pythonFloor = join(dir, 'floor.py');
   writeFileSync(pythonFloor, PYTHON_FLOOR_SCRIPT);
   // The floor's two largest parts, on their own: what any CLI on this driver and hash must load.
@@ -119,6 +131,7 @@ export async function cliCalls(ctx: BenchContext): Promise<Sample[]> {
     ...(withExample === undefined ? {} : { 'get (example plugin linked)': [] }),
     'get (plugin with a hook: oclif path)': [],
     ...(python === undefined ? {} : { 'python floor script (get)': [] }),
+    ...(referenceEnv === undefined ? {} : { 'python CLI (get)': [] }),
   };
   for (let i = 0; i < calls; i++) {
     times.create!.push(timeCall([bin, 'create', '--store', store, '--session-id', 's', '--payload-file', payload], env));
@@ -131,6 +144,7 @@ export async function cliCalls(ctx: BenchContext): Promise<Sample[]> {
     if (withExample !== undefined) times['get (example plugin linked)']!.push(timeCall([bin, 'get', '--store', store, '--id', '1'], withExample));
     times['get (plugin with a hook: oclif path)']!.push(timeCall([bin, 'get', '--store', store, '--id', '1'], withHook));
     if (python !== undefined) times['python floor script (get)']!.push(timeCall([pythonFloor, store, '1'], env, python));
+    if (referenceEnv !== undefined) times['python CLI (get)']!.push(timeCall(['-m', 'session_checkpoint.cli', 'get', '--store', store, '--id', '1'], referenceEnv, python));
   }
   return Object.entries(times).map(([impl, values]) => ({ scenario: 'CLI call (median ms)', impl, unit: 'ms', value: median(values) }));
 }
