@@ -193,6 +193,8 @@ export async function chat(ctx: BenchContext, options: ChatOptions): Promise<Sam
         samples.push(...(await runContender(c, turns, prefix, expected)));
       }
       for (const channel of options.channels) {
+        // MemorySaver serializes the whole list at every step too: O(N^2), like the plain peer.
+        if (channel === 'plain' && turns > options.peerPlainMaxTurns) continue;
         process.stderr.write(`  ${prefix}: ${memoryReference(channel)}\n`);
         samples.push(...(await runMemoryReference(channel, turns, prefix)));
       }
