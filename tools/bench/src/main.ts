@@ -10,7 +10,9 @@
  * default 60,300, 20 with --quick), --peer-plain-turns 60 (largest count at which LangGraph's
  * savers run the chat's unchanged graph), --samples FILE (append every sample to FILE as a JSON
  * line as soon as it is measured, so that a long run stopped early keeps what it measured).
- * PostgreSQL scenarios run when SC_PG_URL is set.
+ * PostgreSQL scenarios run when SC_PG_URL is set. cliCalls also times the Python reference CLI's
+ * `get` when SC_BENCH_PYTHON_REFERENCE names a checkout of it (the folder holding its
+ * `session_checkpoint` package; not part of this repository).
  *
  *   node tools/bench/dist/main.js --only chat,deltaChat --runs 3 --no-write   # the chat scenarios
  */
