@@ -70,7 +70,7 @@ export interface SessionCheckpointSaverOptions {
 }
 
 /** Default of {@link SessionCheckpointSaverOptions.snapshotRatio}. */
-export const DEFAULT_SNAPSHOT_RATIO = 4;
+const DEFAULT_SNAPSHOT_RATIO = 4;
 
 interface Configurable {
   thread_id?: unknown;
