@@ -1,11 +1,11 @@
 import type { CheckpointTuple } from '@langchain/langgraph-checkpoint';
-import { openPostgresStore, openSqliteStore } from '@session-checkpoint/store-kysely';
 import type { CheckpointStore } from '@session-checkpoint/core';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SessionCheckpointSaver } from './index.js';
 import { dropSchema, PG_URL, tempDir, uniqueSchema } from './test-support/backends.js';
 import { startSaverChild } from './test-support/children.js';
+import { openTarget } from './test-support/open-target.mjs';
 import { cfg, checkpointWith, meta } from './test-support/checkpoints.js';
 
 /*
@@ -23,21 +23,20 @@ afterAll(async () => {
 
 const targets = [
   { name: 'sqlite', available: true, make: () => `sqlite:${join(tmp.dir, `p-${Math.random().toString(36).slice(2)}.db`)}` },
-  {
-    name: 'postgres',
+  ...(['postgres', 'postgres-lockrow'] as const).map((kind) => ({
+    // postgres-lockrow: an adapter without transactionLock, so the saver takes its lock row instead.
+    name: kind,
     available: PG_URL !== undefined,
     make: () => {
       const schema = uniqueSchema('sc_lg_proc');
       schemas.push(schema);
-      return `postgres:${schema}`;
+      return `${kind}:${schema}`;
     },
-  },
+  })),
 ];
 
 function open(target: string): Promise<CheckpointStore> {
-  return target.startsWith('sqlite:')
-    ? openSqliteStore(target.slice('sqlite:'.length))
-    : openPostgresStore(PG_URL ?? '', { schema: target.slice('postgres:'.length), poolSize: 2 });
+  return openTarget(target);
 }
 
 async function tuples(saver: SessionCheckpointSaver, thread: string): Promise<CheckpointTuple[]> {
@@ -102,6 +101,8 @@ describe.each(targets)('processes on $name', (backend) => {
     const target = backend.make();
     const store = await open(target);
     try {
+      // The lock-row target exercises the saver's fallback for adapters without transactionLock.
+      expect(store.adapter.capabilities.transactionLocks === true).toBe(!target.startsWith('postgres-lockrow:'));
       const saver = new SessionCheckpointSaver(store);
       const first = checkpointWith({ big: 'b'.repeat(10_000), turn: 1 });
       const c1 = await saver.put(cfg('gone'), first, meta(0), first.channel_versions);

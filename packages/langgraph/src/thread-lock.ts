@@ -11,11 +11,18 @@ import { threadLockRef } from './source-refs.js';
  *   `concurrentTransactions` is false): writers already run one at a time, and a check inside the
  *   transaction sees every earlier commit.
  * - PostgreSQL (READ COMMITTED, `concurrentTransactions` true): each of these transactions first
- *   inserts the thread's lock row (a fixed source ref, unique in the namespace) and deletes it
- *   again before committing. A second transaction inserting the same ref waits on the unique index
- *   until the first ends, so put, deleteThread and prune on one thread run one at a time, and the
- *   check, a statement after the lock, sees what the delete committed. The lock row is never
- *   committed; a crash rolls it back with the rest.
+ *   takes the thread's lock through the adapter's `transactionLock` (a transaction-scoped advisory
+ *   lock, one statement, released by the commit or rollback), so put, deleteThread and prune on one
+ *   thread run one at a time, and the check, a statement after the lock, sees what the delete
+ *   committed.
+ * - An adapter with concurrent transactions but no `transactionLock` (one written before it
+ *   existed): the transaction inserts the thread's lock row (a fixed source ref, unique in the
+ *   namespace) and deletes it again before committing. A second transaction inserting the same ref
+ *   waits on the unique index until the first ends. The lock row is never committed; a crash rolls
+ *   it back with the rest. It costs two statements more than the advisory lock.
+ *
+ * Which of the two a transaction takes depends on the adapter alone, so processes that share a
+ * store through the same adapter always take the same lock.
  */
 
 /** Kind of the transient lock row (never committed). */
@@ -32,6 +39,11 @@ export function needsThreadLock(store: CheckpointStore): boolean {
  */
 export async function lockThread(tx: CheckpointStore, namespace: string, threadId: string): Promise<() => Promise<void>> {
   if (!needsThreadLock(tx)) return async () => undefined;
+  const adapter = tx.adapter;
+  if (adapter.capabilities.transactionLocks === true && adapter.transactionLock) {
+    await adapter.transactionLock(threadLockRef(threadId));
+    return async () => undefined;
+  }
   const row = await tx.create({
     namespace,
     sessionId: threadId,

@@ -195,7 +195,7 @@ export class KyselyAdapter extends CheckpointAdapterBase {
   }
 
   static #capabilitiesOf(defaults: AdapterCapabilities, flavor: SqlFlavor, given: Partial<AdapterCapabilities> | undefined): AdapterCapabilities {
-    return { ...defaults, multiProcess: true, persistent: true, concurrentTransactions: flavor === 'postgres', sourceRefKind: true, ...given };
+    return { ...defaults, multiProcess: true, persistent: true, concurrentTransactions: flavor === 'postgres', sourceRefKind: true, transactionLocks: true, ...given };
   }
 
   /** An adapter over the same state whose statements run on an open transaction's runner. */
@@ -363,6 +363,22 @@ export class KyselyAdapter extends CheckpointAdapterBase {
     if (query.keepLatest === undefined && query.olderThan === undefined) return [];
     const [{ prunableQuery }, compiler] = await Promise.all([perCallQueries(), this.#shared.compiler()]);
     return this.#single(async (runner) => idsOf(await runner.rows(prunableQuery(compiler, query))));
+  }
+
+  /**
+   * Holds the lock named `key` until the open transaction ends. PostgreSQL: a transaction-scoped
+   * advisory lock (`pg_advisory_xact_lock` on a 64-bit hash of the schema and key; two keys that
+   * share a hash only wait on each other). SQLite: nothing to take, since `BEGIN IMMEDIATE` already
+   * runs write transactions one at a time.
+   *
+   * @throws CheckpointError outside a transaction (on the root adapter), where the lock would be
+   *   released as soon as it was taken.
+   */
+  async transactionLock(key: string): Promise<void> {
+    if (!this.#bound) throw new CheckpointError('transactionLock needs an open transaction: call it on the adapter handed to transaction()');
+    await this.#single(async (runner) => {
+      if (this.#shared.postgres) await runner.rows(this.#shared.postgres.lockKey(key));
+    });
   }
 
   /**

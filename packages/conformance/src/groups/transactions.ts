@@ -1,5 +1,5 @@
 import { isCheckpointConflictError } from '@session-checkpoint/core';
-import { ensureEqual, rejectsMatching, rejectsWith } from '../assert.js';
+import { ensure, ensureEqual, rejectsMatching, rejectsWith } from '../assert.js';
 import { ids } from '../context.js';
 import type { ConformanceCase } from '../types.js';
 
@@ -46,6 +46,66 @@ export const transactions: ConformanceCase[] = [
         'a conflict inside a transaction must fail it with CheckpointConflictError',
       );
       ensureEqual(await store.findBySourceRef('app', 'fresh'), undefined, 'a failed transaction must undo the writes before the conflict');
+    },
+  },
+  {
+    name: 'a transaction lock is held until its holder commits, and the next holder sees what it committed',
+    requires: 'transactionLocks',
+    async run({ store }) {
+      const order: string[] = [];
+      let locked!: () => void;
+      const aLocked = new Promise<void>((resolve) => (locked = resolve));
+      let open!: () => void;
+      const gate = new Promise<void>((resolve) => (open = resolve));
+      const a = store.transaction(async (tx) => {
+        await tx.adapter.transactionLock?.('app/key-1');
+        locked();
+        await gate;
+        await tx.create({ namespace: 'app', sessionId: 's', payload: { by: 'a' }, sourceRef: 'from-a' });
+        order.push('a commits');
+      });
+      // A lock call that throws fails the case (through a) instead of leaving it waiting.
+      await Promise.race([aLocked, a]);
+      const b = store.transaction(async (tx) => {
+        await tx.adapter.transactionLock?.('app/key-1');
+        order.push('b locked');
+        return tx.findBySourceRef('app', 'from-a');
+      });
+      // Time for a lock that does not hold to let b through before a writes; a lock that holds
+      // keeps b waiting however long this is.
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      open();
+      await a;
+      const seen = await b;
+      ensureEqual(order, ['a commits', 'b locked'], 'a second transaction taking the same lock must wait until the first ends');
+      ensure(seen !== undefined, 'the next holder of a lock must see what the previous holder committed', 'the row committed by the first holder was not found');
+    },
+  },
+  {
+    name: 'a transaction lock ends with a rollback too',
+    requires: 'transactionLocks',
+    async run({ store }) {
+      await rejectsMatching(
+        store.transaction(async (tx) => {
+          await tx.adapter.transactionLock?.('app/key-2');
+          throw new Error('boom');
+        }),
+        /boom/,
+        'a transaction must fail with the error its callback threw',
+      );
+      // Would wait forever (and time the case out) if the rolled-back holder kept the lock.
+      const got = await store.transaction(async (tx) => {
+        await tx.adapter.transactionLock?.('app/key-2');
+        return 'locked';
+      });
+      ensureEqual(got, 'locked', 'a lock must be free again once its holder rolled back');
+    },
+  },
+  {
+    name: 'a transaction lock is refused outside a transaction',
+    requires: 'transactionLocks',
+    async run({ adapter }) {
+      await rejectsMatching(Promise.resolve().then(() => adapter.transactionLock?.('app/key-3')), /transaction/, 'transactionLock outside a transaction must throw (the lock would end at once)');
     },
   },
 ];

@@ -43,7 +43,12 @@ export class JsonFileAdapter extends CheckpointAdapterBase {
   }
 
   override get capabilities(): AdapterCapabilities {
-    return { ...super.capabilities, persistent: true };
+    return { ...super.capabilities, persistent: true, transactionLocks: true };
+  }
+
+  /** A transaction holds the whole file already, so every lock is held by then; refused outside one. */
+  async transactionLock(_key: string): Promise<void> {
+    if (!this.inTransaction) throw new CheckpointError('transactionLock needs an open transaction');
   }
 
   async insert(row: NewCheckpointRow, options: InsertOptions = {}): Promise<InsertResult> {

@@ -25,6 +25,13 @@ export interface AdapterCapabilities {
    * {@link CheckpointAdapterBase}'s own scan honours it whatever this flag says.
    */
   readonly sourceRefKind?: boolean;
+  /**
+   * The adapter implements {@link CheckpointAdapter.transactionLock}: a named lock that a
+   * transaction holds until it ends. Default is `false` (absent): callers that need one use their
+   * own means (`@session-checkpoint/langgraph` then inserts a lock row and deletes it before the
+   * commit, two statements more per transaction).
+   */
+  readonly transactionLocks?: boolean;
 }
 
 /** Options of {@link CheckpointAdapter.insert}. */
@@ -191,6 +198,24 @@ export interface CheckpointAdapter {
 
   /** Ids selected by a prune query, ascending. */
   findPrunable(query: PruneQuery): Promise<number[]>;
+
+  /**
+   * Takes the exclusive lock named `key` and holds it until the open transaction ends (commit or
+   * rollback): transactions that take the same key run one at a time from that call on, and a
+   * statement after it sees everything the previous holder committed. Called on the adapter
+   * handed to a {@link CheckpointAdapter.transaction} callback; outside one it throws. Optional:
+   * implement it (and declare {@link AdapterCapabilities.transactionLocks}) where transactions run
+   * concurrently; an adapter whose writers run one at a time has no need of it.
+   *
+   * @example
+   * ```ts
+   * await adapter.transaction(async (tx) => {
+   *   await tx.transactionLock?.('app/thread-1');
+   *   // ... reads and writes that must not interleave with another holder of the key
+   * });
+   * ```
+   */
+  transactionLock?(key: string): Promise<void>;
 
   /**
    * Runs `fn` in one transaction over an adapter bound to it; commits when `fn` resolves, rolls

@@ -1,15 +1,13 @@
 // A child process that drives a SessionCheckpointSaver (the built package) on one thread:
-//   node saver-child.mjs <sqlite:path | postgres:schema> <thread> <count | forever | delete>
+//   node saver-child.mjs <sqlite:path | postgres:schema | postgres-lockrow:schema> <thread> <count | forever | delete>
 // Each step changes "turn" and carries "system" over; it prints "put <n>" after each put.
 // SC_LG_MAX=<n> sets maxCheckpointsPerThread.
 import { SessionCheckpointSaver } from '../../dist/index.js';
-import { openPostgresStore, openSqliteStore } from '@session-checkpoint/store-kysely';
+import { openTarget } from './open-target.mjs';
 import { uuid6 } from '@langchain/langgraph-checkpoint';
 
 const [target, thread, count] = process.argv.slice(2);
-const store = target.startsWith('sqlite:')
-  ? await openSqliteStore(target.slice('sqlite:'.length), { busyTimeoutMs: 300_000 })
-  : await openPostgresStore(process.env.SC_PG_URL, { schema: target.slice('postgres:'.length), poolSize: 1 });
+const store = await openTarget(target, { busyTimeoutMs: 300_000, poolSize: 1 });
 const max = process.env.SC_LG_MAX === undefined ? undefined : Number(process.env.SC_LG_MAX);
 const saver = new SessionCheckpointSaver(store, max === undefined ? {} : { maxCheckpointsPerThread: max });
 if (count === 'delete') {

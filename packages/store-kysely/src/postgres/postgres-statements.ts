@@ -8,6 +8,8 @@ export interface PostgresStatements {
    * delete against a snapshot missing the other's row and leave `keepLatest + 1` rows.
    */
   lockSession(namespace: string, sessionId: string): CompiledQuery;
+  /** The caller's named lock of `transactionLock`, held until the transaction ends. */
+  lockKey(key: string): CompiledQuery;
   /**
    * Taken before an explicit-id insert: `SHARE ROW EXCLUSIVE` waits for every transaction holding
    * a generated id (inserts hold `ROW EXCLUSIVE` until commit) and keeps new ones out, so the
@@ -34,6 +36,8 @@ export function postgresStatements(db: Kysely<any>, schema: string): PostgresSta
   return {
     lockSession: (namespace, sessionId) =>
       lock.withValues({ key: JSON.stringify(['session-checkpoint:retention', schema, namespace, sessionId]) }),
+    // The schema is part of the key: stores in two schemas of one database never wait on each other.
+    lockKey: (key) => lock.withValues({ key: JSON.stringify(['session-checkpoint:lock', schema, key]) }),
     lockIds: () => lockIds,
     keepSequenceAbove: (id) =>
       sql`select setval(s.seq, greatest(${id}::bigint, coalesce(pg_sequence_last_value(s.seq), 0)))
