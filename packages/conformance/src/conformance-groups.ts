@@ -1,6 +1,7 @@
 import type { ConformanceCase } from './types.js';
 import { close } from './groups/close.js';
 import { concurrency } from './groups/concurrency.js';
+import { conditionalInsert } from './groups/conditional-insert.js';
 import { crud } from './groups/crud.js';
 import { ids } from './groups/ids.js';
 import { integrity } from './groups/integrity.js';
@@ -24,6 +25,7 @@ export const CONFORMANCE_GROUPS = {
   ids,
   retention,
   transactions,
+  conditionalInsert,
   isolation,
   concurrency,
   integrity,

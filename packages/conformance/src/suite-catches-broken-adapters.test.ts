@@ -139,15 +139,22 @@ const LOCK_CASES = [
   'transactions > a transaction lock is refused outside a transaction',
 ];
 
+/** The conditional-insert cases, which need `conditionalInserts`. */
+const CONDITIONAL_CASES = [
+  'conditionalInsert > insertIfPresent inserts only when every required row exists, with the SHA-256 asked for',
+  'conditionalInsert > insertIfPresent waits for a transaction holding its lock, and does not insert when that transaction deleted a required row',
+];
+
 describe('the conformance suite', () => {
   it('passes the correct reference adapter on every case it can run, and reports the rest as skipped', async () => {
     const outcomes = await runSuite(memorySubject(() => new MemoryAdapter()));
-    expect(outcomes.length).toBe(41);
+    expect(outcomes.length).toBe(43);
     expect(failed(outcomes)).toEqual([]);
     expect(outcomes.filter((o) => o.skipped).map((o) => o.name)).toEqual([
       'transactions > a transaction lock is held until its holder commits, and the next holder sees what it committed (skipped: the adapter does not declare the capability transactionLocks)',
       'transactions > a transaction lock ends with a rollback too (skipped: the adapter does not declare the capability transactionLocks)',
       'transactions > a transaction lock is refused outside a transaction (skipped: the adapter does not declare the capability transactionLocks)',
+      ...CONDITIONAL_CASES.map((name) => `${name} (skipped: the adapter does not declare the capability conditionalInserts)`),
       'persistence > data survives a second adapter over the same store (skipped: the adapter does not declare the capability persistent)',
       'persistence > ids are never reused after deleting the highest row, closing and reopening (skipped: the adapter does not declare the capability persistent)',
     ]);
@@ -155,7 +162,7 @@ describe('the conformance suite', () => {
 
   it('passes a correct persistent JSON-file adapter on every case, none skipped', async () => {
     const outcomes = await runSuite(() => jsonFileSubject());
-    expect(outcomes.length).toBe(41);
+    expect(outcomes.length).toBe(43);
     expect(outcomes.filter((o) => o.skipped)).toEqual([]);
     expect(failed(outcomes)).toEqual([]);
   });
@@ -202,7 +209,10 @@ describe('the conformance suite', () => {
     const outcomes = await runSuite(snapshotFileSubject);
     // It passes every other case (persistence, close and byte tampering included); it declares no
     // transaction lock, so those three cases are skipped.
-    expect(outcomes.filter((o) => o.skipped).map((o) => o.name)).toEqual(LOCK_CASES.map((name) => `${name} (skipped: the adapter does not declare the capability transactionLocks)`));
+    expect(outcomes.filter((o) => o.skipped).map((o) => o.name)).toEqual([
+      ...LOCK_CASES.map((name) => `${name} (skipped: the adapter does not declare the capability transactionLocks)`),
+      ...CONDITIONAL_CASES.map((name) => `${name} (skipped: the adapter does not declare the capability conditionalInserts)`),
+    ]);
     expect(failed(outcomes).sort()).toEqual(ISOLATION.slice().sort());
     expect(String(failure(outcomes, ISOLATION[0]!))).toMatch(
       /^ConformanceFailure: a rollback must undo the transaction's own create only, never a create another caller completed meanwhile: expected \[ 1, 3 \], got \[ 1 \]$/,

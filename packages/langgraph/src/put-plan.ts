@@ -161,6 +161,11 @@ export class PutPlan {
     return this.#states;
   }
 
+  /** The row whole, when it fits in one row; `undefined` when it needs parts. Changes nothing in the plan. */
+  prepareWhole(tx: CheckpointStore, input: CreateCheckpointInput): PreparedCheckpoint | undefined {
+    return tryPrepare(tx, input);
+  }
+
   /**
    * Prepares the row, first moving the largest values (or appended items) into part rows when it
    * is over the store's payload limit, each part within it.

@@ -22,6 +22,7 @@ import {
 import { optionalText, requireText, threadArgument } from './config-fields.js';
 import { deltaHistory, deltaHistoryOf } from './delta-history.js';
 import { BoundedCache, type ListState } from './list-state.js';
+import { putAtOnce } from './put-at-once.js';
 import { PutPlan } from './put-plan.js';
 import { sameJson } from './same-json.js';
 import { existingRefs, lockThread } from './thread-lock.js';
@@ -296,7 +297,8 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
       sourceRef: checkpointRef(thread, ns, id),
       ...(Number.isNaN(created.getTime()) ? {} : { createdAt: created }),
     };
-    const row = await this.store.transaction(async (tx) => {
+    const once = await putAtOnce(this.store, plan, input, thread, ns);
+    const row = once !== undefined ? { inserted: true, sha: once } : await this.store.transaction(async (tx) => {
       const release = await lockThread(tx, this.namespace, thread);
       // What this row links to must exist now, inside the transaction that inserts it.
       const links = plan.links();

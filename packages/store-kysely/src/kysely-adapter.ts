@@ -8,6 +8,7 @@ import {
   type CheckpointAdapter,
   type CheckpointRow,
   type InsertOptions,
+  type InsertPrecondition,
   type InsertResult,
   type ListRowsQuery,
   type NewCheckpointRow,
@@ -20,8 +21,10 @@ import { runInTransaction, sourceRefBounds } from '@session-checkpoint/core/inte
 import type { Kysely } from 'kysely';
 import { KyselyConnection, type AdapterConnection } from './adapter-connection.js';
 import { PreparedAdapterParts } from './adapter-parts.js';
+import { conditionalInsertParameters, conditionalInsertShape, conditionalInsertSql } from './conditional-insert.js';
+import { rawQuery } from './raw-query.js';
 import type { PostgresStatements } from './postgres/postgres-statements.js';
-import type { CheckpointQueries, IdRow, SourceRefRange } from './queries.js';
+import type { CheckpointQueries, IdRow, InsertValues, SourceRefRange } from './queries.js';
 import type { QueryTemplate } from './query-template.js';
 import type { QueryRunner } from './query-runner.js';
 import type { CheckpointDatabase } from './schema.js';
@@ -79,8 +82,13 @@ interface Shared {
   readonly schema: string;
   /** SQLite only: sourceRef range templates with a literal LIMIT, by direction and limit (see {@link LITERAL_LIMITS}). */
   readonly literalRanges: Map<string, QueryTemplate<Omit<SourceRefRange, 'limit'>, CheckpointRow>> | undefined;
+  /** SQL of insertIfPresent per shape of precondition (see {@link conditionalInsertShape}); `null`: not expressible. */
+  readonly conditionalInserts: Map<string, string | null>;
   closed: boolean;
 }
+
+/** Shapes of insertIfPresent kept compiled; more (a caller with many required rows) are built per call. */
+const CONDITIONAL_SHAPES = 32;
 
 /** What an adapter bound to an open transaction is made of (the constructor's private form). */
 class BoundParts {
@@ -152,6 +160,7 @@ export class KyselyAdapter extends CheckpointAdapterBase {
         byteOrder: true,
         schema: 'public',
         literalRanges: new Map(),
+        conditionalInserts: new Map(),
         closed: false,
       };
       this.#runner = db.connection.runner;
@@ -174,6 +183,7 @@ export class KyselyAdapter extends CheckpointAdapterBase {
       byteOrder: flavor === 'postgres' ? undefined : true,
       schema,
       literalRanges: flavor === 'postgres' ? undefined : new Map(),
+      conditionalInserts: new Map(),
       closed: false,
     };
     // The templates are compiled with the caller's instance (its dialect and plugins decide the
@@ -195,7 +205,7 @@ export class KyselyAdapter extends CheckpointAdapterBase {
   }
 
   static #capabilitiesOf(defaults: AdapterCapabilities, flavor: SqlFlavor, given: Partial<AdapterCapabilities> | undefined): AdapterCapabilities {
-    return { ...defaults, multiProcess: true, persistent: true, concurrentTransactions: flavor === 'postgres', sourceRefKind: true, transactionLocks: true, ...given };
+    return { ...defaults, multiProcess: true, persistent: true, concurrentTransactions: flavor === 'postgres', sourceRefKind: true, transactionLocks: true, conditionalInserts: true, ...given };
   }
 
   /** An adapter over the same state whose statements run on an open transaction's runner. */
@@ -366,6 +376,34 @@ export class KyselyAdapter extends CheckpointAdapterBase {
   }
 
   /**
+   * Inserts `row` only when the rows `precondition.present` names exist: one `INSERT ... SELECT`
+   * whose WHERE also counts the required rows (PostgreSQL: read `FOR SHARE`, after the advisory
+   * lock of `precondition.lockKey`, taken first in the same statement; see conditional-insert.ts).
+   * Autocommit at root level, so a single round trip on PostgreSQL and no `BEGIN IMMEDIATE` on
+   * SQLite. Resolves to the new id, or `undefined` when nothing was inserted (also when a Kysely
+   * plugin of the caller's instance reshaped the insert SQL beyond what the check can extend).
+   */
+  async insertIfPresent(row: NewCheckpointRow, precondition: InsertPrecondition): Promise<number | undefined> {
+    if (row.id !== undefined) throw new CheckpointError('insertIfPresent takes no explicit id');
+    return this.#single(async (runner) => {
+      const { queries, postgres, flavor } = this.#shared;
+      const base = queries.insert.withValues(insertValues(row));
+      const { present } = precondition;
+      const lockKey = postgres && precondition.lockKey !== undefined ? postgres.lockKeyText(precondition.lockKey) : undefined;
+      const shape = conditionalInsertShape(present, lockKey !== undefined);
+      const cache = this.#shared.conditionalInserts;
+      let text = cache.get(shape);
+      if (text === undefined) {
+        text = conditionalInsertSql(base.sql, flavor, present, lockKey !== undefined, base.parameters.length) ?? null;
+        if (cache.size < CONDITIONAL_SHAPES) cache.set(shape, text);
+      }
+      if (text === null) return undefined;
+      const inserted = first(await runner.rows(rawQuery<IdRow>(text, [...base.parameters, ...conditionalInsertParameters(row.namespace, present, lockKey)])));
+      return inserted === undefined ? undefined : Number(inserted.id);
+    });
+  }
+
+  /**
    * Holds the lock named `key` until the open transaction ends. PostgreSQL: a transaction-scoped
    * advisory lock (`pg_advisory_xact_lock` on a 64-bit hash of the schema and key; two keys that
    * share a hash only wait on each other). SQLite: nothing to take, since `BEGIN IMMEDIATE` already
@@ -411,16 +449,7 @@ export class KyselyAdapter extends CheckpointAdapterBase {
   /** Inserts one row and applies retention, on a runner that is already in a transaction when needed. */
   async #insertIn(runner: QueryRunner, row: NewCheckpointRow, keep: number | undefined): Promise<InsertResult> {
     const { queries, postgres } = this.#shared;
-    const values = {
-      namespace: row.namespace,
-      sessionId: row.sessionId,
-      kind: row.kind,
-      name: row.name,
-      payloadJson: row.payloadJson,
-      payloadSha256: row.payloadSha256,
-      createdAt: row.createdAt,
-      sourceRef: row.sourceRef,
-    };
+    const values = insertValues(row);
     // On SQLite, BEGIN IMMEDIATE already serialises writers; PostgreSQL needs explicit locks.
     if (postgres && keep !== undefined) await runner.rows(postgres.lockSession(row.namespace, row.sessionId));
     if (postgres && row.id !== undefined) await runner.rows(postgres.lockIds());
@@ -497,6 +526,20 @@ export class KyselyAdapter extends CheckpointAdapterBase {
   #ensureOpen(): void {
     if (this.#shared.closed) throw new CheckpointError('the store is closed');
   }
+}
+
+/** The inserted columns of a row, without its id. */
+function insertValues(row: NewCheckpointRow): InsertValues {
+  return {
+    namespace: row.namespace,
+    sessionId: row.sessionId,
+    kind: row.kind,
+    name: row.name,
+    payloadJson: row.payloadJson,
+    payloadSha256: row.payloadSha256,
+    createdAt: row.createdAt,
+    sourceRef: row.sourceRef,
+  };
 }
 
 function first<R extends { id: unknown }>(rows: R[]): R | undefined {

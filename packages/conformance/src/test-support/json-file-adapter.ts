@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CheckpointAdapterBase, CheckpointConflictError, CheckpointError, idLimitError, MAX_CHECKPOINT_ID } from '@session-checkpoint/core';
-import type { AdapterCapabilities, CheckpointAdapter, CheckpointRow, InsertOptions, InsertResult } from '@session-checkpoint/core';
+import { CheckpointAdapterBase, CheckpointConflictError, CheckpointError, idLimitError, isCheckpointConflictError, MAX_CHECKPOINT_ID } from '@session-checkpoint/core';
+import type { AdapterCapabilities, CheckpointAdapter, CheckpointRow, InsertOptions, InsertPrecondition, InsertResult } from '@session-checkpoint/core';
 import type { ListRowsQuery, NewCheckpointRow, ScanRowsQuery } from '@session-checkpoint/core';
 import { compareNewestFirst, selectPrunable } from '@session-checkpoint/core/internal';
 import type { ConformanceSubject } from '../types.js';
@@ -43,7 +43,23 @@ export class JsonFileAdapter extends CheckpointAdapterBase {
   }
 
   override get capabilities(): AdapterCapabilities {
-    return { ...super.capabilities, persistent: true, transactionLocks: true };
+    return { ...super.capabilities, persistent: true, transactionLocks: true, conditionalInserts: true };
+  }
+
+  /** Checks and inserts inside one transaction, which holds the whole file (so `lockKey` is held too). */
+  async insertIfPresent(row: NewCheckpointRow, precondition: InsertPrecondition): Promise<number | undefined> {
+    return this.transaction(async (tx) => {
+      for (const { sourceRef, payloadSha256 } of precondition.present) {
+        const held = await tx.findBySourceRef(row.namespace, sourceRef);
+        if (!held || (payloadSha256 !== undefined && held.payloadSha256 !== payloadSha256)) return undefined;
+      }
+      try {
+        return (await tx.insert(row)).id;
+      } catch (error) {
+        if (isCheckpointConflictError(error)) return undefined;
+        throw error;
+      }
+    });
   }
 
   /** A transaction holds the whole file already, so every lock is held by then; refused outside one. */

@@ -12,8 +12,8 @@ import { JsonFileAdapter, jsonFileSubject } from './json-file-adapter.js';
  */
 export class SnapshotFileAdapter extends JsonFileAdapter {
   override get capabilities(): AdapterCapabilities {
-    // Its transactions hold nothing, so it cannot offer the file adapter's transaction lock.
-    return { ...super.capabilities, concurrentTransactions: true, transactionLocks: false };
+    // Its transactions hold nothing, so it cannot offer the file adapter's lock or conditional insert.
+    return { ...super.capabilities, concurrentTransactions: true, transactionLocks: false, conditionalInserts: false };
   }
 
   /** The bug under test: snapshot the file, restore it on failure, let everyone else carry on. */

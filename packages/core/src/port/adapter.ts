@@ -32,6 +32,26 @@ export interface AdapterCapabilities {
    * commit, two statements more per transaction).
    */
   readonly transactionLocks?: boolean;
+  /**
+   * The adapter implements {@link CheckpointAdapter.insertIfPresent}. Default is `false` (absent):
+   * callers check their preconditions themselves, in a transaction.
+   */
+  readonly conditionalInserts?: boolean;
+}
+
+/** What {@link CheckpointAdapter.insertIfPresent} requires before it inserts. */
+export interface InsertPrecondition {
+  /**
+   * Rows of the inserted row's namespace that must exist, by distinct source ref; with
+   * `payloadSha256`, the row holding the ref must have recorded that SHA-256.
+   */
+  present: readonly { sourceRef: string; payloadSha256?: string }[];
+  /**
+   * Taken as {@link CheckpointAdapter.transactionLock} takes it, before the rows are checked, and
+   * held until the insert commits. Default is no lock. An adapter whose writers run one at a time
+   * may ignore it.
+   */
+  lockKey?: string;
 }
 
 /** Options of {@link CheckpointAdapter.insert}. */
@@ -150,6 +170,22 @@ export interface CheckpointAdapter {
    * @throws CheckpointConflictError when the id or `(namespace, sourceRef)` is taken.
    */
   insert(row: NewCheckpointRow, options?: InsertOptions): Promise<InsertResult>;
+
+  /**
+   * Inserts one row (without an explicit id) only when every row `precondition.present` names
+   * exists, as one atomic step: the check and the insert see the same committed state, and a row
+   * the check found cannot be deleted before the insert commits. Resolves to the new id, or to
+   * `undefined` when nothing was inserted: a required row is missing or holds another SHA-256,
+   * the row's sourceRef is taken, the id limit is reached, or the adapter cannot express the
+   * check for this row. The caller then takes its own,
+   * slower path, which tells these apart. Optional (declare {@link AdapterCapabilities.conditionalInserts}).
+   *
+   * @example
+   * ```ts
+   * const id = await adapter.insertIfPresent?.(row, { present: [{ sourceRef: 'parent' }], lockKey: 'app/thread-1' });
+   * ```
+   */
+  insertIfPresent?(row: NewCheckpointRow, precondition: InsertPrecondition): Promise<number | undefined>;
 
   /** The row with this id in this namespace, or `undefined`. */
   getRow(id: number, namespace: string): Promise<CheckpointRow | undefined>;

@@ -175,3 +175,14 @@ describe('listBySourceRefPrefix with a kind', () => {
     await expect(store.listBySourceRefPrefix({ namespace: 'app', prefix: 'r/', kind: 'bad kind', limit: 3 })).rejects.toSatisfy(isCheckpointValidationError);
   });
 });
+
+describe('insertPreparedIfPresent', () => {
+  it('refuses, with a CheckpointError naming the capability, an adapter without conditional inserts, and writes nothing', async () => {
+    const store = new CheckpointStore(new MemoryAdapter());
+    const prepared = store.prepare({ namespace: 'app', sessionId: 's', payload: { a: 1 }, sourceRef: 'x' });
+    const error = await store.insertPreparedIfPresent(prepared, { present: [] }).catch((e: unknown) => e);
+    expect(isCheckpointError(error)).toBe(true);
+    expect((error as Error).message).toContain('conditionalInserts');
+    expect(await store.list({ namespace: 'app' })).toEqual([]);
+  });
+});

@@ -1,6 +1,6 @@
-import { CheckpointConflictError, CheckpointNotFoundError, CheckpointValidationError, isCheckpointConflictError, type IntegrityFailure } from '../errors.js';
+import { CheckpointConflictError, CheckpointError, CheckpointNotFoundError, CheckpointValidationError, isCheckpointConflictError, type IntegrityFailure } from '../errors.js';
 import { resolveLimits, type CheckpointLimits } from '../limits.js';
-import type { CheckpointAdapter, InsertOptions, SourceRefPrefixQuery } from '../port/adapter.js';
+import type { CheckpointAdapter, InsertOptions, InsertPrecondition, SourceRefPrefixQuery } from '../port/adapter.js';
 import { CheckpointAdapterBase } from '../port/adapter-base.js';
 import { selectSourceRefPrefix } from '../port/ordering.js';
 import type { Checkpoint, CheckpointRow } from '../types.js';
@@ -138,16 +138,7 @@ export class CheckpointStore {
   async insertPrepared(prepared: PreparedCheckpoint & { id?: number }, options: CreateOptions = {}): Promise<Checkpoint> {
     const insertOptions: InsertOptions = {};
     if (options.keepLatest !== undefined) insertOptions.keepLatest = validateId(options.keepLatest, 'keepLatest');
-    const row = {
-      namespace: prepared.namespace,
-      sessionId: prepared.sessionId,
-      kind: prepared.kind,
-      name: prepared.name,
-      payloadJson: prepared.payloadJson,
-      payloadSha256: prepared.payloadSha256,
-      createdAt: prepared.createdAt,
-      sourceRef: prepared.sourceRef,
-    };
+    const row = rowOf(prepared);
     let id: number;
     try {
       ({ id } = await this.adapter.insert(prepared.id === undefined ? row : { ...row, id: prepared.id }, insertOptions));
@@ -158,6 +149,30 @@ export class CheckpointStore {
       throw error;
     }
     return toCheckpoint({ ...row, id });
+  }
+
+  /**
+   * Inserts an already prepared checkpoint only when the rows `precondition` names exist, in one
+   * atomic step of the adapter ({@link CheckpointAdapter.insertIfPresent}): for writers whose row
+   * refers to other rows. Resolves to the new record, or to `undefined` when nothing was inserted
+   * (a required row missing or different, the sourceRef taken, the id limit reached): take the
+   * path that tells these apart, a transaction that checks and inserts.
+   *
+   * @throws CheckpointError when the adapter does not declare `capabilities.conditionalInserts`.
+   * @example
+   * ```ts
+   * const row = await store.insertPreparedIfPresent(store.prepare(input), { present: [{ sourceRef: 'parent' }] });
+   * if (row === undefined) await store.transaction(async (tx) => { ... });
+   * ```
+   */
+  async insertPreparedIfPresent(prepared: PreparedCheckpoint, precondition: InsertPrecondition): Promise<Checkpoint | undefined> {
+    const adapter = this.adapter;
+    if (adapter.capabilities.conditionalInserts !== true || !adapter.insertIfPresent) {
+      throw new CheckpointError('this store\'s adapter has no conditional insert (capabilities.conditionalInserts)');
+    }
+    const row = rowOf(prepared);
+    const id = await adapter.insertIfPresent(row, precondition);
+    return id === undefined ? undefined : toCheckpoint({ ...row, id });
   }
 
   /**
@@ -499,4 +514,18 @@ export class CheckpointStore {
       if (rows.length < limit) return;
     }
   }
+}
+
+/** The row columns of a prepared checkpoint (without an id). */
+function rowOf(prepared: PreparedCheckpoint): Omit<CheckpointRow, 'id'> {
+  return {
+    namespace: prepared.namespace,
+    sessionId: prepared.sessionId,
+    kind: prepared.kind,
+    name: prepared.name,
+    payloadJson: prepared.payloadJson,
+    payloadSha256: prepared.payloadSha256,
+    createdAt: prepared.createdAt,
+    sourceRef: prepared.sourceRef,
+  };
 }

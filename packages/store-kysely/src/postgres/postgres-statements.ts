@@ -10,6 +10,8 @@ export interface PostgresStatements {
   lockSession(namespace: string, sessionId: string): CompiledQuery;
   /** The caller's named lock of `transactionLock`, held until the transaction ends. */
   lockKey(key: string): CompiledQuery;
+  /** The text whose 64-bit hash names the advisory lock of `key` (what {@link lockKey} locks). */
+  lockKeyText(key: string): string;
   /**
    * Taken before an explicit-id insert: `SHARE ROW EXCLUSIVE` waits for every transaction holding
    * a generated id (inserts hold `ROW EXCLUSIVE` until commit) and keeps new ones out, so the
@@ -27,6 +29,8 @@ export function postgresStatements(db: Kysely<any>, schema: string): PostgresSta
   const lock = QueryTemplate.compile<{ key: string }, unknown>((p) => ({
     compile: () => sql`select pg_advisory_xact_lock(hashtextextended(${p.key}, 0))`.compile(db),
   }));
+  // The schema is part of the key: stores in two schemas of one database never wait on each other.
+  const lockKeyText = (key: string) => JSON.stringify(['session-checkpoint:lock', schema, key]);
   const lockIds = sql`lock table ${sql.id(schema, 'checkpoints')} in share row exclusive mode`.compile(db);
   const table = `${quoteIdent(schema)}.checkpoints`;
   const collations = sql<{ collation: string | null; database: string }>`
@@ -36,8 +40,8 @@ export function postgresStatements(db: Kysely<any>, schema: string): PostgresSta
   return {
     lockSession: (namespace, sessionId) =>
       lock.withValues({ key: JSON.stringify(['session-checkpoint:retention', schema, namespace, sessionId]) }),
-    // The schema is part of the key: stores in two schemas of one database never wait on each other.
-    lockKey: (key) => lock.withValues({ key: JSON.stringify(['session-checkpoint:lock', schema, key]) }),
+    lockKey: (key) => lock.withValues({ key: lockKeyText(key) }),
+    lockKeyText,
     lockIds: () => lockIds,
     keepSequenceAbove: (id) =>
       sql`select setval(s.seq, greatest(${id}::bigint, coalesce(pg_sequence_last_value(s.seq), 0)))

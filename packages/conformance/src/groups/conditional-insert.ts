@@ -1,0 +1,57 @@
+import { ensure, ensureEqual } from '../assert.js';
+import type { ConformanceCase } from '../types.js';
+
+/** `insertIfPresent`: an insert that needs other rows, checked and done in one atomic step. */
+export const conditionalInsert: ConformanceCase[] = [
+  {
+    name: 'insertIfPresent inserts only when every required row exists, with the SHA-256 asked for',
+    requires: 'conditionalInserts',
+    async run({ store, make }) {
+      const a = await make({ sourceRef: 'a' });
+      const b = await make({ sourceRef: 'b', payload: { n: 2 } });
+      const row = (ref: string) => store.prepare({ namespace: 'app', sessionId: 's-1', payload: { ref }, sourceRef: ref });
+      const both = await store.insertPreparedIfPresent(row('x'), { present: [{ sourceRef: 'a' }, { sourceRef: 'b', payloadSha256: b.payloadSha256 }] });
+      ensure(both !== undefined, 'insertIfPresent must insert when every required row exists', 'nothing was inserted');
+      ensureEqual((await store.findBySourceRef('app', 'x'))?.id, both.id, 'the row insertIfPresent reports must be stored under its id');
+      ensureEqual(await store.insertPreparedIfPresent(row('y'), { present: [{ sourceRef: 'a' }, { sourceRef: 'missing' }] }), undefined, 'insertIfPresent must insert nothing when a required row is missing');
+      ensureEqual(await store.insertPreparedIfPresent(row('y'), { present: [{ sourceRef: 'a', payloadSha256: b.payloadSha256 }] }), undefined, 'insertIfPresent must insert nothing when a required row holds another SHA-256');
+      ensureEqual(await store.findBySourceRef('app', 'y'), undefined, 'a refused insertIfPresent must leave no row');
+      ensureEqual(await store.insertPreparedIfPresent(row('a'), { present: [{ sourceRef: 'b' }] }), undefined, 'insertIfPresent must insert nothing when its sourceRef is taken');
+      ensureEqual((await store.findBySourceRef('app', 'a'))?.payloadSha256, a.payloadSha256, 'a refused insertIfPresent must leave the row holding its sourceRef as it was');
+      const none = await store.insertPreparedIfPresent(row('z'), { present: [] });
+      ensure(none !== undefined, 'insertIfPresent with nothing required must insert', 'nothing was inserted');
+      const other = await store.insertPreparedIfPresent(store.prepare({ namespace: 'other', sessionId: 's', payload: { n: 1 }, sourceRef: 'w' }), { present: [{ sourceRef: 'a' }] });
+      ensureEqual(other, undefined, 'insertIfPresent must look for the required rows in the new row\'s namespace only');
+    },
+  },
+  {
+    name: 'insertIfPresent waits for a transaction holding its lock, and does not insert when that transaction deleted a required row',
+    requires: 'conditionalInserts',
+    async run({ store, make }) {
+      await make({ sourceRef: 'parent' });
+      let locked!: () => void;
+      const held = new Promise<void>((resolve) => (locked = resolve));
+      let open!: () => void;
+      const gate = new Promise<void>((resolve) => (open = resolve));
+      const deleter = store.transaction(async (tx) => {
+        await tx.adapter.transactionLock?.('app/thread');
+        const parent = await tx.findBySourceRef('app', 'parent');
+        if (parent) await tx.delete(parent.id, { namespace: 'app', apply: true });
+        locked();
+        await gate;
+      });
+      await Promise.race([held, deleter]);
+      const insert = store.insertPreparedIfPresent(store.prepare({ namespace: 'app', sessionId: 's-1', payload: { n: 2 }, sourceRef: 'child' }), {
+        present: [{ sourceRef: 'parent' }],
+        lockKey: 'app/thread',
+      });
+      // Time for an insert that does not wait to check against what it saw before the delete; one
+      // that waits for the lock (or the writer) sees the delete however long this is.
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      open();
+      await deleter;
+      ensureEqual(await insert, undefined, 'insertIfPresent must not insert a row whose required row a concurrent lock holder deleted');
+      ensureEqual(await store.findBySourceRef('app', 'child'), undefined, 'a refused insertIfPresent must leave no row');
+    },
+  },
+];
