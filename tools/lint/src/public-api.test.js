@@ -15,7 +15,7 @@ const PUBLIC_NAMES = {
     'CheckpointErrorOptions', 'CheckpointIntegrityError', 'CheckpointLimits', 'CheckpointNotFoundError',
     'CheckpointRow', 'CheckpointStore', 'CheckpointStoreOptions', 'CheckpointValidationError', 'Checkpointer',
     'CheckpointerOptions', 'CreateCheckpointInput', 'CreateOptions', 'DEFAULT_LIMITS', 'DeleteOptions',
-    'DeleteResult', 'InsertOptions', 'InsertResult', 'IntegrityFailure', 'JsonObject', 'JsonValue',
+    'DeleteResult', 'InsertOptions', 'InsertPrecondition', 'InsertResult', 'IntegrityFailure', 'JsonObject', 'JsonValue',
     'ListOptions', 'ListRowsQuery', 'MAX_CHECKPOINT_ID', 'MemoryAdapter', 'NamespaceOption', 'NewCheckpointRow', 'PayloadLimits',
     'PreparedCheckpoint', 'PruneOptions', 'PruneQuery', 'PruneResult', 'ScanOptions', 'ScanRowsQuery',
     'SessionSummary', 'SessionSummaryRow', 'SourceRefPrefixQuery', 'StoreNotFoundError', 'StoreSchemaError', 'StoreSecurityError',
