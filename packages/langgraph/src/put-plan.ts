@@ -42,6 +42,12 @@ export class PutPlan {
   /** True once a channel was re-decided after the first payload was built. */
   changed = false;
   #header: Header | undefined;
+  /**
+   * The last whole-row attempt, by payload object: a put tries the row whole before its
+   * transaction and again inside it, and a payload over the limit is canonicalised in full before
+   * it is refused, so the second try reuses the first while the payload is the same object.
+   */
+  #whole: { payload: unknown; prepared: PreparedCheckpoint | undefined } | undefined;
 
   constructor(
     private readonly serde: SerializerProtocol,
@@ -163,7 +169,11 @@ export class PutPlan {
 
   /** The row whole, when it fits in one row; `undefined` when it needs parts. Changes nothing in the plan. */
   prepareWhole(tx: CheckpointStore, input: CreateCheckpointInput): PreparedCheckpoint | undefined {
-    return tryPrepare(tx, input);
+    const last = this.#whole;
+    if (last !== undefined && last.payload === input.payload) return last.prepared;
+    const prepared = tryPrepare(tx, input);
+    this.#whole = { payload: input.payload, prepared };
+    return prepared;
   }
 
   /**
@@ -173,7 +183,7 @@ export class PutPlan {
    * @throws CheckpointValidationError naming the checkpoint, its size without values and `maxPayloadBytes`.
    */
   prepare(tx: CheckpointStore, input: CreateCheckpointInput, namespace: string): { prepared: PreparedCheckpoint; parts: PreparedCheckpoint[] } {
-    const first = tryPrepare(tx, input);
+    const first = this.prepareWhole(tx, input);
     if (first !== undefined) return { prepared: first, parts: [] };
     const max = tx.limits.maxPayloadBytes;
     const budget = max - PART_OVERHEAD;
