@@ -1,7 +1,7 @@
 import type { CheckpointStore, CreateCheckpointInput } from '@session-checkpoint/core';
 import type { PutPlan } from './put-plan.js';
 import { checkpointRef, threadLockRef } from './source-refs.js';
-import { needsThreadLock } from './thread-lock.js';
+import { hasAdapterLock, needsThreadLock } from './thread-lock.js';
 
 /*
  * The common put in one statement. Where the adapter offers a conditional insert, the checkpoint
@@ -14,10 +14,9 @@ import { needsThreadLock } from './thread-lock.js';
 
 /** The inserted row's SHA-256, or `undefined` when the put must take the transaction. */
 export async function putAtOnce(store: CheckpointStore, plan: PutPlan, input: CreateCheckpointInput, thread: string, ns: string): Promise<string | undefined> {
-  const { capabilities } = store.adapter;
-  if (capabilities.conditionalInserts !== true) return undefined;
+  if (store.adapter.capabilities.conditionalInserts !== true) return undefined;
   // The statement's lock must be the one deleteThread and prune take: the adapter's, not a lock row.
-  if (needsThreadLock(store) && capabilities.transactionLocks !== true) return undefined;
+  if (needsThreadLock(store) && !hasAdapterLock(store)) return undefined;
   const present: { sourceRef: string; payloadSha256?: string }[] = [];
   for (const [from, needs] of plan.links()) {
     const shas = new Set<string>();

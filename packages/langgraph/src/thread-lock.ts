@@ -33,15 +33,20 @@ export function needsThreadLock(store: CheckpointStore): boolean {
   return store.adapter.capabilities.concurrentTransactions;
 }
 
+/** True when the thread's lock is the adapter's `transactionLock` (rather than the lock row). */
+export function hasAdapterLock(store: CheckpointStore): boolean {
+  const { adapter } = store;
+  return adapter.capabilities.transactionLocks === true && typeof adapter.transactionLock === 'function';
+}
+
 /**
  * Takes the thread's lock inside the open transaction `tx` (a no-op where writers are serialised
  * already); returns the release, to call before the transaction commits.
  */
 export async function lockThread(tx: CheckpointStore, namespace: string, threadId: string): Promise<() => Promise<void>> {
   if (!needsThreadLock(tx)) return async () => undefined;
-  const adapter = tx.adapter;
-  if (adapter.capabilities.transactionLocks === true && adapter.transactionLock) {
-    await adapter.transactionLock(threadLockRef(threadId));
+  if (hasAdapterLock(tx)) {
+    await tx.adapter.transactionLock?.(threadLockRef(threadId));
     return async () => undefined;
   }
   const row = await tx.create({
