@@ -10,6 +10,30 @@ export interface CaseContext {
   make(input?: Partial<CreateCheckpointInput>): ReturnType<CheckpointStore['create']>;
 }
 
+/**
+ * A transaction of `store` held open between two steps, for cases about what others see or wait
+ * for meanwhile: `reached` settles once `before` has run (or rejects when the transaction failed
+ * first, so a case never waits forever), `release()` lets it run `after` and commit, `done` is
+ * its end.
+ */
+export function heldTransaction(
+  store: CheckpointStore,
+  before: (tx: CheckpointStore) => Promise<void>,
+  after: (tx: CheckpointStore) => Promise<void> = async () => undefined,
+): { reached: Promise<unknown>; release: () => void; done: Promise<void> } {
+  let reach!: () => void;
+  const reachedBefore = new Promise<void>((resolve) => (reach = resolve));
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  const done = store.transaction(async (tx) => {
+    await before(tx);
+    reach();
+    await gate;
+    await after(tx);
+  });
+  return { reached: Promise.race([reachedBefore, done]), release, done };
+}
+
 /** The ids of some rows, in their order. */
 export const ids = (rows: readonly { id: number }[]): number[] => rows.map((r) => r.id);
 

@@ -83,7 +83,7 @@ interface Shared {
   /** SQLite only: sourceRef range templates with a literal LIMIT, by direction and limit (see {@link LITERAL_LIMITS}). */
   readonly literalRanges: Map<string, QueryTemplate<Omit<SourceRefRange, 'limit'>, CheckpointRow>> | undefined;
   /** SQL of insertIfPresent per shape of precondition (see {@link conditionalInsertShape}); `null`: not expressible. */
-  readonly conditionalInserts: Map<string, string | null>;
+  readonly conditionalInsertTexts: Map<string, string | null>;
   closed: boolean;
 }
 
@@ -160,7 +160,7 @@ export class KyselyAdapter extends CheckpointAdapterBase {
         byteOrder: true,
         schema: 'public',
         literalRanges: new Map(),
-        conditionalInserts: new Map(),
+        conditionalInsertTexts: new Map(),
         closed: false,
       };
       this.#runner = db.connection.runner;
@@ -183,7 +183,7 @@ export class KyselyAdapter extends CheckpointAdapterBase {
       byteOrder: flavor === 'postgres' ? undefined : true,
       schema,
       literalRanges: flavor === 'postgres' ? undefined : new Map(),
-      conditionalInserts: new Map(),
+      conditionalInsertTexts: new Map(),
       closed: false,
     };
     // The templates are compiled with the caller's instance (its dialect and plugins decide the
@@ -391,7 +391,7 @@ export class KyselyAdapter extends CheckpointAdapterBase {
       const { present } = precondition;
       const lockKey = postgres && precondition.lockKey !== undefined ? postgres.lockKeyText(precondition.lockKey) : undefined;
       const shape = conditionalInsertShape(present, lockKey !== undefined);
-      const cache = this.#shared.conditionalInserts;
+      const cache = this.#shared.conditionalInsertTexts;
       let text = cache.get(shape);
       if (text === undefined) {
         text = conditionalInsertSql(base.sql, flavor, present, lockKey !== undefined, base.parameters.length) ?? null;

@@ -1,4 +1,5 @@
 import { ensure, ensureEqual } from '../assert.js';
+import { heldTransaction } from '../context.js';
 import type { ConformanceCase } from '../types.js';
 
 /** `insertIfPresent`: an insert that needs other rows, checked and done in one atomic step. */
@@ -29,18 +30,12 @@ export const conditionalInsert: ConformanceCase[] = [
     requires: 'conditionalInserts',
     async run({ store, make }) {
       await make({ sourceRef: 'parent' });
-      let locked!: () => void;
-      const held = new Promise<void>((resolve) => (locked = resolve));
-      let open!: () => void;
-      const gate = new Promise<void>((resolve) => (open = resolve));
-      const deleter = store.transaction(async (tx) => {
+      const deleter = heldTransaction(store, async (tx) => {
         await tx.adapter.transactionLock?.('app/thread');
         const parent = await tx.findBySourceRef('app', 'parent');
         if (parent) await tx.delete(parent.id, { namespace: 'app', apply: true });
-        locked();
-        await gate;
       });
-      await Promise.race([held, deleter]);
+      await deleter.reached;
       const insert = store.insertPreparedIfPresent(store.prepare({ namespace: 'app', sessionId: 's-1', payload: { n: 2 }, sourceRef: 'child' }), {
         present: [{ sourceRef: 'parent' }],
         lockKey: 'app/thread',
@@ -48,8 +43,8 @@ export const conditionalInsert: ConformanceCase[] = [
       // Time for an insert that does not wait to check against what it saw before the delete; one
       // that waits for the lock (or the writer) sees the delete however long this is.
       await new Promise((resolve) => setTimeout(resolve, 100));
-      open();
-      await deleter;
+      deleter.release();
+      await deleter.done;
       ensureEqual(await insert, undefined, 'insertIfPresent must not insert a row whose required row a concurrent lock holder deleted');
       ensureEqual(await store.findBySourceRef('app', 'child'), undefined, 'a refused insertIfPresent must leave no row');
     },

@@ -1,6 +1,6 @@
 import { isCheckpointConflictError } from '@session-checkpoint/core';
 import { ensure, ensureEqual, rejectsMatching, rejectsWith } from '../assert.js';
-import { ids } from '../context.js';
+import { heldTransaction, ids } from '../context.js';
 import type { ConformanceCase } from '../types.js';
 
 /** A transaction is all or nothing, for the caller that runs it. (Other callers: see `isolation`.) */
@@ -53,19 +53,17 @@ export const transactions: ConformanceCase[] = [
     requires: 'transactionLocks',
     async run({ store }) {
       const order: string[] = [];
-      let locked!: () => void;
-      const aLocked = new Promise<void>((resolve) => (locked = resolve));
-      let open!: () => void;
-      const gate = new Promise<void>((resolve) => (open = resolve));
-      const a = store.transaction(async (tx) => {
-        await tx.adapter.transactionLock?.('app/key-1');
-        locked();
-        await gate;
-        await tx.create({ namespace: 'app', sessionId: 's', payload: { by: 'a' }, sourceRef: 'from-a' });
-        order.push('a commits');
-      });
-      // A lock call that throws fails the case (through a) instead of leaving it waiting.
-      await Promise.race([aLocked, a]);
+      const a = heldTransaction(
+        store,
+        async (tx) => {
+          await tx.adapter.transactionLock?.('app/key-1');
+        },
+        async (tx) => {
+          await tx.create({ namespace: 'app', sessionId: 's', payload: { by: 'a' }, sourceRef: 'from-a' });
+          order.push('a commits');
+        },
+      );
+      await a.reached;
       const b = store.transaction(async (tx) => {
         await tx.adapter.transactionLock?.('app/key-1');
         order.push('b locked');
@@ -74,8 +72,8 @@ export const transactions: ConformanceCase[] = [
       // Time for a lock that does not hold to let b through before a writes; a lock that holds
       // keeps b waiting however long this is.
       await new Promise((resolve) => setTimeout(resolve, 100));
-      open();
-      await a;
+      a.release();
+      await a.done;
       const seen = await b;
       ensureEqual(order, ['a commits', 'b locked'], 'a second transaction taking the same lock must wait until the first ends');
       ensure(seen !== undefined, 'the next holder of a lock must see what the previous holder committed', 'the row committed by the first holder was not found');
