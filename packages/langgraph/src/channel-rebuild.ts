@@ -1,6 +1,7 @@
 import { CheckpointIntegrityError, type Checkpoint as StoredRow, type CheckpointStore } from '@session-checkpoint/core';
 import type { ListState } from './list-state.js';
-import { CHECKPOINT_KIND, checkpointPayload, isCheckpointRow, partPayload, type CheckpointPayload, type ListPiece, type PartRef } from './row-payloads.js';
+import { CHECKPOINT_KIND, checkpointPayload, isCheckpointRow, type CheckpointPayload, type ListPiece } from './row-payloads.js';
+import { joinValue } from './split-value.js';
 import { checkpointPrefix, checkpointRef, partRef } from './source-refs.js';
 import type { StoredValue } from './stored-value.js';
 import { rowsByPrefix } from './thread-rows.js';
@@ -228,7 +229,7 @@ export class ChannelRebuilder {
       const { r, piece } = path[i] as { r: RowInfo; piece?: ListPiece };
       if (piece !== undefined) {
         if (len !== piece.n) throw integrity(p, channel, `checkpoint ${r.p.checkpoint_id} extends ${piece.n} items, the value it extends has ${len < 0 ? 'none' : len}`, rowId);
-        const items = piece.j ?? this.#joinedJson(r, channel, piece.parts ?? [], p, rowId);
+        const items = piece.j ?? this.#joined(r, channel, { t: 'json', parts: piece.parts ?? [], ...(piece.form === 'items' ? { form: 'items' } : {}) }, p, rowId).j;
         if (!Array.isArray(items)) throw integrity(p, channel, `the items of checkpoint ${r.p.checkpoint_id} are not a list`, rowId);
         len += items.length;
         tail.push(items);
@@ -247,30 +248,18 @@ export class ChannelRebuilder {
   }
 
   #full(r: RowInfo, channel: string, p: CheckpointPayload, rowId: number): Rebuilt {
-    let stored = r.p.values[channel] as StoredValue;
-    if (stored.parts !== undefined) {
-      const text = this.#joined(r, channel, stored.parts, p, rowId);
-      stored = stored.form === 'b64' ? { t: stored.t, b64: text } : { t: stored.t, j: parseJson(text, () => integrity(p, channel, 'its parts do not join to JSON', rowId)) as StoredValue['j'] };
-    }
+    const own = r.p.values[channel] as StoredValue;
+    const stored = own.parts === undefined ? own : this.#joined(r, channel, own, p, rowId);
     const j = stored.j;
-    if (stored.t !== 'json' || !Array.isArray(j)) return { stored, assembled: stored !== r.p.values[channel] };
-    const s = (r.p.values[channel] as StoredValue).s ?? jsonBytes(j);
-    return { stored, assembled: stored !== r.p.values[channel], state: { holder: r.p.checkpoint_id, sha: r.sha, since: r.p.checkpoint_id, d: 0, s, c: 0 } };
+    if (stored.t !== 'json' || !Array.isArray(j)) return { stored, assembled: stored !== own };
+    const s = own.s ?? jsonBytes(j);
+    return { stored, assembled: stored !== own, state: { holder: r.p.checkpoint_id, sha: r.sha, since: r.p.checkpoint_id, d: 0, s, c: 0 } };
   }
 
-  #joinedJson(r: RowInfo, channel: string, parts: readonly PartRef[], p: CheckpointPayload, rowId: number): unknown {
-    return parseJson(this.#joined(r, channel, parts, p, rowId), () => integrity(p, channel, 'its parts do not join to JSON', rowId));
-  }
-
-  #joined(r: RowInfo, channel: string, parts: readonly PartRef[], p: CheckpointPayload, rowId: number): string {
-    let text = '';
-    for (const part of parts) {
-      const row = this.#parts.get(partRef(r.p.thread_id, r.p.checkpoint_ns, r.p.checkpoint_id, part.k));
-      if (!row) throw integrity(p, channel, `part ${part.k} of its value in checkpoint ${r.p.checkpoint_id} is missing`, rowId);
-      if (row.payloadSha256 !== part.sha) throw integrity(p, channel, `part ${part.k} of its value in checkpoint ${r.p.checkpoint_id} is not the one stored (SHA-256 differs)`, rowId);
-      text += partPayload(row).text;
-    }
-    return text;
+  /** A value of `r`'s row joined from its part rows (see split-value.ts). */
+  #joined(r: RowInfo, channel: string, v: StoredValue, p: CheckpointPayload, rowId: number): StoredValue {
+    const rowOf = (k: number) => this.#parts.get(partRef(r.p.thread_id, r.p.checkpoint_ns, r.p.checkpoint_id, k));
+    return joinValue(v, rowOf, (reason) => integrity(p, channel, `its value in checkpoint ${r.p.checkpoint_id}: ${reason}`, rowId));
   }
 }
 
@@ -279,12 +268,4 @@ function nextLink(p: CheckpointPayload, channel: string): string | undefined {
   if (Object.hasOwn(p.values, channel)) return undefined;
   if (p.lists !== undefined && Object.hasOwn(p.lists, channel)) return (p.lists[channel] as ListPiece).from;
   return Object.hasOwn(p.carried, channel) ? p.carried[channel] : undefined;
-}
-
-function parseJson(text: string, fail: () => Error): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw fail();
-  }
 }

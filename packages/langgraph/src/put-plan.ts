@@ -1,11 +1,11 @@
 import type { SerializerProtocol } from '@langchain/langgraph-checkpoint';
-import { CheckpointValidationError, type CheckpointStore, type CreateCheckpointInput, type PreparedCheckpoint } from '@session-checkpoint/core';
+import { CheckpointValidationError, type CheckpointStore, type CreateCheckpointInput, type JsonValue, type PreparedCheckpoint } from '@session-checkpoint/core';
 import { appendedItems, type ListState } from './list-state.js';
-import type { CheckpointPayload, ListPiece, PartPayload, PartRef } from './row-payloads.js';
-import { PART_KIND } from './row-payloads.js';
+import type { CheckpointPayload, ListPiece } from './row-payloads.js';
 import { partRef } from './source-refs.js';
+import { splitBytes, splitValue, tryPrepare } from './split-value.js';
 import { storeValue, type StoredValue } from './stored-value.js';
-import { jsonBytes, PART_OVERHEAD, splitText } from './value-parts.js';
+import { jsonBytes } from './value-parts.js';
 
 /*
  * What one put stores for each channel: in full (`values`), as the items appended to the value of
@@ -137,9 +137,11 @@ export class PutPlan {
 
   #build(): CheckpointPayload {
     const h = this.#header as Header;
-    const split = [...this.#values.values()].some((v) => v.parts !== undefined);
+    const values = [...this.#values.values()];
+    const items = values.some((v) => v.form === 'items') || [...this.#lists.values()].some((piece) => piece.form === 'items');
+    const split = values.some((v) => v.parts !== undefined);
     return {
-      langgraph: this.#lists.size > 0 || split ? 2 : 1,
+      langgraph: items ? 3 : this.#lists.size > 0 || split ? 2 : 1,
       thread_id: this.thread,
       checkpoint_ns: this.ns,
       checkpoint_id: this.id,
@@ -178,7 +180,7 @@ export class PutPlan {
 
   /**
    * Prepares the row, first moving the largest values (or appended items) into part rows when it
-   * is over the store's payload limit, each part within it.
+   * is over the store's payload limit, each part within it (see split-value.ts).
    *
    * @throws CheckpointValidationError naming the checkpoint, its size without values and `maxPayloadBytes`.
    */
@@ -186,31 +188,23 @@ export class PutPlan {
     const first = this.prepareWhole(tx, input);
     if (first !== undefined) return { prepared: first, parts: [] };
     const max = tx.limits.maxPayloadBytes;
-    const budget = max - PART_OVERHEAD;
-    const candidates: { channel: string; list: boolean; text: string; form: 'j' | 'b64' }[] = [];
-    for (const [channel, v] of this.#values) {
-      if (v.b64 !== undefined) candidates.push({ channel, list: false, text: v.b64, form: 'b64' });
-      else candidates.push({ channel, list: false, text: JSON.stringify(v.j ?? null), form: 'j' });
+    const candidates: { channel: string; list: boolean; value: StoredValue; bytes: number }[] = [];
+    for (const [channel, value] of this.#values) candidates.push({ channel, list: false, value, bytes: splitBytes(value) });
+    for (const [channel, piece] of this.#lists) {
+      const value: StoredValue = { t: 'json', j: (piece.j ?? []) as JsonValue };
+      candidates.push({ channel, list: true, value, bytes: splitBytes(value) });
     }
-    for (const [channel, piece] of this.#lists) candidates.push({ channel, list: true, text: JSON.stringify(piece.j ?? []), form: 'j' });
-    candidates.sort((a, b) => b.text.length - a.text.length);
+    candidates.sort((a, b) => b.bytes - a.bytes);
     const parts: PreparedCheckpoint[] = [];
+    const target = { namespace, thread: this.thread, ns: this.ns, checkpointId: this.id, what: `checkpoint ${this.id} of thread '${this.thread}'` };
     for (const c of candidates) {
-      const refs: PartRef[] = [];
-      for (const text of splitText(c.text, budget)) {
-        const k = parts.length;
-        const payload: PartPayload = { langgraph: 2, thread_id: this.thread, checkpoint_ns: this.ns, checkpoint_id: this.id, channel: c.channel, k, text };
-        const part = tx.prepare({ namespace, sessionId: this.thread, kind: PART_KIND, name: `part ${k}`, payload, sourceRef: partRef(this.thread, this.ns, this.id, k) });
-        parts.push(part);
-        refs.push({ k, sha: part.payloadSha256 });
-      }
+      const split = splitValue(tx, target, c.channel, c.value, (k) => partRef(this.thread, this.ns, this.id, k), parts.length);
+      parts.push(...split.parts);
       if (c.list) {
-        const piece = this.#lists.get(c.channel) as ListPiece;
-        const { j: _items, ...rest } = piece;
-        this.#lists.set(c.channel, { ...rest, parts: refs });
+        const { j: _items, ...rest } = this.#lists.get(c.channel) as ListPiece;
+        this.#lists.set(c.channel, { ...rest, parts: split.value.parts ?? [], ...(split.value.form === 'items' ? { form: 'items' } : {}) });
       } else {
-        const v = this.#values.get(c.channel) as StoredValue;
-        this.#values.set(c.channel, { t: v.t, ...(v.s === undefined ? {} : { s: v.s }), parts: refs, form: c.form });
+        this.#values.set(c.channel, split.value);
       }
       input.payload = this.#build();
       const prepared = tryPrepare(tx, input);
@@ -221,15 +215,5 @@ export class PutPlan {
       `LangGraph checkpoint ${this.id} of thread '${this.thread}' is about ${bytes} bytes even with every channel value in part rows, over the store's maxPayloadBytes (${max}): ` +
         'its checkpoint and metadata alone are too large; raise the limit, e.g. openSqliteStore(path, { limits: { maxPayloadBytes } })',
     );
-  }
-}
-
-/** The prepared row, or `undefined` when it is over the payload limit (any other error is thrown). */
-function tryPrepare(tx: CheckpointStore, input: CreateCheckpointInput): PreparedCheckpoint | undefined {
-  try {
-    return tx.prepare(input);
-  } catch (error) {
-    if (error instanceof CheckpointValidationError && /carrier limit/.test(error.message)) return undefined;
-    throw error;
   }
 }

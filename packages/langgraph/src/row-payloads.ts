@@ -39,19 +39,27 @@ export interface ListPiece {
   c: number;
   /** The appended items. */
   j?: unknown[];
-  /** Or, when they are too large for one row, the rows holding their JSON text. */
+  /** Or, when they are too large for one row, the rows holding them (see `form`). */
   parts?: PartRef[];
+  /** With `parts`: `"items"` when each part holds a slice of the items, absent when a slice of their JSON text. */
+  form?: 'j' | 'items';
 }
 
-/** Payload of a {@link PART_KIND} row: one slice of the JSON text (or base64) of a split value. */
+/**
+ * Payload of a {@link PART_KIND} row: one slice of a split value. Version 3 holds a slice of a
+ * list's items (`items`), version 2 a slice of the value's JSON text or base64 (`text`).
+ */
 export interface PartPayload {
-  langgraph: 2;
+  langgraph: 2 | 3;
   thread_id: string;
   checkpoint_ns: string;
   checkpoint_id: string;
   channel: string;
   k: number;
-  text: string;
+  /** Version 2: a slice of the JSON text (or base64). */
+  text?: string;
+  /** Version 3: a slice of the items. */
+  items?: unknown[];
 }
 
 /**
@@ -60,8 +68,12 @@ export interface PartPayload {
  * so a fork never overwrites another branch: values are keyed by the checkpoint that wrote them.
  */
 export interface CheckpointPayload {
-  /** 1, or 2 when the row uses `lists` or split values (which readers before 2 would misread). */
-  langgraph: 1 | 2;
+  /**
+   * 1; 2 when the row uses `lists` or values split into text parts; 3 when some value or list
+   * piece is split into item parts. Readers refuse versions they do not know, so an older saver
+   * fails closed on a row it would misread.
+   */
+  langgraph: 1 | 2 | 3;
   thread_id: string;
   checkpoint_ns: string;
   checkpoint_id: string;
@@ -117,7 +129,8 @@ function isListPiece(v: unknown): boolean {
     typeof v.d === 'number' &&
     typeof v.s === 'number' &&
     Number.isSafeInteger(v.c) &&
-    (Array.isArray(v.j) || isPartList(v.parts))
+    (Array.isArray(v.j) || isPartList(v.parts)) &&
+    (v.form === undefined || v.form === 'j' || v.form === 'items')
   );
 }
 
@@ -129,7 +142,8 @@ export function isPartList(v: unknown): v is PartRef[] {
 /** The part payload of a verified row, shape-checked. */
 export function partPayload(row: StoredRow): PartPayload {
   const p = row.payload as Record<string, unknown>;
-  if (row.kind !== PART_KIND || p.langgraph !== 2 || typeof p.checkpoint_id !== 'string' || typeof p.channel !== 'string' || !Number.isSafeInteger(p.k) || typeof p.text !== 'string') {
+  const slice = (p.langgraph === 2 && typeof p.text === 'string' && p.items === undefined) || (p.langgraph === 3 && Array.isArray(p.items) && p.text === undefined);
+  if (row.kind !== PART_KIND || !slice || typeof p.checkpoint_id !== 'string' || typeof p.channel !== 'string' || !Number.isSafeInteger(p.k)) {
     return malformed(row, 'part');
   }
   return p as unknown as PartPayload;
@@ -145,7 +159,7 @@ export function checkpointPayload(row: StoredRow): CheckpointPayload {
   const p = row.payload as Record<string, unknown>;
   if (
     row.kind !== CHECKPOINT_KIND ||
-    (p.langgraph !== 1 && p.langgraph !== 2) ||
+    (p.langgraph !== 1 && p.langgraph !== 2 && p.langgraph !== 3) ||
     typeof p.thread_id !== 'string' ||
     typeof p.checkpoint_ns !== 'string' ||
     typeof p.checkpoint_id !== 'string' ||

@@ -16,10 +16,18 @@ export interface StoredValue {
   b64?: string;
   /** For a list value: the bytes of its serialized JSON (the snapshot size of the snapshot rule). */
   s?: number;
-  /** A value too large for its checkpoint row: the rows holding its JSON text (or base64) in order. */
+  /** A value too large for its row: the rows holding it in order (see `form`, and value-parts.ts). */
   parts?: PartRef[];
-  /** With `parts`: `"j"` when the parts join to JSON text, `"b64"` when to base64. */
-  form?: 'j' | 'b64';
+  /**
+   * With `parts`: `"items"` when each part holds a slice of a list's items, `"j"` when the parts
+   * join to JSON text, `"b64"` when to base64.
+   */
+  form?: 'j' | 'b64' | 'items';
+  /**
+   * With `form: "items"` for an object whose bulk is one list: the key of that list; `j` then
+   * holds the rest of the object.
+   */
+  at?: string;
 }
 
 const decoder = new TextDecoder('utf-8', { fatal: true });

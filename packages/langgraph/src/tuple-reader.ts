@@ -13,8 +13,9 @@ import {
 import { CheckpointIntegrityError, type Checkpoint as StoredRow, type CheckpointStore } from '@session-checkpoint/core';
 import { ChannelRebuilder, channelsOf, keyOf } from './channel-rebuild.js';
 import type { ListState } from './list-state.js';
-import { checkpointPayload, isCheckpointRow, partPayload, writePayload, type CheckpointPayload, type StoredWrite, type WritePayload } from './row-payloads.js';
+import { checkpointPayload, isCheckpointRow, writePayload, type CheckpointPayload, type StoredWrite, type WritePayload } from './row-payloads.js';
 import { checkpointRef, writePartRef } from './source-refs.js';
+import { joinValue } from './split-value.js';
 import { isThenable, loadValue, loadValueNow, type StoredValue } from './stored-value.js';
 import { allRowsByPrefix } from './thread-rows.js';
 
@@ -201,21 +202,10 @@ export class TupleReader {
 
 /** A split pending write joined back from its verified part rows (each bound by its SHA-256). */
 function joinWrite(p: CheckpointPayload, task: WritePayload, write: StoredWrite, parts: Map<string, StoredRow>): StoredValue {
-  let text = '';
-  const fail = (reason: string) =>
+  const rowOf = (k: number) => parts.get(writePartRef(task.thread_id, task.checkpoint_ns, task.checkpoint_id, task.task_id, k));
+  return joinValue(write.value, rowOf, (reason) =>
     new CheckpointIntegrityError(`LangGraph checkpoint ${p.checkpoint_id} of thread '${p.thread_id}': write '${write.channel}' of task ${task.task_id} cannot be rebuilt: ${reason}`, {
       failures: [],
-    });
-  for (const part of write.value.parts ?? []) {
-    const row = parts.get(writePartRef(task.thread_id, task.checkpoint_ns, task.checkpoint_id, task.task_id, part.k));
-    if (!row) throw fail(`part ${part.k} is missing`);
-    if (row.payloadSha256 !== part.sha) throw fail(`part ${part.k} is not the one stored (SHA-256 differs)`);
-    text += partPayload(row).text;
-  }
-  if (write.value.form === 'b64') return { t: write.value.t, b64: text };
-  try {
-    return { t: write.value.t, j: JSON.parse(text) as StoredValue['j'] };
-  } catch {
-    throw fail('its parts do not join to JSON');
-  }
+    }),
+  );
 }

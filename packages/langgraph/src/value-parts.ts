@@ -1,10 +1,14 @@
 import { utf8ByteLength } from '@session-checkpoint/core';
 
 /*
- * A value too large for its checkpoint row is stored as its JSON text (or base64), cut into
- * slices, one ordinary row each (kind `langgraph.part`, payload `{..., text}`), every slice's row
- * within the store's payload limit. The checkpoint row lists the parts with their rows' payload
- * SHA-256, so a missing, swapped or altered part is caught on read.
+ * A value too large for its row is cut into slices, one ordinary row each (kind `langgraph.part`),
+ * every slice's row within the store's payload limit. A list (or an object whose bulk is one list,
+ * such as DeltaChannel's snapshot) is cut between its items, each part holding a slice of them as
+ * JSON (`{..., items}`): read back, the part rows' payloads are already the items, parsed once. Any
+ * other value is cut as its JSON text (or base64), each part holding a slice of it as a string
+ * (`{..., text}`), which is escaped inside the row and parsed again after joining. The row that
+ * owns the value lists the parts with their rows' payload SHA-256, so a missing, swapped or
+ * altered part is caught on read.
  */
 
 /** Bytes of a part row besides its text: ids, field names, escaping slack. */
@@ -47,4 +51,33 @@ function isHighSurrogate(code: number): boolean {
 /** UTF-8 bytes of a JSON value's text, without building a second copy beyond the text itself. */
 export function jsonBytes(value: unknown): number {
   return utf8ByteLength(JSON.stringify(value) ?? 'null');
+}
+
+/**
+ * Cuts `items` into consecutive slices whose JSON array form (UTF-8, as `JSON.stringify` writes
+ * it) is at most `budget` bytes each, or `undefined` when one item alone is over it (the caller
+ * then cuts the value's text instead).
+ *
+ * @example
+ * ```ts
+ * splitItems(['aa', 'bb', 'cc'], 12); // [['aa', 'bb'], ['cc']] (["aa","bb"] is 11 bytes)
+ * ```
+ */
+export function splitItems(items: readonly unknown[], budget: number): unknown[][] | undefined {
+  const out: unknown[][] = [];
+  let slice: unknown[] = [];
+  let bytes = 2; // the brackets
+  for (const item of items) {
+    const size = jsonBytes(item) + 1; // and its comma
+    if (size + 2 > budget) return undefined;
+    if (bytes + size > budget) {
+      out.push(slice);
+      slice = [];
+      bytes = 2;
+    }
+    slice.push(item);
+    bytes += size;
+  }
+  if (slice.length > 0) out.push(slice);
+  return out;
 }
