@@ -88,6 +88,13 @@ interface Holders {
 const HOLDER_CACHE_MAX = 1024;
 /** List states kept: one per recently put or read checkpoint (each holds references, not copies). */
 const LIST_CACHE_MAX = 256;
+/**
+ * Checkpoints of the first page a delta history reads (pages then grow fourfold): the walk stops
+ * at the newest ancestor holding each channel's value, often a few dozen checkpoints back, and
+ * every row a page reads is verified, so a first page of the whole thread would verify rows
+ * older than the walk needs (at 60 chat turns, about twice the rows).
+ */
+const DELTA_HISTORY_HINT = 16;
 
 /**
  * A LangGraph.js checkpointer over a session-checkpoint {@link CheckpointStore}, so it runs on
@@ -177,9 +184,9 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
       const row = await this.store.findBySourceRef(this.namespace, checkpointRef(thread, ns, id));
       if (!row) return empty();
       const [target] = groupRows([row]);
-      return target ? deltaHistory(this.#reader, target, this.#newestFirst(prefix, checkpointRef(thread, ns, id), PAGE_SIZE), channels) : empty();
+      return target ? deltaHistory(this.#reader, target, this.#newestFirst(prefix, checkpointRef(thread, ns, id), DELTA_HISTORY_HINT), channels) : empty();
     }
-    const newest = this.#newestFirst(prefix, undefined, PAGE_SIZE);
+    const newest = this.#newestFirst(prefix, undefined, DELTA_HISTORY_HINT);
     const first = await newest.next();
     if (first.done === true) return empty();
     return deltaHistory(this.#reader, first.value, newest, channels);
