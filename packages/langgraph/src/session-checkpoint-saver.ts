@@ -89,10 +89,10 @@ const HOLDER_CACHE_MAX = 1024;
 /** List states kept: one per recently put or read checkpoint (each holds references, not copies). */
 const LIST_CACHE_MAX = 256;
 /**
- * Checkpoints of the first page a delta history reads (pages then grow fourfold): the walk stops
- * at the newest ancestor holding each channel's value, often a few dozen checkpoints back, and
- * every row a page reads is verified, so a first page of the whole thread would verify rows
- * older than the walk needs (at 60 chat turns, about twice the rows).
+ * Checkpoints of the first page a delta history reads (pages then double, so that the rows read
+ * past the walk's end stay within about the rows it needs): the walk stops at the newest ancestor
+ * holding each channel's value, often a few dozen checkpoints back, and every row a page reads is
+ * verified, so a first page of the whole thread would verify rows older than the walk needs.
  */
 const DELTA_HISTORY_HINT = 16;
 
@@ -184,9 +184,9 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
       const row = await this.store.findBySourceRef(this.namespace, checkpointRef(thread, ns, id));
       if (!row) return empty();
       const [target] = groupRows([row]);
-      return target ? deltaHistory(this.#reader, target, this.#newestFirst(prefix, checkpointRef(thread, ns, id), DELTA_HISTORY_HINT), channels) : empty();
+      return target ? deltaHistory(this.#reader, target, this.#newestFirst(prefix, checkpointRef(thread, ns, id), DELTA_HISTORY_HINT, 2), channels) : empty();
     }
-    const newest = this.#newestFirst(prefix, undefined, DELTA_HISTORY_HINT);
+    const newest = this.#newestFirst(prefix, undefined, DELTA_HISTORY_HINT, 2);
     const first = await newest.next();
     if (first.done === true) return empty();
     return deltaHistory(this.#reader, first.value, newest, channels);
@@ -441,9 +441,10 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
 
   /**
    * Checkpoints of one (thread, namespace) prefix, newest first, each with its writes: a
-   * descending range read, where a checkpoint's writes come just before it.
+   * descending range read, where a checkpoint's writes come just before it. Pages start at about
+   * `hint` checkpoints and grow by `growth` (default 4) up to PAGE_SIZE rows.
    */
-  async *#newestFirst(prefix: string, before: string | undefined, hint: number): AsyncGenerator<CheckpointEntry> {
+  async *#newestFirst(prefix: string, before: string | undefined, hint: number, growth = 4): AsyncGenerator<CheckpointEntry> {
     const orphans = new Map<string, WritePayload[]>();
     // Every row read is verified, so read about what is needed and grow the pages when more is:
     // `hint` checkpoints and one more row (e.g. the latest checkpoint and one task's writes).
@@ -461,7 +462,7 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
       }
       if (page.length < limit) return;
       bound = page[page.length - 1]?.sourceRef ?? undefined;
-      limit = Math.min(PAGE_SIZE, limit * 4);
+      limit = Math.min(PAGE_SIZE, limit * growth);
     }
   }
 
