@@ -55,14 +55,36 @@ function integrity(p: CheckpointPayload, channel: string, reason: string, rowId:
 export class ChannelRebuilder {
   readonly rows = new Map<string, RowInfo>();
   readonly #parts = new Map<string, StoredRow>();
-  readonly #memo = new Map<string, Rebuilt>();
+  /** Rebuilt values by row, then channel (object keys: no key strings built per lookup). */
+  readonly #memo = new Map<RowInfo, Map<string, Rebuilt>>();
+  /** The loaded rows of each (thread, namespace) by checkpoint id, and each row's group. */
+  readonly #groups = new Map<string, Map<string, RowInfo>>();
+  readonly #groupOf = new Map<RowInfo, Map<string, RowInfo>>();
+  /** The last walk of {@link #linked}, until a row is added. */
+  #walk: { r: RowInfo; ch: string; link: string | undefined }[] | undefined;
 
   constructor(
     private readonly store: CheckpointStore,
     private readonly namespace: string,
     private readonly entries: readonly RowInfo[],
   ) {
-    for (const e of entries) this.rows.set(keyOf(e.p), e);
+    for (const e of entries) this.#put(e);
+  }
+
+  #put(info: RowInfo): void {
+    const { p } = info;
+    this.rows.set(keyOf(p), info);
+    const groupKey = `${p.thread_id}\u0000${p.checkpoint_ns}`;
+    let group = this.#groups.get(groupKey);
+    if (!group) this.#groups.set(groupKey, (group = new Map()));
+    group.set(p.checkpoint_id, info);
+    this.#groupOf.set(info, group);
+    this.#walk = undefined;
+  }
+
+  /** The loaded row of checkpoint `id` in the same thread and namespace as `r`. */
+  #sibling(r: RowInfo, id: string): RowInfo | undefined {
+    return this.#groupOf.get(r)?.get(id);
   }
 
   /** Reads every row the entries' values need: a range read per chain, then exact refs until none is missing. */
@@ -129,7 +151,7 @@ export class ChannelRebuilder {
   #add(row: StoredRow): void {
     if (!isCheckpointRow(row)) return;
     const p = checkpointPayload(row);
-    this.rows.set(keyOf(p), { p, sha: row.payloadSha256, rowId: row.id });
+    this.#put({ p, sha: row.payloadSha256, rowId: row.id });
   }
 
   async #fetch(refs: Map<string, string>): Promise<void> {
@@ -140,34 +162,42 @@ export class ChannelRebuilder {
   /**
    * Every (loaded row, channel) that a value the entries need passes through, following each
    * channel's links from the entries back to its full copy; each pair once. A link to a row not
-   * loaded ends that walk (`link` names the checkpoint it led to).
+   * loaded ends that walk (`link` names the checkpoint it led to). Kept until a row is added:
+   * `#missing` and `#loadParts` ask for it several times per batch.
    */
-  *#linked(): Generator<{ r: RowInfo; ch: string; link: string | undefined }> {
-    const seen = new Set<string>();
-    const stack: [string, string][] = [];
-    for (const { p } of this.entries) for (const ch of channelsOf(p)) stack.push([keyOf(p), ch]);
-    while (stack.length > 0) {
-      const [key, ch] = stack.pop() as [string, string];
-      const at = `${key}\u0001${ch}`;
-      if (seen.has(at)) continue;
-      seen.add(at);
-      const r = this.rows.get(key);
-      if (!r) continue;
-      const link = nextLink(r.p, ch);
-      yield { r, ch, link };
-      if (link !== undefined) stack.push([siblingKey(r.p, link), ch]);
+  #linked(): { r: RowInfo; ch: string; link: string | undefined }[] {
+    if (this.#walk) return this.#walk;
+    const out: { r: RowInfo; ch: string; link: string | undefined }[] = [];
+    const seen = new Map<RowInfo, Set<string>>();
+    const stack: [RowInfo, string][] = [];
+    for (const { p } of this.entries) {
+      const r = this.rows.get(keyOf(p)) as RowInfo;
+      for (const ch of channelsOf(p)) stack.push([r, ch]);
     }
+    while (stack.length > 0) {
+      const [r, ch] = stack.pop() as [RowInfo, string];
+      let chans = seen.get(r);
+      if (!chans) seen.set(r, (chans = new Set()));
+      if (chans.has(ch)) continue;
+      chans.add(ch);
+      const link = nextLink(r.p, ch);
+      out.push({ r, ch, link });
+      const next = link === undefined ? undefined : this.#sibling(r, link);
+      if (next) stack.push([next, ch]);
+    }
+    this.#walk = out;
+    return out;
   }
 
   /** Refs of rows some needed value links to and that are not loaded: ref -> key. */
   #missing(): Map<string, string> {
     const out = new Map<string, string>();
+    const need = (r: RowInfo, id: string) => {
+      if (!this.#sibling(r, id)) out.set(checkpointRef(r.p.thread_id, r.p.checkpoint_ns, id), siblingKey(r.p, id));
+    };
     for (const { r, ch, link } of this.#linked()) {
-      if (link !== undefined && !this.rows.has(siblingKey(r.p, link))) out.set(checkpointRef(r.p.thread_id, r.p.checkpoint_ns, link), siblingKey(r.p, link));
-      if (r.p.lists !== undefined && Object.hasOwn(r.p.lists, ch)) {
-        const since = (r.p.lists[ch] as ListPiece).since;
-        if (!this.rows.has(siblingKey(r.p, since))) out.set(checkpointRef(r.p.thread_id, r.p.checkpoint_ns, since), siblingKey(r.p, since));
-      }
+      if (link !== undefined) need(r, link);
+      if (r.p.lists !== undefined && Object.hasOwn(r.p.lists, ch)) need(r, (r.p.lists[ch] as ListPiece).since);
     }
     return out;
   }
@@ -186,34 +216,35 @@ export class ChannelRebuilder {
   /** The value of `channel` at the checkpoint `p` (one of the rows loaded). */
   value(p: CheckpointPayload, channel: string, rowId: number): Rebuilt {
     const path: { r: RowInfo; piece?: ListPiece }[] = [];
-    let key = keyOf(p);
+    let r = this.rows.get(keyOf(p));
+    let id = p.checkpoint_id;
     let base: Rebuilt | undefined;
     for (let steps = 0; base === undefined; steps++) {
-      const memo = this.#memo.get(`${key}\u0001${channel}`);
+      if (!r) throw integrity(p, channel, `the row of checkpoint ${id} is missing`, rowId);
+      const memo = this.#memo.get(r)?.get(channel);
       if (memo) {
         base = memo;
         break;
       }
-      const r = this.rows.get(key);
-      if (!r) throw integrity(p, channel, `the row of checkpoint ${key.split('\u0000')[2]} is missing`, rowId);
       if (steps > this.rows.size) throw integrity(p, channel, 'its rows link in a cycle', rowId);
       if (Object.hasOwn(r.p.values, channel)) {
         base = this.#full(r, channel, p, rowId);
-        this.#memo.set(`${key}\u0001${channel}`, base);
+        this.#remember(r, channel, base);
         break;
       }
       if (r.p.lists !== undefined && Object.hasOwn(r.p.lists, channel)) {
         const piece = r.p.lists[channel] as ListPiece;
-        const from = this.rows.get(siblingKey(r.p, piece.from));
+        const from = this.#sibling(r, piece.from);
         if (!from) throw integrity(p, channel, `the piece before checkpoint ${r.p.checkpoint_id}, in checkpoint ${piece.from}, is missing`, rowId);
         if (from.sha !== piece.sha) throw integrity(p, channel, `the row of checkpoint ${piece.from} is not the one checkpoint ${r.p.checkpoint_id} extends (SHA-256 differs)`, rowId);
         path.push({ r, piece });
-        key = siblingKey(r.p, piece.from);
+        [r, id] = [from, piece.from];
         continue;
       }
       if (Object.hasOwn(r.p.carried, channel)) {
         path.push({ r });
-        key = siblingKey(r.p, r.p.carried[channel] as string);
+        id = r.p.carried[channel] as string;
+        r = this.#sibling(r, id);
         continue;
       }
       throw integrity(p, channel, `checkpoint ${r.p.checkpoint_id} has no value for it`, rowId);
@@ -241,10 +272,16 @@ export class ChannelRebuilder {
           result = { stored: { t: 'json', j: j as StoredValue['j'] }, assembled: true, state };
         }
       }
-      if (!single) this.#memo.set(`${keyOf(r.p)}\u0001${channel}`, result);
+      if (!single) this.#remember(r, channel, result);
     }
     if (tail.length > 0) result = { stored: { t: 'json', j: (j as unknown[]).concat(...tail) as StoredValue['j'] }, assembled: true, ...(state ? { state } : {}) };
     return result;
+  }
+
+  #remember(r: RowInfo, channel: string, rebuilt: Rebuilt): void {
+    let byChannel = this.#memo.get(r);
+    if (!byChannel) this.#memo.set(r, (byChannel = new Map()));
+    byChannel.set(channel, rebuilt);
   }
 
   #full(r: RowInfo, channel: string, p: CheckpointPayload, rowId: number): Rebuilt {
