@@ -6,7 +6,7 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SessionCheckpointSaver } from './index.js';
 import { dropSchema, PG_URL, tempDir, uniqueSchema } from './test-support/backends.js';
-import { cfg, checkpointWith, meta } from './test-support/checkpoints.js';
+import { cfg, checkpointWith, listThread, meta } from './test-support/checkpoints.js';
 
 /*
  * Every LangGraph row is a verified checkpoint: a value changed behind the store's back fails
@@ -154,14 +154,14 @@ describe('pieces of a growing list on sqlite', () => {
       expect(JSON.parse(middle.payload_json).lists.items.j).toEqual(['item-2']);
       raw.prepare('UPDATE checkpoints SET payload_json = replace(payload_json, ?, ?) WHERE id = ?').run('item-2', 'item-X', middle.id);
       await expect(saver.getTuple(cfg('g', last))).rejects.toSatisfy(names(last));
-      await expect(drainAll(saver)).rejects.toThrow(CheckpointIntegrityError);
+      await expect(listThread(saver, 'g')).rejects.toThrow(CheckpointIntegrityError);
       // Re-hashed so the row itself verifies: the link from the next piece no longer matches.
       const tampered = await store.adapter.getRow(middle.id, 'langgraph');
       const { sha256Hex } = await import('@session-checkpoint/core');
       raw.prepare('UPDATE checkpoints SET payload_sha256 = ? WHERE id = ?').run(sha256Hex(tampered?.payloadJson ?? ''), middle.id);
       expect((await store.verify()).failures).toEqual([]);
       await expect(saver.getTuple(cfg('g', last))).rejects.toSatisfy(names(last));
-      await expect(drainAll(saver)).rejects.toSatisfy((e: unknown) => e instanceof CheckpointIntegrityError && String((e as Error).message).includes("'items'"));
+      await expect(listThread(saver, 'g')).rejects.toSatisfy((e: unknown) => e instanceof CheckpointIntegrityError && String((e as Error).message).includes("'items'"));
     });
   });
 
@@ -169,13 +169,7 @@ describe('pieces of a growing list on sqlite', () => {
     await onGrowingFile(async ({ raw, saver, ids, last }) => {
       raw.prepare("DELETE FROM checkpoints WHERE kind = 'langgraph.checkpoint' AND source_ref LIKE ?").run(`%${ids[2] as string}`);
       await expect(saver.getTuple(cfg('g', last))).rejects.toSatisfy(names(last));
-      await expect(drainAll(saver)).rejects.toThrow(CheckpointIntegrityError);
+      await expect(listThread(saver, 'g')).rejects.toThrow(CheckpointIntegrityError);
     });
   });
-
-  async function drainAll(saver: SessionCheckpointSaver): Promise<unknown[]> {
-    const out = [];
-    for await (const t of saver.list(cfg('g'))) out.push(t);
-    return out;
-  }
 });

@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { SessionCheckpointSaver } from './index.js';
 import { PART_OVERHEAD, splitItems } from './value-parts.js';
 import { backends, tempDir } from './test-support/backends.js';
-import { cfg, checkpointWith, meta } from './test-support/checkpoints.js';
+import { cfg, checkpointWith, listThread, meta } from './test-support/checkpoints.js';
 
 /*
  * Values over one row's limit go to part rows: a list (or an object whose bulk is one list) as
@@ -28,12 +28,6 @@ async function partRows(store: CheckpointStore): Promise<StoredRow[]> {
   return rows.filter((r) => r.kind === 'langgraph.part');
 }
 
-async function listAll(saver: SessionCheckpointSaver, thread: string) {
-  const out = [];
-  for await (const t of saver.list(cfg(thread))) out.push(t);
-  return out;
-}
-
 describe.each(list)('values over the row limit on $name', (backend) => {
   it.skipIf(!backend.available)('a list goes to parts as slices of its items, each part within the limit, and reads back as put', async () => {
     const store = await backend.open();
@@ -43,7 +37,7 @@ describe.each(list)('values over the row limit on $name', (backend) => {
       const cp = checkpointWith({ messages, small: 1 });
       const config = await saver.put(cfg('t'), cp, meta(0), cp.channel_versions);
       expect((await saver.getTuple(config))?.checkpoint.channel_values).toEqual({ messages, small: 1 });
-      expect((await listAll(saver, 't'))[0]?.checkpoint.channel_values).toEqual({ messages, small: 1 });
+      expect((await listThread(saver, 't'))[0]?.checkpoint.channel_values).toEqual({ messages, small: 1 });
       const parts = await partRows(store);
       expect(parts.length).toBeGreaterThanOrEqual(2);
       for (const row of parts) {
@@ -158,7 +152,7 @@ describe('damaged parts on sqlite', () => {
       expect(changed).not.toBe(text);
       raw.prepare('UPDATE checkpoints SET payload_json = ?, payload_sha256 = ? WHERE id = ?').run(changed, sha256Hex(changed), middle.id);
       await expect(saver.getTuple(config)).rejects.toSatisfy(namesChannel);
-      await expect(listAll(saver, 't')).rejects.toSatisfy(namesChannel);
+      await expect(listThread(saver, 't')).rejects.toSatisfy(namesChannel);
     });
   });
 
@@ -172,7 +166,7 @@ describe('damaged parts on sqlite', () => {
       await expect(saver.getTuple(config)).rejects.toSatisfy((e: unknown) => namesChannel(e) && /SHA-256 differs/.test((e as Error).message));
       raw.prepare('DELETE FROM checkpoints WHERE id = ?').run(second.id);
       await expect(saver.getTuple(config)).rejects.toSatisfy((e: unknown) => namesChannel(e) && /part 0 is missing/.test((e as Error).message));
-      await expect(listAll(saver, 't')).rejects.toSatisfy(namesChannel);
+      await expect(listThread(saver, 't')).rejects.toSatisfy(namesChannel);
     });
   });
 });

@@ -1,8 +1,8 @@
-import { INTERRUPT, type CheckpointTuple } from '@langchain/langgraph-checkpoint';
+import { INTERRUPT } from '@langchain/langgraph-checkpoint';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SessionCheckpointSaver } from './index.js';
 import { backends } from './test-support/backends.js';
-import { cfg, checkpointWith, meta } from './test-support/checkpoints.js';
+import { cfg, checkpointWith, listThread, meta } from './test-support/checkpoints.js';
 
 /*
  * Retention that is safe for human-in-the-loop: prune never removes the newest checkpoint, one
@@ -29,12 +29,6 @@ async function chain(saver: SessionCheckpointSaver, thread: string, n: number, f
     ids.push(parent);
   }
   return ids;
-}
-
-async function all(saver: SessionCheckpointSaver, thread: string): Promise<CheckpointTuple[]> {
-  const out: CheckpointTuple[] = [];
-  for await (const t of saver.list(cfg(thread))) out.push(t);
-  return out;
 }
 
 describe.each(list)('retention on $name', (backend) => {
@@ -69,13 +63,13 @@ describe.each(list)('retention on $name', (backend) => {
       expect(after.failures).toEqual([]);
       expect(report.freedBytes).toBeGreaterThan(0);
 
-      const kept = await all(saver, 't');
+      const kept = await listThread(saver, 't');
       expect(kept.map((t) => t.checkpoint.id)).toEqual([ids[7], ids[6], fork, ids[0]]);
       const latest = await saver.getTuple(cfg('t'));
       expect(latest?.checkpoint.channel_values).toEqual({ steps: Array.from({ length: 8 }, (_, k) => `step ${k}`), system: 'you are helpful' });
       expect((await saver.getTuple(cfg('t', fork)))?.pendingWrites?.[0]?.[1]).toBe(INTERRUPT);
       expect((await saver.getTuple(cfg('t', fork)))?.checkpoint.channel_values.system).toBe('you are helpful');
-      expect(await all(saver, 'other')).toHaveLength(3);
+      expect(await listThread(saver, 'other')).toHaveLength(3);
     } finally {
       await store.close();
     }
@@ -86,7 +80,7 @@ describe.each(list)('retention on $name', (backend) => {
     try {
       const saver = new SessionCheckpointSaver(store, { maxCheckpointsPerThread: 3, snapshotRatio: 0 });
       const ids = await chain(saver, 't', 10);
-      const kept = await all(saver, 't');
+      const kept = await listThread(saver, 't');
       // The three newest, plus checkpoint 0 that holds "system" for all of them.
       expect(kept.map((t) => t.checkpoint.id)).toEqual([ids[9], ids[8], ids[7], ids[0]]);
       for (const t of kept.slice(0, 3)) expect(t.checkpoint.channel_values.system).toBe('you are helpful');
@@ -104,13 +98,13 @@ describe.each(list)('retention on $name', (backend) => {
       await saver.putWrites(cfg('gone', ids[3]), [['x', 1]], 'task');
       await chain(saver, 'stays', 2);
       await saver.deleteThread('gone');
-      expect(await all(saver, 'gone')).toEqual([]);
+      expect(await listThread(saver, 'gone')).toEqual([]);
       expect(await saver.getTuple(cfg('gone'))).toBeUndefined();
       expect((await store.sessions({ namespace: 'langgraph' })).map((s) => s.sessionId)).toEqual(['stays']);
-      expect(await all(saver, 'stays')).toHaveLength(2);
+      expect(await listThread(saver, 'stays')).toHaveLength(2);
       // The thread can start again from nothing.
       await chain(saver, 'gone', 1);
-      expect(await all(saver, 'gone')).toHaveLength(1);
+      expect(await listThread(saver, 'gone')).toHaveLength(1);
     } finally {
       await store.close();
     }
@@ -121,7 +115,7 @@ describe.each(list)('retention on $name', (backend) => {
     try {
       const saver = new SessionCheckpointSaver(store, { maxCheckpointsPerThread: 8 });
       const ids = await chain(saver, 't', 30);
-      const kept = await all(saver, 't');
+      const kept = await listThread(saver, 't');
       // Pruned at puts 2, 4, ..., 30 (ceil(8 / 4) = 2): the 8 newest stay, plus the list chain they read.
       expect(kept.slice(0, 8).map((t) => t.checkpoint.id)).toEqual(ids.slice(-8).reverse());
       expect(kept.length).toBeLessThanOrEqual(8 + 8 + 1);

@@ -1,4 +1,4 @@
-import { uuid6, type Checkpoint, type CheckpointMetadata } from '@langchain/langgraph-checkpoint';
+import { uuid6, type BaseCheckpointSaver, type Checkpoint, type CheckpointMetadata, type CheckpointTuple } from '@langchain/langgraph-checkpoint';
 
 /** A checkpoint with these channel values, every channel at `version`. */
 export function checkpointWith(values: Record<string, unknown>, version = 1, versions: Record<string, number> = {}): Checkpoint {
@@ -20,4 +20,11 @@ export function meta(step: number): CheckpointMetadata {
 /** A config of a thread, optionally naming a parent checkpoint. */
 export function cfg(thread: string, parent?: string, ns = '') {
   return { configurable: { thread_id: thread, checkpoint_ns: ns, ...(parent === undefined ? {} : { checkpoint_id: parent }) } };
+}
+
+/** Every tuple `list` gives for one thread (all its checkpoint namespaces), newest first. */
+export async function listThread(saver: BaseCheckpointSaver, thread: string): Promise<CheckpointTuple[]> {
+  const out: CheckpointTuple[] = [];
+  for await (const t of saver.list(cfg(thread))) out.push(t);
+  return out;
 }
