@@ -57,6 +57,30 @@ describe.each(list)('values over the row limit on $name', (backend) => {
     }
   });
 
+  it.skipIf(!backend.available)('items appended in one step over the limit go to parts as item slices; the list reads back as put', async () => {
+    const store = await backend.open();
+    try {
+      const saver = new SessionCheckpointSaver(store);
+      const first = items(100, 6000); // 600 KB: the snapshot rule allows a piece of up to 4x that
+      const cp1 = checkpointWith({ messages: first });
+      const c1 = await saver.put(cfg('t'), cp1, meta(0), cp1.channel_versions);
+      const handed = (await saver.getTuple(c1))?.checkpoint.channel_values.messages as unknown[];
+      const grown = [...handed, ...items(200, 6000).map((m, i) => ({ ...m, id: `n${i}` }))];
+      const cp2 = { ...checkpointWith({ messages: grown }), channel_versions: { messages: 2 } };
+      const c2 = await saver.put(c1, cp2, meta(1), { messages: 2 });
+      expect((await saver.getTuple(c2))?.checkpoint.channel_values).toEqual({ messages: grown });
+      expect((await listThread(saver, 't')).map((t) => (t.checkpoint.channel_values.messages as unknown[]).length)).toEqual([300, 100]);
+      // The second row stores only the appended items, as a piece whose parts are item slices.
+      const rows = (await store.list({ namespace: 'langgraph', limit: 1000 })).filter((r) => r.kind === 'langgraph.checkpoint');
+      const piece = rows.map((r) => (r.payload as { lists?: Record<string, { form?: string; n: number; parts?: unknown[] }> }).lists?.messages).find((x) => x !== undefined);
+      expect(piece).toMatchObject({ form: 'items', n: 100 });
+      expect(piece?.parts?.length).toBeGreaterThanOrEqual(2);
+      expect((await partRows(store)).every((r) => Array.isArray((r.payload as { items?: unknown }).items))).toBe(true);
+    } finally {
+      await store.close();
+    }
+  });
+
   it.skipIf(!backend.available)('an object whose bulk is one list keeps the rest in its row and reads back as put (DeltaChannel snapshots)', async () => {
     const store = await backend.open();
     try {
