@@ -36,8 +36,6 @@ export interface Rebuilt {
 export const keyOf = (p: { thread_id: string; checkpoint_ns: string; checkpoint_id: string }) =>
   `${p.thread_id}\u0000${p.checkpoint_ns}\u0000${p.checkpoint_id}`;
 
-/** Key of another checkpoint (`id`) in the same thread and namespace as `p`. */
-export const siblingKey = (p: { thread_id: string; checkpoint_ns: string }, id: string) => `${p.thread_id}\u0000${p.checkpoint_ns}\u0000${id}`;
 
 /** The channels a checkpoint payload has a value for. */
 export function channelsOf(p: CheckpointPayload): string[] {
@@ -53,13 +51,14 @@ function integrity(p: CheckpointPayload, channel: string, reason: string, rowId:
 
 /** The rows a batch of checkpoints reads its channel values from, loaded, then the values rebuilt. */
 export class ChannelRebuilder {
-  readonly rows = new Map<string, RowInfo>();
   readonly #parts = new Map<string, StoredRow>();
   /** Rebuilt values by row, then channel (object keys: no key strings built per lookup). */
   readonly #memo = new Map<RowInfo, Map<string, Rebuilt>>();
   /** The loaded rows of each (thread, namespace) by checkpoint id, and each row's group. */
   readonly #groups = new Map<string, Map<string, RowInfo>>();
   readonly #groupOf = new Map<RowInfo, Map<string, RowInfo>>();
+  /** Distinct checkpoints loaded. */
+  #count = 0;
   /** The last walk of {@link #linked}, until a row is added. */
   #walk: { r: RowInfo; ch: string; link: string | undefined }[] | undefined;
 
@@ -73,10 +72,10 @@ export class ChannelRebuilder {
 
   #put(info: RowInfo): void {
     const { p } = info;
-    this.rows.set(keyOf(p), info);
     const groupKey = `${p.thread_id}\u0000${p.checkpoint_ns}`;
     let group = this.#groups.get(groupKey);
     if (!group) this.#groups.set(groupKey, (group = new Map()));
+    if (!group.has(p.checkpoint_id)) this.#count++;
     group.set(p.checkpoint_id, info);
     this.#groupOf.set(info, group);
     this.#walk = undefined;
@@ -85,6 +84,11 @@ export class ChannelRebuilder {
   /** The loaded row of checkpoint `id` in the same thread and namespace as `r`. */
   #sibling(r: RowInfo, id: string): RowInfo | undefined {
     return this.#groupOf.get(r)?.get(id);
+  }
+
+  /** The loaded row of checkpoint `id` in the thread and namespace of `p`. */
+  #row(p: { thread_id: string; checkpoint_ns: string }, id: string): RowInfo | undefined {
+    return this.#groups.get(`${p.thread_id}\u0000${p.checkpoint_ns}`)?.get(id);
   }
 
   /** Reads every row the entries' values need: a range read per chain, then exact refs until none is missing. */
@@ -108,7 +112,7 @@ export class ChannelRebuilder {
     const ranges = new Map<string, { thread: string; ns: string; lo: string; hi: string }>();
     for (const { p } of this.entries) {
       for (const piece of Object.values(p.lists ?? {})) {
-        if (this.rows.has(siblingKey(p, piece.from))) continue;
+        if (this.#row(p, piece.from)) continue;
         const k = `${p.thread_id}\u0000${p.checkpoint_ns}`;
         const r = ranges.get(k);
         if (!r) ranges.set(k, { thread: p.thread_id, ns: p.checkpoint_ns, lo: piece.since, hi: p.checkpoint_id });
@@ -135,16 +139,16 @@ export class ChannelRebuilder {
       );
     }
     const outside = this.#missing();
-    for (const ref of outside.keys()) if (inRange.some(([from, before]) => ref >= from && ref < before)) outside.delete(ref);
+    for (const ref of outside) if (inRange.some(([from, before]) => ref >= from && ref < before)) outside.delete(ref);
     reads.push(this.#fetch(outside));
     await Promise.all(reads);
     // Whatever the chains still miss (a link outside the range, a carried holder of a holder).
     for (let round = 0; round < 64; round++) {
       const missing = this.#missing();
       if (missing.size === 0) return;
-      const before = this.rows.size;
+      const before = this.#count;
       await this.#fetch(missing);
-      if (this.rows.size === before) return; // truly missing: the rebuild names it
+      if (this.#count === before) return; // truly missing: the rebuild names it
     }
   }
 
@@ -154,9 +158,9 @@ export class ChannelRebuilder {
     this.#put({ p, sha: row.payloadSha256, rowId: row.id });
   }
 
-  async #fetch(refs: Map<string, string>): Promise<void> {
+  async #fetch(refs: ReadonlySet<string>): Promise<void> {
     if (refs.size === 0) return;
-    for (const row of await this.store.findBySourceRefs(this.namespace, [...refs.keys()])) this.#add(row);
+    for (const row of await this.store.findBySourceRefs(this.namespace, [...refs])) this.#add(row);
   }
 
   /**
@@ -171,7 +175,7 @@ export class ChannelRebuilder {
     const seen = new Map<RowInfo, Set<string>>();
     const stack: [RowInfo, string][] = [];
     for (const { p } of this.entries) {
-      const r = this.rows.get(keyOf(p)) as RowInfo;
+      const r = this.#row(p, p.checkpoint_id) as RowInfo;
       for (const ch of channelsOf(p)) stack.push([r, ch]);
     }
     while (stack.length > 0) {
@@ -189,11 +193,11 @@ export class ChannelRebuilder {
     return out;
   }
 
-  /** Refs of rows some needed value links to and that are not loaded: ref -> key. */
-  #missing(): Map<string, string> {
-    const out = new Map<string, string>();
+  /** Refs of rows some needed value links to and that are not loaded. */
+  #missing(): Set<string> {
+    const out = new Set<string>();
     const need = (r: RowInfo, id: string) => {
-      if (!this.#sibling(r, id)) out.set(checkpointRef(r.p.thread_id, r.p.checkpoint_ns, id), siblingKey(r.p, id));
+      if (!this.#sibling(r, id)) out.add(checkpointRef(r.p.thread_id, r.p.checkpoint_ns, id));
     };
     for (const { r, ch, link } of this.#linked()) {
       if (link !== undefined) need(r, link);
@@ -216,7 +220,7 @@ export class ChannelRebuilder {
   /** The value of `channel` at the checkpoint `p` (one of the rows loaded). */
   value(p: CheckpointPayload, channel: string, rowId: number): Rebuilt {
     const path: { r: RowInfo; piece?: ListPiece }[] = [];
-    let r = this.rows.get(keyOf(p));
+    let r = this.#row(p, p.checkpoint_id);
     let id = p.checkpoint_id;
     let base: Rebuilt | undefined;
     for (let steps = 0; base === undefined; steps++) {
@@ -226,7 +230,7 @@ export class ChannelRebuilder {
         base = memo;
         break;
       }
-      if (steps > this.rows.size) throw integrity(p, channel, 'its rows link in a cycle', rowId);
+      if (steps > this.#count) throw integrity(p, channel, 'its rows link in a cycle', rowId);
       if (Object.hasOwn(r.p.values, channel)) {
         base = this.#full(r, channel, p, rowId);
         this.#remember(r, channel, base);
