@@ -3,7 +3,7 @@ import { CheckpointValidationError, type CheckpointStore, type CreateCheckpointI
 import { appendedItems, type ListState } from './list-state.js';
 import type { CheckpointPayload, ListPiece } from './row-payloads.js';
 import { partRef } from './source-refs.js';
-import { splitBytes, splitValue, tryPrepare } from './split-value.js';
+import { cutValue, splitValue, tryPrepare, type ValueCut } from './split-value.js';
 import { storeValue, type StoredValue } from './stored-value.js';
 import { jsonBytes } from './value-parts.js';
 
@@ -188,17 +188,14 @@ export class PutPlan {
     const first = this.prepareWhole(tx, input);
     if (first !== undefined) return { prepared: first, parts: [] };
     const max = tx.limits.maxPayloadBytes;
-    const candidates: { channel: string; list: boolean; value: StoredValue; bytes: number }[] = [];
-    for (const [channel, value] of this.#values) candidates.push({ channel, list: false, value, bytes: splitBytes(value) });
-    for (const [channel, piece] of this.#lists) {
-      const value: StoredValue = { t: 'json', j: (piece.j ?? []) as JsonValue };
-      candidates.push({ channel, list: true, value, bytes: splitBytes(value) });
-    }
-    candidates.sort((a, b) => b.bytes - a.bytes);
+    const candidates: { channel: string; list: boolean; cut: ValueCut }[] = [];
+    for (const [channel, value] of this.#values) candidates.push({ channel, list: false, cut: cutValue(value) });
+    for (const [channel, piece] of this.#lists) candidates.push({ channel, list: true, cut: cutValue({ t: 'json', j: (piece.j ?? []) as JsonValue }) });
+    candidates.sort((a, b) => b.cut.bytes - a.cut.bytes);
     const parts: PreparedCheckpoint[] = [];
     const target = { namespace, thread: this.thread, ns: this.ns, checkpointId: this.id, what: `checkpoint ${this.id} of thread '${this.thread}'` };
     for (const c of candidates) {
-      const split = splitValue(tx, target, c.channel, c.value, (k) => partRef(this.thread, this.ns, this.id, k), parts.length);
+      const split = splitValue(tx, target, c.channel, c.cut, (k) => partRef(this.thread, this.ns, this.id, k), parts.length);
       parts.push(...split.parts);
       if (c.list) {
         const { j: _items, ...rest } = this.#lists.get(c.channel) as ListPiece;

@@ -34,16 +34,29 @@ export function tryPrepare(tx: CheckpointStore, input: CreateCheckpointInput): P
   }
 }
 
-/** How a value is cut: its list of items (with the key and shell of an object around it), or its text. */
-type Cut = { items: unknown[]; at?: string; shell?: Record<string, unknown> } | { text: string; form: 'j' | 'b64' };
+/**
+ * How a stored value is cut into parts, decided once per value: its items (with the key and shell
+ * of an object around them) and each item's JSON bytes, or its text. `bytes` orders the values
+ * a row moves out first.
+ */
+export type ValueCut = { value: StoredValue; bytes: number } & (
+  | { items: unknown[]; sizes: number[]; at?: string; shell?: Record<string, unknown> }
+  | { text: string; form: 'j' | 'b64' }
+);
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The item form when the value is a list or an object whose bulk is one list, else its text. */
-function cutOf(v: StoredValue): Cut {
-  if (v.b64 !== undefined) return { text: v.b64, form: 'b64' };
+export function cutValue(v: StoredValue): ValueCut {
+  if (v.b64 !== undefined) return { value: v, bytes: v.b64.length, text: v.b64, form: 'b64' };
   const j = v.j ?? null;
-  if (Array.isArray(j)) return { items: j };
+  const itemsCut = (items: unknown[], around: { at: string; shell: Record<string, unknown> } | undefined, extra: number): ValueCut => {
+    const sizes = items.map(jsonBytes);
+    let bytes = extra + items.length + 1;
+    for (const size of sizes) bytes += size;
+    return { value: v, bytes, items, sizes, ...around };
+  };
+  if (Array.isArray(j)) return itemsCut(j, undefined, 0);
   if (isPlainObject(j)) {
     let at: string | undefined;
     let longest = -1;
@@ -54,10 +67,12 @@ function cutOf(v: StoredValue): Cut {
     if (at !== undefined && at !== '__proto__') {
       const shell: Record<string, unknown> = {};
       for (const key of Object.keys(j)) if (key !== at) Object.defineProperty(shell, key, { value: j[key], enumerable: true, writable: true, configurable: true });
-      if (jsonBytes(shell) <= MAX_SHELL_BYTES) return { items: j[at] as unknown[], at, shell };
+      const shellBytes = jsonBytes(shell);
+      if (shellBytes <= MAX_SHELL_BYTES) return itemsCut(j[at] as unknown[], { at, shell }, shellBytes);
     }
   }
-  return { text: JSON.stringify(j), form: 'j' };
+  const text = JSON.stringify(j);
+  return { value: v, bytes: text.length, text, form: 'j' };
 }
 
 /** The part row of one slice. */
@@ -68,8 +83,8 @@ function preparePart(tx: CheckpointStore, target: PartTarget, channel: string, k
 }
 
 /** Item slices as part rows, or `undefined` when an item alone does not fit one. */
-function itemParts(tx: CheckpointStore, target: PartTarget, channel: string, items: unknown[], refOf: (k: number) => string, k0: number): PreparedCheckpoint[] | undefined {
-  const slices = splitItems(items, tx.limits.maxPayloadBytes - PART_OVERHEAD);
+function itemParts(tx: CheckpointStore, target: PartTarget, channel: string, items: unknown[], sizes: number[], refOf: (k: number) => string, k0: number): PreparedCheckpoint[] | undefined {
+  const slices = splitItems(items, tx.limits.maxPayloadBytes - PART_OVERHEAD, sizes);
   if (slices === undefined) return undefined;
   const parts: PreparedCheckpoint[] = [];
   // The slices are sized by JSON.stringify; the canonical form can be a little longer (Python's
@@ -94,26 +109,27 @@ function textParts(tx: CheckpointStore, target: PartTarget, channel: string, tex
 }
 
 /**
- * Moves a stored value into part rows numbered from `k0`: returns the value its owning row keeps
- * (the tag, the form, the part list and, for an object cut at one list, the rest of the object)
- * and the prepared part rows.
+ * Moves a stored value, cut by {@link cutValue}, into part rows numbered from `k0`: returns the
+ * value its owning row keeps (the tag, the form, the part list and, for an object cut at one
+ * list, the rest of the object) and the prepared part rows.
  *
  * @example
  * ```ts
- * const { value, parts } = splitValue(tx, target, 'messages', { t: 'json', j: bigList }, (k) => partRef(thread, ns, id, k), 0);
+ * const { value, parts } = splitValue(tx, target, 'messages', cutValue({ t: 'json', j: bigList }), (k) => partRef(thread, ns, id, k), 0);
  * // value: { t: 'json', parts: [{ k: 0, sha }, { k: 1, sha }], form: 'items' }
  * ```
  */
-export function splitValue(tx: CheckpointStore, target: PartTarget, channel: string, v: StoredValue, refOf: (k: number) => string, k0: number): { value: StoredValue; parts: PreparedCheckpoint[] } {
-  const cut = cutOf(v);
+export function splitValue(tx: CheckpointStore, target: PartTarget, channel: string, cut: ValueCut, refOf: (k: number) => string, k0: number): { value: StoredValue; parts: PreparedCheckpoint[] } {
+  const v = cut.value;
   const size = v.s === undefined ? {} : { s: v.s };
   if ('items' in cut) {
-    const parts = itemParts(tx, target, channel, cut.items, refOf, k0);
+    const parts = itemParts(tx, target, channel, cut.items, cut.sizes, refOf, k0);
     if (parts !== undefined) {
       const around = cut.at === undefined ? {} : { at: cut.at, j: cut.shell as JsonValue };
       return { value: { t: v.t, ...size, parts: refsOf(parts, k0), form: 'items', ...around }, parts };
     }
   }
+  // An item alone larger than a part: the value goes as text.
   const text = 'text' in cut ? cut.text : JSON.stringify(v.j ?? null);
   const form = 'text' in cut ? cut.form : 'j';
   const parts = textParts(tx, target, channel, text, refOf, k0);
@@ -122,11 +138,6 @@ export function splitValue(tx: CheckpointStore, target: PartTarget, channel: str
 
 function refsOf(parts: readonly PreparedCheckpoint[], k0: number): PartRef[] {
   return parts.map((part, i) => ({ k: k0 + i, sha: part.payloadSha256 }));
-}
-
-/** Bytes a stored value would move into parts: which value to move first. */
-export function splitBytes(v: StoredValue): number {
-  return v.b64 !== undefined ? v.b64.length : (v.s ?? jsonBytes(v.j ?? null));
 }
 
 /**

@@ -56,26 +56,26 @@ export function jsonBytes(value: unknown): number {
 /**
  * Cuts `items` into consecutive slices whose JSON array form (UTF-8, as `JSON.stringify` writes
  * it) is at most `budget` bytes each, or `undefined` when one item alone is over it (the caller
- * then cuts the value's text instead).
+ * then cuts the value's text instead). `sizes` are the items' {@link jsonBytes}, when known.
  *
  * @example
  * ```ts
  * splitItems(['aa', 'bb', 'cc'], 12); // [['aa', 'bb'], ['cc']] (["aa","bb"] is 11 bytes)
  * ```
  */
-export function splitItems(items: readonly unknown[], budget: number): unknown[][] | undefined {
+export function splitItems(items: readonly unknown[], budget: number, sizes: readonly number[] = items.map(jsonBytes)): unknown[][] | undefined {
   const out: unknown[][] = [];
   let slice: unknown[] = [];
   let bytes = 2; // the brackets
-  for (const item of items) {
-    const size = jsonBytes(item) + 1; // and its comma
+  for (let i = 0; i < items.length; i++) {
+    const size = (sizes[i] as number) + 1; // and its comma
     if (size + 2 > budget) return undefined;
     if (bytes + size > budget) {
       out.push(slice);
       slice = [];
       bytes = 2;
     }
-    slice.push(item);
+    slice.push(items[i]);
     bytes += size;
   }
   if (slice.length > 0) out.push(slice);

@@ -1,6 +1,6 @@
 import { CheckpointValidationError, type CheckpointStore, type CreateCheckpointInput, type PreparedCheckpoint } from '@session-checkpoint/core';
 import type { StoredWrite } from './row-payloads.js';
-import { splitBytes, splitValue, tryPrepare, type PartTarget } from './split-value.js';
+import { cutValue, splitValue, tryPrepare, type PartTarget, type ValueCut } from './split-value.js';
 
 /**
  * Prepares a pending-writes row, first moving its largest values into part rows while it is
@@ -20,13 +20,14 @@ export function fitRow(
   // Part numbers unique across merges of one task's row: an earlier call's parts stay in use.
   let k = Math.floor(Math.random() * 2 ** 40) * 1024;
   const parts: PreparedCheckpoint[] = [];
-  const order = writes
-    .map((w, i) => ({ i, bytes: w.value.parts === undefined ? splitBytes(w.value) : -1 }))
-    .filter((c) => c.bytes >= 0)
-    .sort((a, b) => b.bytes - a.bytes);
+  const order: { i: number; cut: ValueCut }[] = [];
+  writes.forEach((w, i) => {
+    if (w.value.parts === undefined) order.push({ i, cut: cutValue(w.value) });
+  });
+  order.sort((a, b) => b.cut.bytes - a.cut.bytes);
   for (const c of order) {
     const w = writes[c.i] as StoredWrite;
-    const { value, parts: more } = splitValue(tx, target, w.channel, w.value, refOf, k);
+    const { value, parts: more } = splitValue(tx, target, w.channel, c.cut, refOf, k);
     k += more.length;
     parts.push(...more);
     writes[c.i] = { ...w, value };
