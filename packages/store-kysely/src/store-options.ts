@@ -5,5 +5,6 @@ export function storeOptions(options: CheckpointStoreOptions): CheckpointStoreOp
   return {
     ...(options.limits === undefined ? {} : { limits: options.limits }),
     ...(options.now === undefined ? {} : { now: options.now }),
+    ...(options.verifiedTextCache === undefined ? {} : { verifiedTextCache: options.verifiedTextCache }),
   };
 }

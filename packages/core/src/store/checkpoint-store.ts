@@ -11,6 +11,7 @@ import { prepareCheckpoint, type CreateCheckpointInput, type PreparedCheckpoint 
 import type { DeleteResult, PruneResult, SessionSummary, VerifyReport } from './results.js';
 import { isIdLimitError } from '../port/id-limit.js';
 import { integrityError, rowFailure, toCheckpoint, verifyRow, verifyRows } from './verify-row.js';
+import { DEFAULT_VERIFIED_TEXT_CACHE, VerifiedPayloads } from './verified-payloads.js';
 
 /** Options of {@link CheckpointStore}. */
 export interface CheckpointStoreOptions {
@@ -18,6 +19,20 @@ export interface CheckpointStoreOptions {
   limits?: Partial<CheckpointLimits>;
   /** Clock for default created_at values. Default is `() => new Date()`. */
   now?: () => Date;
+  /**
+   * Payload text, in UTF-16 code units, that the store keeps from rows it has read and verified,
+   * so that a later read of a row with exactly the same text and hash passes by a full comparison
+   * of the text instead of hashing and scanning it again (agent loops re-read the same rows every
+   * step). Any difference, one byte of text or of hash, is verified from scratch; failures are
+   * never kept; `verify()` and `scan()` always check from scratch. Default is 8 Mi (8388608);
+   * `0` keeps nothing.
+   *
+   * @example
+   * ```ts
+   * new CheckpointStore(adapter, { verifiedTextCache: 0 }); // hash every row on every read
+   * ```
+   */
+  verifiedTextCache?: number;
 }
 
 /** Namespace option shared by most calls. */
@@ -98,11 +113,15 @@ export class CheckpointStore {
   readonly #now: (() => Date) | undefined;
   /** Reads are never refused for size or depth: a row written under larger caps stays readable. */
   readonly #readLimits = { maxPayloadBytes: Number.MAX_SAFE_INTEGER, maxDepth: Number.MAX_SAFE_INTEGER };
+  /** Payloads verified under `#readLimits`, shared with the stores `transaction` binds. */
+  #verified: VerifiedPayloads | undefined;
 
   constructor(adapter: CheckpointAdapter, options: CheckpointStoreOptions = {}) {
     this.adapter = adapter;
     this.limits = resolveLimits(options.limits);
     this.#now = options.now;
+    const budget = options.verifiedTextCache === undefined ? DEFAULT_VERIFIED_TEXT_CACHE : nonNegativeInteger(options.verifiedTextCache, 'verifiedTextCache');
+    this.#verified = budget > 0 ? new VerifiedPayloads(budget) : undefined;
   }
 
   /**
@@ -189,7 +208,7 @@ export class CheckpointStore {
     const namespace = resolveNamespace(options.namespace);
     const row = await this.adapter.getRow(id, namespace);
     if (!row) throw new CheckpointNotFoundError(`Checkpoint ${id} not found in namespace '${namespace}'`);
-    return verifyRow(row, this.#readLimits);
+    return verifyRow(row, this.#readLimits, this.#verified);
   }
 
   /**
@@ -199,14 +218,14 @@ export class CheckpointStore {
   async findById(id: number): Promise<Checkpoint | undefined> {
     validateId(id, 'id');
     const row = await this.adapter.getRowAnyNamespace(id);
-    return row ? verifyRow(row, this.#readLimits) : undefined;
+    return row ? verifyRow(row, this.#readLimits, this.#verified) : undefined;
   }
 
   /** The verified checkpoint holding `sourceRef` in `namespace`, or `undefined`. */
   async findBySourceRef(namespace: string, sourceRef: string): Promise<Checkpoint | undefined> {
     validateToken(namespace, 'namespace');
     const row = await this.adapter.findBySourceRef(namespace, sourceRef);
-    return row ? verifyRow(row, this.#readLimits) : undefined;
+    return row ? verifyRow(row, this.#readLimits, this.#verified) : undefined;
   }
 
   /**
@@ -227,13 +246,13 @@ export class CheckpointStore {
     }
     const refs = [...new Set(sourceRefs)];
     if (refs.length === 0) return [];
-    if (this.adapter.findBySourceRefs) return verifyRows(await this.adapter.findBySourceRefs(namespace, refs), this.#readLimits);
+    if (this.adapter.findBySourceRefs) return verifyRows(await this.adapter.findBySourceRefs(namespace, refs), this.#readLimits, this.#verified);
     const rows: CheckpointRow[] = [];
     for (const ref of refs) {
       const row = await this.adapter.findBySourceRef(namespace, ref);
       if (row) rows.push(row);
     }
-    return verifyRows(rows, this.#readLimits);
+    return verifyRows(rows, this.#readLimits, this.#verified);
   }
 
   /**
@@ -253,11 +272,11 @@ export class CheckpointStore {
     if (query.kind !== undefined) validateToken(query.kind, 'kind');
     if (this.adapter.listBySourceRefPrefix) {
       if (query.kind !== undefined && !this.#servesKind()) return this.#prefixOfKind(query, query.kind);
-      return verifyRows(await this.adapter.listBySourceRefPrefix(query), this.#readLimits);
+      return verifyRows(await this.adapter.listBySourceRefPrefix(query), this.#readLimits, this.#verified);
     }
     const all: CheckpointRow[] = [];
     for await (const batch of this.#rawBatches(query.namespace)) all.push(...batch);
-    return verifyRows(selectSourceRefPrefix(all, query), this.#readLimits);
+    return verifyRows(selectSourceRefPrefix(all, query), this.#readLimits, this.#verified);
   }
 
   /**
@@ -273,7 +292,7 @@ export class CheckpointStore {
     const namespace = resolveNamespace(options.namespace);
     const { limit, offset } = validatePage(options.limit ?? 20, options.offset ?? 0, this.limits.maxListLimit);
     const query = { namespace, limit, offset, ...(options.sessionId === undefined ? {} : { sessionId: this.#session(options.sessionId) }) };
-    return verifyRows(await this.adapter.listRows(query), this.#readLimits);
+    return verifyRows(await this.adapter.listRows(query), this.#readLimits, this.#verified);
   }
 
   /**
@@ -287,7 +306,7 @@ export class CheckpointStore {
   async latest(sessionId: string, options: NamespaceOption = {}): Promise<Checkpoint | undefined> {
     const namespace = resolveNamespace(options.namespace);
     const row = await this.adapter.latestRow(namespace, this.#session(sessionId));
-    return row ? verifyRow(row, this.#readLimits) : undefined;
+    return row ? verifyRow(row, this.#readLimits, this.#verified) : undefined;
   }
 
   /**
@@ -465,7 +484,8 @@ export class CheckpointStore {
   }
 
   #bound(adapter: CheckpointAdapter): CheckpointStore {
-    const bound = new CheckpointStore(adapter, { limits: this.limits, ...(this.#now ? { now: this.#now } : {}) });
+    const bound = new CheckpointStore(adapter, { limits: this.limits, verifiedTextCache: 0, ...(this.#now ? { now: this.#now } : {}) });
+    bound.#verified = this.#verified;
     return bound;
   }
 
@@ -488,7 +508,7 @@ export class CheckpointStore {
     let bound: Pick<SourceRefPrefixQuery, 'after' | 'before'> = {};
     for (;;) {
       const page = await (this.adapter.listBySourceRefPrefix as NonNullable<CheckpointAdapter['listBySourceRefPrefix']>)({ ...rest, ...bound });
-      for (const row of verifyRows(page, this.#readLimits)) {
+      for (const row of verifyRows(page, this.#readLimits, this.#verified)) {
         if (row.kind === kind) out.push(row);
         if (out.length === query.limit) return out;
       }

@@ -6,6 +6,7 @@ import { toCheckpoint } from './checkpoint-record.js';
 import { isPositiveInteger } from '../validation/integers.js';
 import { MAX_CHECKPOINT_ID } from '../port/id-limit.js';
 import { RowFieldChecks } from './row-field-checks.js';
+import type { VerifiedPayloads } from './verified-payloads.js';
 
 /*
  * The one place where stored rows are trusted or refused. Adapters hand rows over untouched; a
@@ -26,15 +27,21 @@ function idProblem(id: unknown): string {
 
 /**
  * Checks one stored row. Returns the reason it fails, or `undefined` when every field holds.
- * Never throws. `fields` may carry what earlier rows of the same batch proved (see {@link RowFieldChecks}).
+ * Never throws. `fields` may carry what earlier rows of the same batch proved (see {@link RowFieldChecks});
+ * `memo`, the payloads this store already checked with these `limits` (see {@link VerifiedPayloads}).
  */
-export function rowFailure(row: CheckpointRow, limits: Limits, fields = new RowFieldChecks()): string | undefined {
+export function rowFailure(row: CheckpointRow, limits: Limits, fields = new RowFieldChecks(), memo?: VerifiedPayloads): string | undefined {
   const r = row as unknown as Record<string, unknown>;
   if (!isPositiveInteger(r.id)) return idProblem(r.id);
-  if (typeof r.payloadJson !== 'string') return 'payload is not text';
-  if (typeof r.payloadSha256 !== 'string') return 'payload hash is not text';
-  const payloadProblem = checkStoredPayload(r.payloadJson, r.payloadSha256, limits);
-  if (payloadProblem !== undefined) return payloadProblem;
+  const text = r.payloadJson;
+  const sha = r.payloadSha256;
+  if (typeof text !== 'string') return 'payload is not text';
+  if (typeof sha !== 'string') return 'payload hash is not text';
+  if (memo === undefined || !memo.knows(sha, text)) {
+    const payloadProblem = checkStoredPayload(text, sha, limits);
+    if (payloadProblem !== undefined) return payloadProblem;
+    memo?.remember(sha, text);
+  }
   return fields.failure(r);
 }
 
@@ -66,14 +73,14 @@ export function integrityError(failures: readonly IntegrityFailure[]): Checkpoin
 
 /**
  * Verifies every row and returns their records, or throws one {@link CheckpointIntegrityError}
- * naming every bad row (not just the first).
+ * naming every bad row (not just the first). `memo`: see {@link rowFailure}.
  */
-export function verifyRows(rows: readonly CheckpointRow[], limits: Limits): Checkpoint[] {
+export function verifyRows(rows: readonly CheckpointRow[], limits: Limits, memo?: VerifiedPayloads): Checkpoint[] {
   const out: Checkpoint[] = [];
   let failures: IntegrityFailure[] | undefined;
   const fields = new RowFieldChecks();
   for (const row of rows) {
-    const reason = rowFailure(row, limits, fields);
+    const reason = rowFailure(row, limits, fields, memo);
     if (reason === undefined) out.push(toCheckpoint(row));
     else (failures ??= []).push({ id: failureId(row), reason });
   }
@@ -82,8 +89,8 @@ export function verifyRows(rows: readonly CheckpointRow[], limits: Limits): Chec
 }
 
 /** Verifies one row; see {@link verifyRows}. */
-export function verifyRow(row: CheckpointRow, limits: Limits): Checkpoint {
-  const reason = rowFailure(row, limits);
+export function verifyRow(row: CheckpointRow, limits: Limits, memo?: VerifiedPayloads): Checkpoint {
+  const reason = rowFailure(row, limits, undefined, memo);
   if (reason !== undefined) throw integrityError([{ id: failureId(row), reason }]);
   return toCheckpoint(row);
 }

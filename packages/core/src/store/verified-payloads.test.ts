@@ -1,0 +1,113 @@
+import { describe, expect, it } from 'vitest';
+import { MemoryAdapter } from '../memory/memory-adapter.js';
+import { sha256Hex } from '../sha256.js';
+import type { CheckpointRow } from '../types.js';
+import { CheckpointStore } from './checkpoint-store.js';
+import { VerifiedPayloads } from './verified-payloads.js';
+import { rowFailure } from './verify-row.js';
+
+const readLimits = { maxPayloadBytes: Number.MAX_SAFE_INTEGER, maxDepth: Number.MAX_SAFE_INTEGER };
+
+async function failure(promise: Promise<unknown>): Promise<string> {
+  try {
+    await promise;
+  } catch (error) {
+    return (error as Error).message;
+  }
+  return 'no error';
+}
+
+describe('VerifiedPayloads', () => {
+  it('knows exactly the pairs it kept: same hash, same text', () => {
+    const memo = new VerifiedPayloads(100);
+    memo.remember('h1', '{"a":1}');
+    expect(memo.knows('h1', '{"a":1}')).toBe(true);
+    expect(memo.knows('h1', '{"a":2}')).toBe(false);
+    expect(memo.knows('h2', '{"a":1}')).toBe(false);
+    expect(memo.size).toBe(7);
+  });
+
+  it('drops the least recently used texts past its budget, and never keeps one larger than the budget', () => {
+    const memo = new VerifiedPayloads(10);
+    memo.remember('a', 'aaaa');
+    memo.remember('b', 'bbbb');
+    expect(memo.knows('a', 'aaaa')).toBe(true); // a is now the most recently used
+    memo.remember('c', 'cccc');
+    expect(memo.knows('b', 'bbbb')).toBe(false);
+    expect(memo.knows('a', 'aaaa')).toBe(true);
+    expect(memo.knows('c', 'cccc')).toBe(true);
+    expect(memo.size).toBe(8);
+    memo.remember('d', 'd'.repeat(11));
+    expect(memo.knows('d', 'd'.repeat(11))).toBe(false);
+    expect(memo.size).toBe(8);
+  });
+});
+
+describe('rowFailure with a memo', () => {
+  const row = (payloadJson: string, payloadSha256 = sha256Hex(payloadJson)): CheckpointRow => ({
+    id: 1,
+    namespace: 'app',
+    sessionId: 's',
+    kind: 'checkpoint',
+    name: 'n',
+    payloadJson,
+    payloadSha256,
+    createdAt: '2026-01-01T00:00:00Z',
+    sourceRef: null,
+  });
+
+  it('keeps a row that passed, and only one that passed', () => {
+    const memo = new VerifiedPayloads(1000);
+    expect(rowFailure(row('{"a":1}'), readLimits, undefined, memo)).toBeUndefined();
+    expect(memo.knows(sha256Hex('{"a":1}'), '{"a":1}')).toBe(true);
+    expect(rowFailure(row('{"a": 2}'), readLimits, undefined, memo)).toBe('payload is not canonical');
+    expect(rowFailure(row('{"a":3}', sha256Hex('{"a":4}')), readLimits, undefined, memo)).toBe('payload hash mismatch');
+    expect(memo.size).toBe(7);
+  });
+
+  it('passes a kept pair without hashing it again (the pair below would fail a fresh check)', () => {
+    // Only reachable if a pair got in without passing; it shows the memo is what decides a hit.
+    const memo = new VerifiedPayloads(1000);
+    memo.remember('0'.repeat(64), '{"a": 1}');
+    expect(rowFailure(row('{"a": 1}', '0'.repeat(64)), readLimits, undefined, memo)).toBeUndefined();
+    expect(rowFailure(row('{"a": 1}', '0'.repeat(64)), readLimits)).toBe('payload hash mismatch');
+  });
+
+  it('still checks the other columns of a kept pair', () => {
+    const memo = new VerifiedPayloads(1000);
+    expect(rowFailure(row('{"a":1}'), readLimits, undefined, memo)).toBeUndefined();
+    expect(rowFailure({ ...row('{"a":1}'), createdAt: 'yesterday' }, readLimits, undefined, memo)).toBe('created_at is not a normalised UTC timestamp');
+  });
+});
+
+describe('CheckpointStore re-reads', () => {
+  for (const verifiedTextCache of [undefined, 0]) {
+    it(`refuses a row tampered after it was read and verified (verifiedTextCache: ${verifiedTextCache ?? 'default'})`, async () => {
+      const adapter = new MemoryAdapter();
+      const store = new CheckpointStore(adapter, verifiedTextCache === undefined ? {} : { verifiedTextCache });
+      const cp = await store.create({ namespace: 'app', sessionId: 's', payload: { step: 1, note: 'kept' }, sourceRef: 'r' });
+      for (let i = 0; i < 2; i++) expect((await store.get(cp.id, { namespace: 'app' })).payload).toEqual({ step: 1, note: 'kept' });
+      const stored = (await adapter.findBySourceRef('app', 'r')) as CheckpointRow;
+      const original = stored.payloadJson;
+      // One byte of text, the hash left as it was.
+      stored.payloadJson = original.replace('kept', 'kepT');
+      expect(await failure(store.get(cp.id, { namespace: 'app' }))).toMatch(/failed payload integrity verification/);
+      expect(await failure(store.findBySourceRefs('app', ['r']))).toMatch(/failed payload integrity verification/);
+      // The hash changed, the text as it was.
+      stored.payloadJson = original;
+      const sha = stored.payloadSha256;
+      stored.payloadSha256 = sha256Hex('{}');
+      expect(await failure(store.listBySourceRefPrefix({ namespace: 'app', prefix: 'r', limit: 5 }))).toMatch(/failed payload integrity verification/);
+      stored.payloadSha256 = sha;
+      expect((await store.get(cp.id, { namespace: 'app' })).payloadJson).toBe(original);
+      // Inside a transaction too.
+      stored.payloadJson = original.replace('kept', 'kepT');
+      expect(await failure(store.transaction((tx) => tx.get(cp.id, { namespace: 'app' })))).toMatch(/failed payload integrity verification/);
+    });
+  }
+
+  it('refuses a negative or fractional verifiedTextCache', () => {
+    expect(() => new CheckpointStore(new MemoryAdapter(), { verifiedTextCache: -1 })).toThrow(/verifiedTextCache/);
+    expect(() => new CheckpointStore(new MemoryAdapter(), { verifiedTextCache: 1.5 })).toThrow(/verifiedTextCache/);
+  });
+});
