@@ -80,7 +80,8 @@ describe.each(targets)('tampering on $name', (target) => {
   it.skipIf(!target.available)('fails closed from getTuple and list, naming the row', async () => {
     const t = await target.open();
     try {
-      const saver = new SessionCheckpointSaver(t.store);
+      // Small carried values are linked, not repeated, so that the second row reads the first.
+      const saver = new SessionCheckpointSaver(t.store, { inlineCarriedBytes: 0 });
       const first = checkpointWith({ system: 'be kind', turn: 'one' });
       const c1 = await saver.put(cfg('t'), first, meta(0), first.channel_versions);
       const second = { ...checkpointWith({ system: 'be kind', turn: 'two' }), channel_versions: { system: 1, turn: 2 } };

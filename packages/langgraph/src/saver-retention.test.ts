@@ -35,8 +35,9 @@ describe.each(list)('retention on $name', (backend) => {
   it.skipIf(!backend.available)('keeps the newest, the value holders and an unresumed interrupt; reports the bytes freed', async () => {
     const store = await backend.open();
     try {
-      // Lists in full at every step (snapshotRatio 0): only carried values link rows here.
-      const saver = new SessionCheckpointSaver(store, { snapshotRatio: 0 });
+      // Lists in full at every step (snapshotRatio 0): only carried values link rows here, and
+      // they are linked even though small (inlineCarriedBytes 0).
+      const saver = new SessionCheckpointSaver(store, { snapshotRatio: 0, inlineCarriedBytes: 0 });
       const ids = await chain(saver, 't', 4);
       // A fork from checkpoint 1 whose interrupt was never resumed (it waits for a human)...
       const [fork] = await chain(saver, 't', 1, { parent: ids[1] as string, step: 2 });
@@ -78,7 +79,7 @@ describe.each(list)('retention on $name', (backend) => {
   it.skipIf(!backend.available)('maxCheckpointsPerThread caps each thread as it grows, never losing a value', async () => {
     const store = await backend.open();
     try {
-      const saver = new SessionCheckpointSaver(store, { maxCheckpointsPerThread: 3, snapshotRatio: 0 });
+      const saver = new SessionCheckpointSaver(store, { maxCheckpointsPerThread: 3, snapshotRatio: 0, inlineCarriedBytes: 0 });
       const ids = await chain(saver, 't', 10);
       const kept = await listThread(saver, 't');
       // The three newest, plus checkpoint 0 that holds "system" for all of them.

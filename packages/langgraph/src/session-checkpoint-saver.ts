@@ -35,6 +35,7 @@ import { CHECKPOINT_KIND, checkpointPayload, WRITE_KIND, writePayload, type Chec
 import { pruneThreads, type PruneReport, type SaverPruneOptions } from './retention.js';
 import { loadValue, storeValue, type StoredValue } from './stored-value.js';
 import { allRowsByPrefix, PAGE_SIZE } from './thread-rows.js';
+import { jsonSizeWithin } from './json-size.js';
 import { groupRows, keyOf, TupleReader, type CheckpointEntry } from './tuple-reader.js';
 
 /** Options of {@link SessionCheckpointSaver}. */
@@ -68,10 +69,26 @@ export interface SessionCheckpointSaverOptions {
    * ```
    */
   snapshotRatio?: number;
+  /**
+   * When a checkpoint's unchanged values (a profile, a plan, a counter) are all plain JSON of at
+   * most about this many bytes together, and its changed values link to no earlier row, its row
+   * repeats them instead of linking to the rows that hold them: it then holds every value it
+   * needs, and `getTuple` reads it in one statement instead of two. Otherwise each unchanged value
+   * is linked (repeating some would save no statement). `0` always links. Default is `4096` (one
+   * SQLite page).
+   *
+   * @example
+   * ```ts
+   * new SessionCheckpointSaver(store, { inlineCarriedBytes: 0 }); // store each value once, link it
+   * ```
+   */
+  inlineCarriedBytes?: number;
 }
 
 /** Default of {@link SessionCheckpointSaverOptions.snapshotRatio}. */
 const DEFAULT_SNAPSHOT_RATIO = 4;
+/** Default of {@link SessionCheckpointSaverOptions.inlineCarriedBytes}. */
+const DEFAULT_INLINE_CARRIED_BYTES = 4096;
 
 interface Configurable {
   thread_id?: unknown;
@@ -126,6 +143,8 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
   readonly #putsSincePrune = new BoundedCache<number>(HOLDER_CACHE_MAX);
   /** The snapshot rule's ratio (see the option). */
   readonly snapshotRatio: number;
+  /** Bytes of unchanged values a row repeats rather than links (see the option). */
+  readonly inlineCarriedBytes: number;
 
   constructor(store: CheckpointStore, options: SessionCheckpointSaverOptions = {}) {
     super(options.serde);
@@ -139,7 +158,21 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
     const ratio = options.snapshotRatio ?? DEFAULT_SNAPSHOT_RATIO;
     if (typeof ratio !== 'number' || !Number.isFinite(ratio) || ratio < 0) throw new CheckpointValidationError('snapshotRatio must be a finite number >= 0');
     this.snapshotRatio = ratio;
+    const inline = options.inlineCarriedBytes ?? DEFAULT_INLINE_CARRIED_BYTES;
+    if (!Number.isSafeInteger(inline) || inline < 0) throw new CheckpointValidationError('inlineCarriedBytes must be an integer >= 0');
+    this.inlineCarriedBytes = inline;
     this.#reader = new TupleReader(store, this.namespace, this.serde);
+  }
+
+  /** True when the values of `channels` are all plain JSON of at most `inlineCarriedBytes` together. */
+  #fitsInline(cv: Record<string, unknown>, channels: Iterable<string>): boolean {
+    let left = this.inlineCarriedBytes;
+    for (const channel of channels) {
+      const size = left > 0 && Object.hasOwn(cv, channel) ? jsonSizeWithin(cv[channel], left) : undefined;
+      if (size === undefined) return false;
+      left -= size;
+    }
+    return true;
   }
 
   /** The checkpoint named by `checkpoint_id`, or the latest of (`thread_id`, `checkpoint_ns`). */
@@ -277,6 +310,7 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
     const plan = new PutPlan(this.serde, thread, ns, id, this.snapshotRatio, this.maxCheckpointsPerThread ?? Infinity);
     const parentLists = parentId === undefined ? undefined : this.#lists.get(keyOf({ thread_id: thread, checkpoint_ns: ns, checkpoint_id: parentId }));
     let parent: Holders | undefined | null = null;
+    const carried = new Map<string, string>();
     for (const channel of new Set([...Object.keys(checkpoint.channel_versions), ...Object.keys(newVersions)])) {
       if (Object.hasOwn(newVersions, channel)) {
         if (Object.hasOwn(cv, channel)) await plan.store(channel, cv[channel], parentLists?.get(channel));
@@ -286,12 +320,18 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
       if (parent === null) parent = await this.#holdersOf(thread, ns, parentId);
       const from = parent !== undefined && Object.hasOwn(parent.holder, channel) ? parent.holder[channel] : undefined;
       if (from !== undefined && own(parent?.versions, channel) === own(checkpoint.channel_versions, channel)) {
-        plan.carry(channel, from, parentLists?.get(channel));
+        carried.set(channel, from);
       } else if (Object.hasOwn(cv, channel)) {
         // The parent row is missing (never stored, or deleted by another process) or does not
         // hold this version: store the value the checkpoint carries, in full.
         await plan.store(channel, cv[channel], undefined);
       }
+    }
+    if (carried.size > 0 && plan.links().size === 0 && this.#fitsInline(cv, carried.keys())) {
+      // Small enough to repeat: the row links to no other, and getTuple reads it alone.
+      for (const channel of carried.keys()) await plan.store(channel, cv[channel], undefined);
+    } else {
+      for (const [channel, from] of carried) plan.carry(channel, from, parentLists?.get(channel));
     }
     const payload = plan.payload(parentId ?? null, await storeValue(this.serde, rest, 'checkpoint'), await storeValue(this.serde, metadata, 'metadata'));
     const created = new Date(checkpoint.ts);
