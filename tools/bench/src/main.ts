@@ -55,6 +55,12 @@ const PER_RUN: Record<string, (c: typeof ctx) => Promise<Sample[]>> = {
   deltaChat: (c) => chat(c, { turns: [DELTA_CHAT_TURNS], channels: ['delta'], peerPlainMaxTurns }),
 };
 
+/** The command that reproduces this report, as a reader would type it (`--samples` and its file left out). */
+function commandLine(): string {
+  const shown = args.filter((a, i) => a !== '--samples' && args[i - 1] !== '--samples');
+  return `${ctx.pgUrl === undefined ? '' : 'SC_PG_URL=<url> '}npm run bench${shown.length > 0 ? ` -- ${shown.join(' ')}` : ''}`;
+}
+
 const started = Date.now();
 const samples: RunSample[] = [];
 for (let run = 0; run < runs; run++) {
@@ -76,7 +82,7 @@ if (!only || only.includes('growth')) {
 }
 
 const ratios = RATIOS.map((spec) => ratio(samples, spec)).filter((r): r is RatioResult => r !== undefined);
-const report = renderReport(samples, ratios, { runs, command: 'npm run bench', seconds: (Date.now() - started) / 1000 });
+const report = renderReport(samples, ratios, { runs, command: commandLine(), seconds: (Date.now() - started) / 1000 });
 process.stdout.write(report);
 if (write) {
   writeFileSync(new URL('../../../docs/benchmarks.md', import.meta.url), report);

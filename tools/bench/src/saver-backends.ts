@@ -2,7 +2,7 @@ import { PostgresSaver } from '@langchain/langgraph-checkpoint-postgres';
 import { SqliteSaver } from '@langchain/langgraph-checkpoint-sqlite';
 import type { BaseCheckpointSaver } from '@langchain/langgraph-checkpoint';
 import { SessionCheckpointSaver } from '@session-checkpoint/langgraph';
-import { openPostgresStore, openSqliteStore } from '@session-checkpoint/store-kysely';
+import { openPostgresStore, openSqliteStore, type SqliteStoreOptions } from '@session-checkpoint/store-kysely';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { existsSync, rmSync, statSync } from 'node:fs';
@@ -51,9 +51,9 @@ export function openSqliteSaver(path: string): OpenSaver {
   };
 }
 
-/** Our saver (default options) over our SQLite store on `path` at durability "normal". */
-export async function openOurSqliteSaver(path: string): Promise<OpenSaver> {
-  const store = await openSqliteStore(path, { durability: 'normal' });
+/** Our saver (default options) over our SQLite store on `path` at durability "normal", with `store` options over that. */
+export async function openOurSqliteSaver(path: string, storeOptions: SqliteStoreOptions = {}): Promise<OpenSaver> {
+  const store = await openSqliteStore(path, { durability: 'normal', ...storeOptions });
   return { saver: new SessionCheckpointSaver(store), close: () => store.close() };
 }
 

@@ -10,6 +10,7 @@ export interface RatioSpec {
 }
 
 import { SAVER_RATIOS } from './saver-targets.js';
+import { EVERY_READ_HASHED } from './scenarios/sqlite-reads.js';
 import { SESSION_RATIOS } from './session-targets.js';
 
 const durabilities = ['full', 'normal'] as const;
@@ -28,6 +29,12 @@ export const RATIOS: RatioSpec[] = [
   { label: 'latest vs raw floor', scenario: 'latest of a session', numerator: 'session-checkpoint', denominator: 'raw floor', direction: 'at least' },
   { label: 'list 100 vs SqliteSaver.list', scenario: 'list 100', numerator: 'session-checkpoint', denominator: 'SqliteSaver.list', direction: 'at least' },
   { label: 'list 100 vs raw floor', scenario: 'list 100', numerator: 'session-checkpoint', denominator: 'raw floor', direction: 'at least' },
+  // The reads above re-read 1,200 rows, so the verified-text memo answers most of them; the same
+  // reads with every row hashed, for comparison (no target).
+  { label: 'get by id, every read hashed, vs SqliteSaver.getTuple', scenario: 'get by id 1KiB', numerator: EVERY_READ_HASHED, denominator: 'SqliteSaver.getTuple', direction: 'at least' },
+  { label: 'get by id, every read hashed, vs raw floor', scenario: 'get by id 1KiB', numerator: EVERY_READ_HASHED, denominator: 'raw floor', direction: 'at least' },
+  { label: 'latest, every read hashed, vs raw floor', scenario: 'latest of a session', numerator: EVERY_READ_HASHED, denominator: 'raw floor', direction: 'at least' },
+  { label: 'list 100, every read hashed, vs raw floor', scenario: 'list 100', numerator: EVERY_READ_HASHED, denominator: 'raw floor', direction: 'at least' },
   { label: 'list 1000 vs SqliteSaver.list', scenario: 'list 1000', numerator: 'session-checkpoint', denominator: 'SqliteSaver.list', direction: 'at least' },
   { label: 'list 1000 vs raw floor', scenario: 'list 1000', numerator: 'session-checkpoint', denominator: 'raw floor', direction: 'at least' },
   { label: 'history 20 vs SqliteSaver.list(20)', scenario: 'history 20', numerator: 'session-checkpoint', denominator: 'SqliteSaver.list', direction: 'at least' },

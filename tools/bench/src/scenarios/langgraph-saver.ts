@@ -14,14 +14,14 @@ import { fileBytes, openOurSqliteSaver, openSqliteSaver, postgresStorage } from 
  */
 
 const THREAD = 'bench-thread';
-type Saver = { name: string; saver: BaseCheckpointSaver; bytes: () => number; close: () => Promise<void> };
+type Saver = { name: string; saver: BaseCheckpointSaver; bytes: () => number; close: () => Promise<void>; path: string };
 
 async function savers(dir: string): Promise<Saver[]> {
   const oursPath = join(dir, 'ours.sqlite');
   const peerPath = join(dir, 'langgraph.sqlite');
   return [
-    { name: 'SessionCheckpointSaver', ...(await openOurSqliteSaver(oursPath)), bytes: () => fileBytes(oursPath) },
-    { name: 'SqliteSaver', ...openSqliteSaver(peerPath), bytes: () => fileBytes(peerPath) },
+    { name: 'SessionCheckpointSaver', ...(await openOurSqliteSaver(oursPath)), bytes: () => fileBytes(oursPath), path: oursPath },
+    { name: 'SqliteSaver', ...openSqliteSaver(peerPath), bytes: () => fileBytes(peerPath), path: peerPath },
   ];
 }
 
@@ -50,8 +50,8 @@ async function putChain(saver: BaseCheckpointSaver, thread: string, count: numbe
   return ids;
 }
 
-/** put, putWrites, getTuple (latest and by id) and list(100) of one saver, as samples named `<prefix> ...`. */
-async function measure(ctx: BenchContext, prefix: string, name: string, saver: BaseCheckpointSaver): Promise<Sample[]> {
+/** put, putWrites, getTuple (latest and by id) and list(100) of one saver, as samples named `<prefix> ...`; also the chain's ids. */
+async function measure(ctx: BenchContext, prefix: string, name: string, saver: BaseCheckpointSaver): Promise<{ samples: Sample[]; ids: string[] }> {
   const samples: Sample[] = [];
   const count = n(ctx, 2000, 150);
   // put: measured as the time of the whole chain (one of three channels changed per put).
@@ -65,6 +65,15 @@ async function measure(ctx: BenchContext, prefix: string, name: string, saver: B
   samples.push({ scenario: `${prefix} putWrites (2 writes)`, impl: name, unit: 'ops/s', value: await opsPerSecond((i) => saver.putWrites(first, writes, `task-${i}`), count) });
   // The latest checkpoint has two pending writes, as after a step.
   await saver.putWrites(latest, writes, 'task-latest');
+  samples.push(...(await measureReads(ctx, prefix, name, saver, ids)));
+  return { samples, ids };
+}
+
+/** getTuple (latest and by id) and list(100) of the chain `ids` put by {@link measure}. */
+async function measureReads(ctx: BenchContext, prefix: string, name: string, saver: BaseCheckpointSaver, ids: string[]): Promise<Sample[]> {
+  const samples: Sample[] = [];
+  const count = n(ctx, 2000, 150);
+  const latest = { configurable: { thread_id: THREAD, checkpoint_ns: '', checkpoint_id: ids[ids.length - 1] } };
   const thread = { configurable: { thread_id: THREAD, checkpoint_ns: '' } };
   const byId = (i: number) => ({ configurable: { thread_id: THREAD, checkpoint_ns: '', checkpoint_id: ids[1 + ((Math.abs(i) * 7919) % (ids.length - 1))] } });
   samples.push({ scenario: `${prefix} getTuple latest`, impl: name, unit: 'ops/s', value: await opsPerSecond(() => saver.getTuple(thread), count) });
@@ -78,6 +87,9 @@ async function measure(ctx: BenchContext, prefix: string, name: string, saver: B
   return samples;
 }
 
+/** Our saver's impl name when its store re-hashes every row it reads (no verified-text memo). */
+export const OURS_EVERY_READ_HASHED = 'SessionCheckpointSaver, verifiedTextCache 0';
+
 /** The same against PostgresSaver and our saver on PostgreSQL, each in a fresh schema dropped afterwards. */
 async function postgresSavers(ctx: BenchContext, url: string, turn: number): Promise<Sample[]> {
   const suffix = `${process.pid}_${Date.now()}`;
@@ -89,7 +101,7 @@ async function postgresSavers(ctx: BenchContext, url: string, turn: number): Pro
   try {
     for (const { name, storage } of inTurn(storages, turn)) {
       const { saver, close } = await storage.open();
-      samples.push(...(await measure(ctx, 'PostgreSQL saver', name, saver)));
+      samples.push(...(await measure(ctx, 'PostgreSQL saver', name, saver)).samples);
       await close();
     }
   } finally {
@@ -114,9 +126,16 @@ function inTurn<T>(pair: T[], turn: number): T[] {
 export async function langgraphSaver(ctx: BenchContext): Promise<Sample[]> {
   const samples: Sample[] = [];
   const turn = calls++;
-  for (const { name, saver, close } of inTurn(await savers(ctx.dir()), turn)) {
-    samples.push(...(await measure(ctx, 'saver', name, saver)));
+  for (const { name, saver, close, path } of inTurn(await savers(ctx.dir()), turn)) {
+    const { samples: measured, ids } = await measure(ctx, 'saver', name, saver);
+    samples.push(...measured);
     await close();
+    if (name === 'SessionCheckpointSaver') {
+      // The same reads through a store that hashes every row it reads: what a read costs cold.
+      const cold = await openOurSqliteSaver(path, { verifiedTextCache: 0 });
+      samples.push(...(await measureReads(ctx, 'saver', OURS_EVERY_READ_HASHED, cold.saver, ids)));
+      await cold.close();
+    }
   }
   // Storage: a 200-step run whose message list grows every step, in fresh files.
   for (const { name, saver, bytes, close } of await savers(ctx.dir())) {
