@@ -118,7 +118,8 @@ const DELTA_HISTORY_HINT = 16;
  * every backend (MemoryAdapter, SQLite, PostgreSQL, custom adapters). Every LangGraph checkpoint
  * and pending write is an ordinary verified row: a tampered value fails closed with
  * `CheckpointIntegrityError`, and `verify`, the CLI and bundles see LangGraph data. Channel values
- * are stored only when they change.
+ * are stored only when they change (small unchanged ones may be repeated, see
+ * {@link SessionCheckpointSaverOptions.inlineCarriedBytes}).
  *
  * @example
  * ```ts
@@ -288,7 +289,8 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
 
   /**
    * Stores a checkpoint. `config.configurable.checkpoint_id` is its parent. Only the channels in
-   * `newVersions` are stored; the others are read back from the checkpoint that holds them. A list
+   * `newVersions` are stored; the others are read back from the checkpoint that holds them, unless
+   * they are small enough to repeat ({@link SessionCheckpointSaverOptions.inlineCarriedBytes}). A list
    * channel whose new value extends the parent's (the same leading items, then new ones) is stored
    * as the appended items only, until the snapshot rule stores it in full again (see
    * {@link SessionCheckpointSaverOptions.snapshotRatio}). Values too large for one row are split
