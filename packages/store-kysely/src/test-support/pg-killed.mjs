@@ -9,14 +9,21 @@ const [mode, schema, application] = process.argv.slice(2);
 const url = new URL(process.env.SC_PG_URL);
 url.searchParams.set('application_name', application);
 const store = await openPostgresStore(url.href, { schema, poolSize: 1 });
+// A signal listener keeps nothing alive: once the server has closed the connection, this process
+// would have no handle left and exit (code 13, an unsettled top-level await) before the parent's
+// SIGUSR2. A user's process (a server, a worker) lives on, so this one waits like one.
 const resumed = new Promise((resolve) => process.once('SIGUSR2', resolve));
+const waiting = (promise) => {
+  const alive = setInterval(() => undefined, 60_000);
+  return promise.finally(() => clearInterval(alive));
+};
 let outcome;
 try {
   if (mode === 'transaction') {
     await store.transaction(async (tx) => {
       await tx.create({ namespace: 'app', sessionId: 's', payload: { step: 1 } });
       process.stdout.write('ready\n');
-      await resumed;
+      await waiting(resumed);
       await tx.create({ namespace: 'app', sessionId: 's', payload: { step: 2 } });
     });
   } else {
