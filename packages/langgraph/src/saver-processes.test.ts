@@ -130,6 +130,9 @@ describe.each(targets)('processes on $name', (backend) => {
       const all = await tuples(new SessionCheckpointSaver(store), 'shared');
       expect(all.length).toBeGreaterThanOrEqual(3);
       for (const t of all) expect(t.checkpoint.channel_values.system).toBe('system of shared');
+      // The children link "system" (inlineCarriedBytes 0), so the kept rows depend on earlier ones.
+      const rows = await store.list({ namespace: 'langgraph', limit: 100 });
+      expect(rows.some((r) => Object.keys((r.payload as { carried?: object }).carried ?? {}).length > 0)).toBe(true);
       expect((await store.verify()).failures).toEqual([]);
     } finally {
       await store.close();

@@ -9,7 +9,9 @@ import { uuid6 } from '@langchain/langgraph-checkpoint';
 const [target, thread, count] = process.argv.slice(2);
 const store = await openTarget(target, { busyTimeoutMs: 300_000, poolSize: 1 });
 const max = process.env.SC_LG_MAX === undefined ? undefined : Number(process.env.SC_LG_MAX);
-const saver = new SessionCheckpointSaver(store, max === undefined ? {} : { maxCheckpointsPerThread: max });
+// "system" is small: linked, not repeated (inlineCarriedBytes 0), so that every row links to an
+// earlier one and the processes race on those links.
+const saver = new SessionCheckpointSaver(store, { inlineCarriedBytes: 0, ...(max === undefined ? {} : { maxCheckpointsPerThread: max }) });
 if (count === 'delete') {
   // Another process deletes the thread, then exits.
   await saver.deleteThread(thread);
