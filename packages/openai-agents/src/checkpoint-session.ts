@@ -249,11 +249,14 @@ export class CheckpointSession implements Session, SessionHistoryTransactionAwar
     const { transaction } = checked;
     await retryRaces(() =>
       this.store.transaction(async (tx) => {
-        const done = await tx.findBySourceRef(place.namespace, opRef);
-        if (done) {
-          if ((done.payload as Partial<OperationPayload>).transactionSha256 === checked.sha256) return;
+        /** True when the operation is already recorded (with this transaction; another one throws). */
+        const applied = async (): Promise<boolean> => {
+          const done = await tx.findBySourceRef(place.namespace, opRef);
+          if (!done) return false;
+          if ((done.payload as Partial<OperationPayload>).transactionSha256 === checked.sha256) return true;
           throw new UserError('Session history operation was already applied with a different transaction.');
-        }
+        };
+        if (await applied()) return;
         if (transaction.type === 'append_items') {
           await this.#append(tx, place, transaction.items.map(encodeItem));
         } else {
@@ -262,6 +265,10 @@ export class CheckpointSession implements Session, SessionHistoryTransactionAwar
           const held = rows.flatMap((row) => row.items);
           const actual = held.slice(Math.max(0, held.length - want));
           if (actual.length < want || !sameItems(actual, transaction.expectedSuffix)) {
+            // PostgreSQL reads each statement at READ COMMITTED: another process may have applied
+            // this very operation between the check above and this read, and its record, committed
+            // with the items that changed the suffix, is visible now. That is a retry, not a conflict.
+            if (await applied()) return;
             throw new UserError('Session history suffix no longer matches the transaction precondition.');
           }
           await deleteAll(tx, place, rows);
