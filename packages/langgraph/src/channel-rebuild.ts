@@ -36,7 +36,6 @@ export interface Rebuilt {
 export const keyOf = (p: { thread_id: string; checkpoint_ns: string; checkpoint_id: string }) =>
   `${p.thread_id}\u0000${p.checkpoint_ns}\u0000${p.checkpoint_id}`;
 
-
 /** The channels a checkpoint payload has a value for. */
 export function channelsOf(p: CheckpointPayload): string[] {
   return [...Object.keys(p.values), ...Object.keys(p.lists ?? {}), ...Object.keys(p.carried)];

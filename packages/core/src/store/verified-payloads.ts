@@ -46,10 +46,12 @@ export class VerifiedPayloads {
     if (text.length > this.budget || this.#texts.has(sha256)) return;
     this.#texts.set(sha256, text);
     this.#size += text.length;
+    // Most reads stay within the budget: only an overflow walks the oldest entries out.
+    if (this.#size <= this.budget) return;
     for (const [oldSha, oldText] of this.#texts) {
-      if (this.#size <= this.budget) break;
       this.#texts.delete(oldSha);
       this.#size -= oldText.length;
+      if (this.#size <= this.budget) break;
     }
   }
 
