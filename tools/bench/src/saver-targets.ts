@@ -38,6 +38,16 @@ export const SAVER_RATIOS: RatioSpec[] = [
     denominator: 'SqliteSaver',
     direction: 'at most',
   },
+  // What bounds put and putWrites on SQLite (no target): the pages each writes to the WAL.
+  ...['put', 'putWrites'].map(
+    (op): RatioSpec => ({
+      label: `WAL pages per ${op}: SessionCheckpointSaver / SqliteSaver`,
+      scenario: `saver WAL pages per ${op}`,
+      numerator: 'SessionCheckpointSaver',
+      denominator: 'SqliteSaver',
+      direction: 'at most',
+    }),
+  ),
   ...['put (1 of 3 channels changed)', 'putWrites (2 writes)', 'getTuple latest', 'getTuple by id', 'list(100)'].map((op) =>
     vs(`PostgreSQL saver ${op}`, 1.4, 'PostgresSaver'),
   ),

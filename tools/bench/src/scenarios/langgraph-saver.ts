@@ -4,6 +4,7 @@ import { n, type BenchContext, type Sample } from '../context.js';
 import { opsPerSecond } from '../harness.js';
 import { agentState } from '../payloads.js';
 import { fileBytes, openOurSqliteSaver, openSqliteSaver, postgresStorage } from '../saver-backends.js';
+import { walPagesOf } from '../wal-pages.js';
 
 /*
  * SessionCheckpointSaver against LangGraph's SqliteSaver, side by side in one run on files in the
@@ -50,6 +51,9 @@ async function putChain(saver: BaseCheckpointSaver, thread: string, count: numbe
   return ids;
 }
 
+/** The pending writes of each putWrites: a message and a branch marker, as after an agent step. */
+const writes: PendingWrite[] = [['messages', agentState(512, 3)], ['branch:to:tools', null]];
+
 /** put, putWrites, getTuple (latest and by id) and list(100) of one saver, as samples named `<prefix> ...`; also the chain's ids. */
 async function measure(ctx: BenchContext, prefix: string, name: string, saver: BaseCheckpointSaver): Promise<{ samples: Sample[]; ids: string[] }> {
   const samples: Sample[] = [];
@@ -61,7 +65,6 @@ async function measure(ctx: BenchContext, prefix: string, name: string, saver: B
   const latest = { configurable: { thread_id: THREAD, checkpoint_ns: '', checkpoint_id: ids[ids.length - 1] } };
   // Writes go to the first checkpoint, so that the reads below see a normal number of them.
   const first = { configurable: { thread_id: THREAD, checkpoint_ns: '', checkpoint_id: ids[0] } };
-  const writes: PendingWrite[] = [['messages', agentState(512, 3)], ['branch:to:tools', null]];
   samples.push({ scenario: `${prefix} putWrites (2 writes)`, impl: name, unit: 'ops/s', value: await opsPerSecond((i) => saver.putWrites(first, writes, `task-${i}`), count) });
   // The latest checkpoint has two pending writes, as after a step.
   await saver.putWrites(latest, writes, 'task-latest');
@@ -84,6 +87,34 @@ async function measureReads(ctx: BenchContext, prefix: string, name: string, sav
     if (k !== 100) throw new Error(`list returned ${k}`);
   };
   samples.push({ scenario: `${prefix} list(100)`, impl: name, unit: 'ops/s', value: await opsPerSecond(list100, n(ctx, 200, 10), 5) });
+  return samples;
+}
+
+/**
+ * WAL pages that one put and one putWrites write on SQLite, per saver on fresh files: `count` of
+ * each after a chain of 200 puts. Not a speed but what bounds put and putWrites there (wal-pages.ts).
+ */
+async function walPages(ctx: BenchContext): Promise<Sample[]> {
+  const samples: Sample[] = [];
+  const count = n(ctx, 500, 50);
+  for (const { name, saver, close, path } of await savers(ctx.dir())) {
+    try {
+      const ids = await putChain(saver, THREAD, 200, false);
+      const latest = { configurable: { thread_id: THREAD, checkpoint_ns: '', checkpoint_id: ids[ids.length - 1] } };
+      const puts = await walPagesOf(path, async () => {
+        await putChain(saver, `${THREAD}-wal`, count, false);
+      });
+      const putWrites = await walPagesOf(path, async () => {
+        for (let i = 0; i < count; i++) await saver.putWrites(latest, writes, `wal-task-${i}`);
+      });
+      samples.push(
+        { scenario: 'saver WAL pages per put', impl: name, unit: 'pages/op', value: puts / count },
+        { scenario: 'saver WAL pages per putWrites', impl: name, unit: 'pages/op', value: putWrites / count },
+      );
+    } finally {
+      await close();
+    }
+  }
   return samples;
 }
 
@@ -143,6 +174,7 @@ export async function langgraphSaver(ctx: BenchContext): Promise<Sample[]> {
     await close();
     samples.push({ scenario: 'saver bytes after 200 growing steps', impl: name, unit: 'KiB', value: bytes() / 1024 });
   }
+  samples.push(...(await walPages(ctx)));
   if (ctx.pgUrl !== undefined) samples.push(...(await postgresSavers(ctx, ctx.pgUrl, turn)));
   return samples;
 }
