@@ -12,7 +12,9 @@ import Database from 'better-sqlite3';
  *
  * @example
  * ```ts
- * const pages = await walPagesOf(path, () => saver.put(config, checkpoint, metadata, versions));
+ * const pages = await walPagesOf(path, async () => {
+ *   await saver.put(config, checkpoint, metadata, versions);
+ * });
  * ```
  */
 export async function walPagesOf(path: string, work: () => Promise<void>): Promise<number> {
