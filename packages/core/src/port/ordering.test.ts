@@ -23,6 +23,7 @@ describe('prefixUpperBound', () => {
   it('skips the surrogate block and drops trailing U+10FFFF before raising', () => {
     expect(prefixUpperBound('a/')).toBe('a0');
     expect(prefixUpperBound('a\ud7ff')).toBe('a\ue000');
+    expect(prefixUpperBound('a\uffff')).toBe('a\u{10000}');
     expect(prefixUpperBound('a\u{10FFFF}\u{10FFFF}')).toBe('b');
     expect(Array.from(prefixUpperBound('\u{10FFFF}'))).toHaveLength(257);
   });

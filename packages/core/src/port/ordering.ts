@@ -68,6 +68,10 @@ export function selectSourceRefPrefix(rows: readonly CheckpointRow[], query: Sou
  * continued by U+10FFFF up past the longest ref, which every valid ref that continues it sorts below.
  */
 export function prefixUpperBound(prefix: string): string {
+  // Every range read computes this: when the last code unit is no surrogate it is the whole last
+  // code point (below U+10FFFF), and only it changes, without splitting the prefix into points.
+  const unit = prefix.charCodeAt(prefix.length - 1);
+  if (unit < 0xd800 || unit > 0xdfff) return prefix.slice(0, -1) + String.fromCodePoint(unit === 0xd7ff ? 0xe000 : unit + 1);
   const points = Array.from(prefix);
   while (points.length > 0) {
     const last = points.pop()?.codePointAt(0) ?? 0;
