@@ -40,6 +40,17 @@ describe('toCheckpoint', () => {
     expect(one.payload.s).toBe('changed');
   });
 
+  it('keeps the parsed payload out of keys, JSON and equality, and still parses a record frozen before its first read', () => {
+    const record = toCheckpoint(row(4));
+    const parsed = record.payload;
+    expect(Object.getOwnPropertyNames(record)).toEqual(['id', 'namespace', 'sessionId', 'kind', 'name', 'payload', 'payloadJson', 'payloadSha256', 'createdAt', 'sourceRef']);
+    expect(record).toStrictEqual(toCheckpoint(row(4)));
+    expect(record.payload).toBe(parsed);
+    const frozen = Object.freeze(toCheckpoint(row(5)));
+    expect(frozen.payload).toEqual({ a: [1, 2.5], big: 12345678901234567890, s: 'x' });
+    expect(frozen.payload).not.toBe(frozen.payload);
+  });
+
   it('copies the parsed payload into spreads and JSON like a data property', () => {
     const record = toCheckpoint(row(3));
     const copy = { ...record };
