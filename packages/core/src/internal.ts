@@ -1,6 +1,6 @@
 /**
  * `@session-checkpoint/core/internal`: helpers the packages of this repository share (bundle, CLI,
- * store-kysely, tools). **No semver promise**: any name here may change or go in any release,
+ * langgraph, store-kysely, tools). **No semver promise**: any name here may change or go in any release,
  * patch releases included. Outside code should use `@session-checkpoint/core` (or `./hash`); if you
  * need something from here, open an issue so it can be made public on purpose.
  *
@@ -16,3 +16,4 @@ export { prepareCheckpoint } from './store/prepare.js';
 export * from './store/verify-row.js';
 export * from './lossless/index.js';
 export * from './python/index.js';
+export * from './cache/two-generation-cache.js';

@@ -20,10 +20,10 @@ export interface CheckpointStoreOptions {
   /** Clock for default created_at values. Default is `() => new Date()`. */
   now?: () => Date;
   /**
-   * Payload text, in UTF-16 code units, that the store keeps from rows it has read and verified,
-   * so that a later read of a row with exactly the same text and hash passes by a full comparison
-   * of the text instead of hashing and scanning it again (agent loops re-read the same rows every
-   * step). Any difference, one byte of text or of hash, is verified from scratch; failures are
+   * Payload text, in UTF-16 code units, that the store keeps from rows it has read and verified
+   * (from a row's second read on: a row read once is not worth its memory), so that a later read
+   * of a row with exactly the same text and hash passes by a full comparison of the text instead
+   * of hashing and scanning it again (agent loops re-read the same rows every step). Any difference, one byte of text or of hash, is verified from scratch; failures are
    * never kept; `verify()` and `scan()` always check from scratch. Default is 8 Mi (8388608);
    * `0` keeps nothing.
    *

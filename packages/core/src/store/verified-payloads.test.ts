@@ -17,28 +17,58 @@ async function failure(promise: Promise<unknown>): Promise<string> {
   return 'no error';
 }
 
+/** Passes a pair twice: the memo keeps a text from its second passing on. */
+function keep(memo: VerifiedPayloads, sha: string, text: string): void {
+  memo.remember(sha, text);
+  memo.remember(sha, text);
+}
+
 describe('VerifiedPayloads', () => {
-  it('knows exactly the pairs it kept: same hash, same text', () => {
+  it('keeps a text from its second passing on, not its first', () => {
     const memo = new VerifiedPayloads(100);
     memo.remember('h1', '{"a":1}');
+    expect(memo.knows('h1', '{"a":1}')).toBe(false);
+    expect(memo.size).toBe(0);
+    memo.remember('h1', '{"a":1}');
+    expect(memo.knows('h1', '{"a":1}')).toBe(true);
+    expect(memo.size).toBe(7);
+  });
+
+  it('keeps a text passing again within 8192 other first passings, and forgets one seen once long before', () => {
+    const memo = new VerifiedPayloads(1_000_000);
+    memo.remember('first', 'x');
+    memo.remember('second', 'x');
+    for (let i = 0; i < 8192; i++) memo.remember(`h${i}`, 'y');
+    memo.remember('second', 'x');
+    expect(memo.knows('second', 'x')).toBe(true);
+    for (let i = 8192; i < 16384; i++) memo.remember(`h${i}`, 'y');
+    memo.remember('first', 'x');
+    expect(memo.knows('first', 'x')).toBe(false);
+    memo.remember('h16383', 'y');
+    expect(memo.knows('h16383', 'y')).toBe(true);
+  });
+
+  it('knows exactly the pairs it kept: same hash, same text', () => {
+    const memo = new VerifiedPayloads(100);
+    keep(memo, 'h1', '{"a":1}');
     expect(memo.knows('h1', '{"a":1}')).toBe(true);
     expect(memo.knows('h1', '{"a":2}')).toBe(false);
     expect(memo.knows('h2', '{"a":1}')).toBe(false);
     expect(memo.size).toBe(7);
   });
 
-  it('drops the least recently used texts past its budget, and never keeps one larger than the budget', () => {
+  it('drops the least recently used texts past its budget, and never keeps one larger than half the budget', () => {
     const memo = new VerifiedPayloads(10);
-    memo.remember('a', 'aaaa');
-    memo.remember('b', 'bbbb');
+    keep(memo, 'a', 'aaaa');
+    keep(memo, 'b', 'bbbb');
     expect(memo.knows('a', 'aaaa')).toBe(true); // a is now the most recently used
-    memo.remember('c', 'cccc');
+    keep(memo, 'c', 'cccc');
     expect(memo.knows('b', 'bbbb')).toBe(false);
     expect(memo.knows('a', 'aaaa')).toBe(true);
     expect(memo.knows('c', 'cccc')).toBe(true);
     expect(memo.size).toBe(8);
-    memo.remember('d', 'd'.repeat(11));
-    expect(memo.knows('d', 'd'.repeat(11))).toBe(false);
+    keep(memo, 'd', 'd'.repeat(6));
+    expect(memo.knows('d', 'd'.repeat(6))).toBe(false);
     expect(memo.size).toBe(8);
   });
 });
@@ -56,26 +86,31 @@ describe('rowFailure with a memo', () => {
     sourceRef: null,
   });
 
-  it('keeps a row that passed, and only one that passed', () => {
+  it('keeps a row that passed twice, and only one that passed', () => {
     const memo = new VerifiedPayloads(1000);
     expect(rowFailure(row('{"a":1}'), readLimits, undefined, memo)).toBeUndefined();
+    expect(memo.knows(sha256Hex('{"a":1}'), '{"a":1}')).toBe(false);
+    expect(rowFailure(row('{"a":1}'), readLimits, undefined, memo)).toBeUndefined();
     expect(memo.knows(sha256Hex('{"a":1}'), '{"a":1}')).toBe(true);
-    expect(rowFailure(row('{"a": 2}'), readLimits, undefined, memo)).toBe('payload is not canonical');
-    expect(rowFailure(row('{"a":3}', sha256Hex('{"a":4}')), readLimits, undefined, memo)).toBe('payload hash mismatch');
+    for (let i = 0; i < 2; i++) {
+      expect(rowFailure(row('{"a": 2}'), readLimits, undefined, memo)).toBe('payload is not canonical');
+      expect(rowFailure(row('{"a":3}', sha256Hex('{"a":4}')), readLimits, undefined, memo)).toBe('payload hash mismatch');
+    }
     expect(memo.size).toBe(7);
   });
 
   it('passes a kept pair without hashing it again (the pair below would fail a fresh check)', () => {
     // Only reachable if a pair got in without passing; it shows the memo is what decides a hit.
     const memo = new VerifiedPayloads(1000);
-    memo.remember('0'.repeat(64), '{"a": 1}');
+    keep(memo, '0'.repeat(64), '{"a": 1}');
     expect(rowFailure(row('{"a": 1}', '0'.repeat(64)), readLimits, undefined, memo)).toBeUndefined();
     expect(rowFailure(row('{"a": 1}', '0'.repeat(64)), readLimits)).toBe('payload hash mismatch');
   });
 
   it('still checks the other columns of a kept pair', () => {
     const memo = new VerifiedPayloads(1000);
-    expect(rowFailure(row('{"a":1}'), readLimits, undefined, memo)).toBeUndefined();
+    for (let i = 0; i < 2; i++) expect(rowFailure(row('{"a":1}'), readLimits, undefined, memo)).toBeUndefined();
+    expect(memo.knows(sha256Hex('{"a":1}'), '{"a":1}')).toBe(true);
     expect(rowFailure({ ...row('{"a":1}'), createdAt: 'yesterday' }, readLimits, undefined, memo)).toBe('created_at is not a normalised UTC timestamp');
   });
 });

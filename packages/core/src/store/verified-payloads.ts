@@ -7,56 +7,66 @@
  * scanning it again. Any other row, including one whose text differs by a single byte under the
  * same hash, is checked from scratch. Failures are never remembered, and texts come only from
  * rows the store read and checked itself, never from what it was asked to write.
+ *
+ * A text is kept from its second passing on, not its first. Keeping one costs the garbage
+ * collector: every kept text outlives the young generation and is copied out of it, and on a
+ * sweep of rows read once (a history browsed by id, an export-like pass) that copying cost more
+ * than the hash it would save (on the LangGraph saver's reads by id, about 10 us per 3.7 KB row:
+ * tools/bench/analysis.md, eighth pass). So the first passing only notes the hash (a doorkeeper, as
+ * in TinyLFU); a row read again is checked once more and then kept, and every read after that
+ * is a hit.
  */
+import { TwoGenerationCache } from '../cache/two-generation-cache.js';
 
 /** The default of `CheckpointStoreOptions.verifiedTextCache`: 8 Mi UTF-16 code units. */
 export const DEFAULT_VERIFIED_TEXT_CACHE = 8 * 1024 * 1024;
 
 /**
- * Payload texts that passed verification, by SHA-256, least recently used first out; bounded by
- * their total length in UTF-16 code units. A text longer than the whole budget is not kept.
+ * Hashes noted as passed once (a cache of twice this many, in two generations): a row read again
+ * within this many other first passings is kept. 8 Ki hashes are about 0.7 MB, and a re-read
+ * comes within a step or a page.
+ */
+const SEEN_ONCE_GENERATION = 8192;
+
+/**
+ * Payload texts that passed verification, by SHA-256, the recently used kept; bounded by their
+ * total length in UTF-16 code units (a {@link TwoGenerationCache}). A text longer than half the
+ * budget is not kept.
  *
  * @example
  * ```ts
  * const memo = new VerifiedPayloads(1024);
- * memo.remember(sha, text);
+ * memo.remember(sha, text); // passed once: only the hash is noted
+ * memo.knows(sha, text);  // false: check it
+ * memo.remember(sha, text); // passed again: kept
  * memo.knows(sha, text);  // true: the same text under the same hash
  * memo.knows(sha, other); // false: check it
  * ```
  */
 export class VerifiedPayloads {
-  readonly #texts = new Map<string, string>();
-  #size = 0;
+  readonly #texts: TwoGenerationCache<string, string>;
+  /** Hashes of pairs that passed once and are not kept yet. */
+  readonly #seenOnce = new TwoGenerationCache<string, true>(2 * SEEN_ONCE_GENERATION);
 
   /** @param budget total UTF-16 code units kept; `0` keeps nothing. */
-  constructor(readonly budget: number) {}
+  constructor(readonly budget: number) {
+    this.#texts = new TwoGenerationCache(budget, (text) => text.length);
+  }
 
   /** True when exactly `text` passed under exactly `sha256` before (and is still kept). */
   knows(sha256: string, text: string): boolean {
-    const known = this.#texts.get(sha256);
-    if (known === undefined || known !== text) return false;
-    // Most recently used last: the Map keeps insertion order.
-    this.#texts.delete(sha256);
-    this.#texts.set(sha256, known);
-    return true;
+    return this.#texts.get(sha256) === text;
   }
 
-  /** Keeps a pair that has just passed the full check. */
+  /** Called with a pair that has just passed the full check: keeps it if its hash passed before. */
   remember(sha256: string, text: string): void {
-    if (text.length > this.budget || this.#texts.has(sha256)) return;
-    this.#texts.set(sha256, text);
-    this.#size += text.length;
-    // Most reads stay within the budget: only an overflow walks the oldest entries out.
-    if (this.#size <= this.budget) return;
-    for (const [oldSha, oldText] of this.#texts) {
-      this.#texts.delete(oldSha);
-      this.#size -= oldText.length;
-      if (this.#size <= this.budget) break;
-    }
+    if (text.length > this.budget / 2 || this.#texts.has(sha256)) return;
+    if (this.#seenOnce.delete(sha256)) this.#texts.set(sha256, text);
+    else this.#seenOnce.set(sha256, true);
   }
 
   /** Total UTF-16 code units kept now. */
   get size(): number {
-    return this.#size;
+    return this.#texts.weight;
   }
 }
