@@ -47,36 +47,3 @@ export async function appendedItems(serde: SerializerProtocol, value: readonly u
   }
   return value.slice(n);
 }
-
-/** A bounded map, oldest entry out first (Map keeps insertion order; a hit moves the entry to the end). */
-export class BoundedCache<V> {
-  readonly #map = new Map<string, V>();
-  constructor(private readonly max: number) {}
-
-  get(key: string): V | undefined {
-    const value = this.#map.get(key);
-    if (value !== undefined) {
-      this.#map.delete(key);
-      this.#map.set(key, value);
-    }
-    return value;
-  }
-
-  set(key: string, value: V): void {
-    this.#map.delete(key);
-    if (this.#map.size >= this.max) {
-      const oldest = this.#map.keys().next().value;
-      if (oldest !== undefined) this.#map.delete(oldest);
-    }
-    this.#map.set(key, value);
-  }
-
-  delete(key: string): void {
-    this.#map.delete(key);
-  }
-
-  /** Drops every key starting with `prefix`. */
-  deletePrefix(prefix: string): void {
-    for (const k of [...this.#map.keys()]) if (k.startsWith(prefix)) this.#map.delete(k);
-  }
-}

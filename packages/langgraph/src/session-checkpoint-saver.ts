@@ -19,9 +19,10 @@ import {
   type CreateCheckpointInput,
   type PreparedCheckpoint,
 } from '@session-checkpoint/core';
+import { TwoGenerationCache } from '@session-checkpoint/core/internal';
 import { optionalText, requireText, threadArgument } from './config-fields.js';
 import { deltaHistory, deltaHistoryOf } from './delta-history.js';
-import { BoundedCache, type ListState } from './list-state.js';
+import type { ListState } from './list-state.js';
 import { putAtOnce } from './put-at-once.js';
 import { PutPlan } from './put-plan.js';
 import { sameJson } from './same-json.js';
@@ -137,11 +138,11 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
   readonly maxCheckpointsPerThread: number | undefined;
   readonly #reader: TupleReader;
   /** Holder maps of recently put checkpoints: the parent of the next put is almost always here. */
-  readonly #holderCache = new BoundedCache<Holders>(HOLDER_CACHE_MAX);
+  readonly #holderCache = new TwoGenerationCache<string, Holders>(HOLDER_CACHE_MAX);
   /** List values last stored or handed out per checkpoint: what the next put may extend. */
-  readonly #lists = new BoundedCache<Map<string, ListState>>(LIST_CACHE_MAX);
+  readonly #lists = new TwoGenerationCache<string, Map<string, ListState>>(LIST_CACHE_MAX);
   /** Puts per (thread, namespace) since this saver last pruned it (maxCheckpointsPerThread). */
-  readonly #putsSincePrune = new BoundedCache<number>(HOLDER_CACHE_MAX);
+  readonly #putsSincePrune = new TwoGenerationCache<string, number>(HOLDER_CACHE_MAX);
   /** The snapshot rule's ratio (see the option). */
   readonly snapshotRatio: number;
   /** Bytes of unchanged values a row repeats rather than links (see the option). */
@@ -455,8 +456,9 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
       await lockThread(tx, this.namespace, thread);
       await tx.deleteSession(thread, { namespace: this.namespace, apply: true });
     });
-    this.#holderCache.deletePrefix(`${thread}\u0000`);
-    this.#lists.deletePrefix(`${thread}\u0000`);
+    const ofThread = (key: string) => key.startsWith(`${thread}\u0000`);
+    this.#holderCache.deleteKeys(ofThread);
+    this.#lists.deleteKeys(ofThread);
   }
 
   /**
