@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { rawQuery } from './raw-query.js';
-import { NAMESPACE_INDEX, SCHEMA_VERSION, SESSION_INDEX } from './schema.js';
+import { NAMESPACE_INDEX, SCHEMA_VERSION, SESSION_INDEX, TOAST_TUPLE_TARGET } from './schema.js';
 import type { SqlFlavor } from './sql-flavor.js';
 import { CREATE_CHECKPOINTS_TABLE, CREATE_META_TABLE, CREATE_NAMESPACE_INDEX, CREATE_SESSION_INDEX } from './sqlite/sqlite-ddl.js';
 
@@ -25,12 +25,6 @@ export interface SchemaMigration {
   readonly description: string;
   up(db: Kysely<any>, context: MigrationContext): Promise<void>;
 }
-
-/**
- * PostgreSQL: bytes of a row past which a new store's `checkpoints` table compresses (or moves
- * out) its row texts, a storage option (`toast_tuple_target`; PostgreSQL's default is about 2 KB).
- */
-const TOAST_TUPLE_TARGET = 1024;
 
 /**
  * Every schema step, oldest first. A step that the Python tool could not read must be a
