@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { rawQuery } from './raw-query.js';
-import { NAMESPACE_INDEX, SCHEMA_VERSION, SESSION_INDEX, TOAST_TUPLE_TARGET } from './schema.js';
+import { NAMESPACE_INDEX, SCHEMA_VERSION, SESSION_INDEX } from './schema.js';
 import type { SqlFlavor } from './sql-flavor.js';
 import { CREATE_CHECKPOINTS_TABLE, CREATE_META_TABLE, CREATE_NAMESPACE_INDEX, CREATE_SESSION_INDEX } from './sqlite/sqlite-ddl.js';
 
@@ -63,11 +63,6 @@ export const MIGRATIONS: readonly SchemaMigration[] = [
         .addColumn('created_at', sql`text collate "C"`, (c) => c.notNull())
         .addColumn('source_ref', 'text')
         .addUniqueConstraint('checkpoints_namespace_source_ref_key', ['namespace', 'source_ref'])
-        // PostgreSQL compresses a row's text only past toast_tuple_target (about 2 KB by default),
-        // so the many payloads of 1 to 2 KB (a LangGraph checkpoint, a task's writes) stayed raw:
-        // from 1 KB on, a 60-turn chat's table took 4% less (docs/stores.md). A storage option,
-        // not a column: the logical schema is the reference's.
-        .modifyEnd(sql`with (toast_tuple_target = ${sql.lit(TOAST_TUPLE_TARGET)})`)
         .execute();
       await scoped.schema
         .createIndex(NAMESPACE_INDEX)

@@ -70,9 +70,3 @@ export const NAMESPACE_INDEX = 'idx_checkpoints_namespace_created';
  * extra indexes, so adding it keeps files compatible.
  */
 export const SESSION_INDEX = 'idx_checkpoints_session_created';
-
-/**
- * PostgreSQL: bytes of a row past which a new store's `checkpoints` table compresses (or moves
- * out) its row texts, a storage option (`toast_tuple_target`; PostgreSQL's default is about 2 KB).
- */
-export const TOAST_TUPLE_TARGET = 1024;

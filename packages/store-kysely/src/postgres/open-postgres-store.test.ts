@@ -48,17 +48,6 @@ describe.skipIf(!PG_URL)('openPostgresStore', () => {
     await again.close();
   });
 
-  it('creates the checkpoints table compressing row texts past 1 KB, not the default 2 KB', async () => {
-    const schema = fresh();
-    const store = await openPostgresStore(PG_URL!, { schema });
-    await store.close();
-    const found = await pool.query(
-      `select c.reloptions from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname = $1 and c.relname = 'checkpoints'`,
-      [schema],
-    );
-    expect(found.rows).toEqual([{ reloptions: ['toast_tuple_target=1024'] }]);
-  });
-
   it('create: false on a missing schema -> StoreNotFoundError, nothing created', async () => {
     const schema = fresh();
     expect(isStoreNotFoundError(await rejection(openPostgresStore(PG_URL!, { schema, create: false })))).toBe(true);
