@@ -10,6 +10,8 @@
  * before the first live entry. At about a thousand entries that cost 1 to 4 us per insert, on
  * every read of the LangGraph saver (eighth pass of tools/bench/analysis.md).
  *
+ * Values are never `undefined` (`get` answers `undefined` for a missing key).
+ *
  * @example
  * ```ts
  * const texts = new TwoGenerationCache<string, string>(1024, (text) => text.length);
@@ -17,7 +19,7 @@
  * texts.get('k'); // 'some text'
  * ```
  */
-export class TwoGenerationCache<K, V> {
+export class TwoGenerationCache<K, V extends {} | null> {
   #young = new Map<K, V>();
   #old = new Map<K, V>();
   #youngWeight = 0;
@@ -62,18 +64,16 @@ export class TwoGenerationCache<K, V> {
   /** Removes `key`; true when it was kept. */
   delete(key: K): boolean {
     const young = this.#young.get(key);
-    if (young !== undefined || this.#young.has(key)) {
+    if (young !== undefined) {
       this.#young.delete(key);
-      this.#youngWeight -= this.weigh(young as V);
+      this.#youngWeight -= this.weigh(young);
       return true;
     }
     const old = this.#old.get(key);
-    if (old !== undefined || this.#old.has(key)) {
-      this.#old.delete(key);
-      this.#oldWeight -= this.weigh(old as V);
-      return true;
-    }
-    return false;
+    if (old === undefined) return false;
+    this.#old.delete(key);
+    this.#oldWeight -= this.weigh(old);
+    return true;
   }
 
   /** Removes every key for which `drop` is true. */

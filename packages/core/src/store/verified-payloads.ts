@@ -23,7 +23,7 @@ export const DEFAULT_VERIFIED_TEXT_CACHE = 8 * 1024 * 1024;
 
 /**
  * Hashes noted as passed once (a cache of twice this many, in two generations): a row read again
- * within this many other first passings is kept. 8 Ki hashes are about 0.7 MB, and a re-read
+ * within this many other first passings is kept. At most 16 Ki hashes, about 1.4 MB; a re-read
  * comes within a step or a page.
  */
 const SEEN_ONCE_GENERATION = 8192;
