@@ -103,8 +103,10 @@ export function renderReport(samples: readonly RunSample[], ratios: readonly Rat
     lines.push(`| ${scenario} | ${impl} | ${fmt(sum.median)}${failed && ` (${failed})`} | ${fmt(sum.min)}-${fmt(sum.max)} | ${group[0]!.unit} |`);
   }
   lines.push('');
-  // Hand-written analysis of missed targets (from profiles), kept beside the code and appended.
-  const analysis = new URL('../analysis.md', import.meta.url);
-  if (existsSync(analysis)) lines.push(readFileSync(analysis, 'utf8'));
+  // Figures measured by their own scripts (each with its command), kept beside the code and appended.
+  const figures = new URL('../figures.md', import.meta.url);
+  if (existsSync(figures)) lines.push(readFileSync(figures, 'utf8').trimEnd(), '');
+  // The analyses (profiles, what bounds a missed target) are a dated record of their own.
+  lines.push('How these figures were found, pass by pass: [benchmark-analysis.md](benchmark-analysis.md).', '');
   return lines.join('\n');
 }
