@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { CONFORMANCE_GROUPS } from '@session-checkpoint/conformance';
 import * as core from '@session-checkpoint/core';
 import { describe, expect, it } from 'vitest';
-import { publishedPackages, read, root } from './repo.js';
+import { codeBlocks, publishedPackages, read, root } from './repo.js';
 
 /** The files whose prose is checked: the READMEs, docs/*.md (but the benchmark record) and llms.txt. */
 const DOCS = [
@@ -131,5 +131,14 @@ describe('the CLI', () => {
     const lists = mentions(/a core error class name, ((?:`[A-Za-z]+`(?:, | or ))+`[A-Za-z]+`)/g);
     expect(lists.length).toBeGreaterThan(0);
     for (const { file, match } of lists) expect([...match[1].matchAll(/`([A-Za-z]+)`/g)].map((m) => m[1]).sort(), file).toEqual([...new Set(cliTypes)].sort());
+  });
+});
+
+describe('the plugin example', () => {
+  it('is one and the same in plugins.md, cli.md and the CLI README (one style everywhere)', () => {
+    const example = (file) => codeBlocks(read(file)).filter((block) => block.includes("from '@session-checkpoint/cli/plugin'") && block.includes('extends BaseCommand'));
+    const [first, ...others] = ['docs/plugins.md', 'docs/cli.md', 'packages/cli/README.md'].map(example);
+    expect(first).toHaveLength(1);
+    for (const blocks of others) expect(blocks).toEqual(first);
   });
 });
