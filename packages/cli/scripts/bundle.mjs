@@ -14,8 +14,10 @@
 //    build on a flag feature the direct parser does not model. External dynamic imports become
 //    require() calls (the externals are CommonJS), which skips the ESM loader for better-sqlite3
 //    too.
-// In both, better-sqlite3 (native) and pg (loaded only for a database URL) stay external, and so
-// does typescript, which oclif requires lazily for TypeScript plugins only.
+// Neither writes source maps: a map the tarball does not ship would only be a dangling
+// `sourceMappingURL` (docs/releasing.md). In both, better-sqlite3 (native) and pg (loaded only
+// for a database URL) stay external, and so does typescript, which oclif requires lazily for
+// TypeScript plugins only.
 import { readdirSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { build } from 'rolldown';
@@ -26,7 +28,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 // chunks behind, and `npm pack` would ship them.
 for (const dir of ['bundle', 'fast']) rmSync(`${root}dist/${dir}`, { recursive: true, force: true });
 const entries = (dir) => readdirSync(`${root}dist/${dir}`).filter((f) => f.endsWith('.js')).map((f) => [`${dir}/${f.slice(0, -3)}`, `${root}dist/${dir}/${f}`]);
-const output = (dir) => ({ dir: `${root}dist/${dir}`, format: 'esm', entryFileNames: '[name].js', chunkFileNames: 'chunks/[name]-[hash].js', sourcemap: true });
+const output = (dir) => ({ dir: `${root}dist/${dir}`, format: 'esm', entryFileNames: '[name].js', chunkFileNames: 'chunks/[name]-[hash].js', sourcemap: false });
 
 await build({
   input: Object.fromEntries([...entries('commands'), ...entries('hooks')]),
@@ -53,7 +55,8 @@ await build({
   external: [/^node:/, 'better-sqlite3', 'pg', /^@oclif\//, 'typescript'],
   // No comments and ASCII only: every call reads and parses these files, and one non-ASCII
   // character (a comment's dash, a literal U+10FFFF) makes V8 hold and scan the whole file as
-  // UTF-16. The source maps keep the original text for readers.
+  // UTF-16. No source maps, like the rest of dist (docs/releasing.md, "What a tarball holds"):
+  // the tarball ships no sources for them to point at; the commented text is in dist/*.js.
   output: { ...output('fast'), format: 'cjs', entryFileNames: '[name].cjs', chunkFileNames: 'chunks/[name]-[hash].cjs', dynamicImportInCjs: false, comments: false, charset: 'ascii' },
   logLevel: 'warn',
 });

@@ -5,13 +5,15 @@ import { packageRoot } from './package-root.js';
 import { dataDir, registerHostModules, userPluginRoots } from './plugin-host.js';
 import { holdStrayFailure, resetDocumentLatch } from './output/one-document.js';
 import { guardStderr } from './output/stderr-guard.js';
-import { writeError } from './output/write-json.js';
+import { writeError, writeResult } from './output/write-json.js';
+import { versionResult } from './version/version-result.js';
 
 /**
  * Runs the CLI and returns the exit code. Whatever happens (a parse error, an unknown command,
  * a plugin command that throws, an error raised outside any command, a driver failing late)
- * exactly one JSON document is printed on stdout, except for `--help` and `--version`, which
- * print text as usual. Nothing is written to stderr unless `--verbose` (or
+ * exactly one JSON document is printed on stdout, except for `--help`, which prints text as
+ * usual (`--version` prints `{"ok": true, "result": {"name", "version", "node", "platform",
+ * "userAgent"}}`). Nothing is written to stderr unless `--verbose` (or
  * `SESSION_CHECKPOINT_VERBOSE=1`) asks for warnings and progress there.
  *
  * A built-in command runs on the direct path (no oclif) when its arguments parse beyond doubt and
@@ -39,6 +41,12 @@ export async function main(argv: string[], root: string): Promise<number> {
   try {
     // oclif would print the root help and exit 0; the reference treats this as a usage error.
     if (argv.length === 0) throw new UsageError('the following arguments are required: command');
+    // oclif would print its user agent as text; the version is one JSON document like the rest.
+    const versionRoot = argv[0] === '--version' ? packageRoot(root) : undefined;
+    if (versionRoot !== undefined) {
+      writeResult(versionResult(versionRoot));
+      return 0;
+    }
     // `plugins ...` prints JSON too (src/plugins-json); help for it stays with oclif.
     const plugins = argv[0] === 'plugins' ? await (await import('./plugins-json/run-plugins-command.js')).runPluginsCommand(argv, root) : undefined;
     if (plugins !== undefined) return plugins;

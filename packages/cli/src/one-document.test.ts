@@ -4,7 +4,7 @@
  * connection is killed under an import, must not print a second document. A linked plugin
  * plays the driver: its commands raise an unhandled failure while they run, then finish.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dataHomeLinking } from './test-support/plugin-setups.js';
@@ -58,5 +58,18 @@ describe('one JSON document per run', () => {
     const verbose = await runCli([id, '--store', 's.sqlite', '--verbose'], { cwd: dir, env: { XDG_DATA_HOME: home } });
     expect(verbose.stdout).toBe(result.stdout);
     expect(verbose.stderr).toContain('Connection terminated unexpectedly');
+  });
+});
+
+describe('--version', () => {
+  it('prints one JSON document too, with the package version and the user agent oclif printed as text', async () => {
+    const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+    const result = await runCli(['--version'], { cwd: tempDir('sc-version-') });
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    const platform = `${process.platform}-${process.arch}`;
+    expect(JSON.parse(result.stdout)).toEqual({
+      ok: true,
+      result: { name: '@session-checkpoint/cli', version, node: process.version, platform, userAgent: `@session-checkpoint/cli/${version} ${platform} node-${process.version}` },
+    });
   });
 });

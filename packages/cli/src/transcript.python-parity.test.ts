@@ -65,7 +65,19 @@ interface Deviation {
   exists?: Record<string, boolean>;
 }
 
+/** A namespace or kind that breaks the token rule: the rule in words, not the reference's regular expression (issue 31). */
+const tokenRule = (field: 'namespace' | 'kind'): Deviation => ({
+  reason: 'Readable messages: the token rule is said in words; the reference prints its Python regular expression',
+  exitCode: 1,
+  type: 'CheckpointValidationError',
+  error: `${field} must match the token form: 1 to 128 ASCII characters, letters, digits and . _ : - only, starting with a letter or digit`,
+});
+
 const DEVIATIONS: Readonly<Record<string, Deviation>> = {
+  create_bad_namespace: tokenRule('namespace'),
+  create_namespace_129_chars: tokenRule('namespace'),
+  create_bad_kind: tokenRule('kind'),
+  get_bad_namespace: tokenRule('namespace'),
   import_store_schema_version_true_accepted: {
     reason: 'DESIGN quirks table: store_schema_version must be the integer 1 (Python accepts true because True == 1)',
     exitCode: 1,
@@ -187,9 +199,6 @@ const ERROR_TYPES: Readonly<Record<string, string>> = {
   create_scalar_payload: 'CheckpointValidationError',
   create_payload_too_large: 'CheckpointValidationError',
   create_payload_file_over_8MiB: 'CheckpointValidationError',
-  create_bad_namespace: 'CheckpointValidationError',
-  create_namespace_129_chars: 'CheckpointValidationError',
-  create_bad_kind: 'CheckpointValidationError',
   create_session_id_control_char: 'CheckpointValidationError',
   create_name_257_chars: 'CheckpointValidationError',
   create_empty_source_ref: 'CheckpointValidationError',
@@ -201,7 +210,6 @@ const ERROR_TYPES: Readonly<Record<string, string>> = {
   get_missing_id: 'CheckpointNotFoundError',
   get_id_zero: 'CheckpointValidationError',
   get_id_negative: 'CheckpointValidationError',
-  get_bad_namespace: 'CheckpointValidationError',
   list_limit_zero: 'CheckpointValidationError',
   list_limit_1001: 'CheckpointValidationError',
   list_offset_negative: 'CheckpointValidationError',

@@ -3,6 +3,21 @@ import type { CaseContext } from './context.js';
 import type { CONFORMANCE_GROUPS } from './conformance-groups.js';
 
 /**
+ * The raw column values `tamper` writes over a stored row: any of the camelCase
+ * {@link CheckpointRow} fields, each with any value (text, a `Uint8Array` of bytes, a number),
+ * since the point is to store what the contract forbids. Wider than `Partial<CheckpointRow>`
+ * on purpose: `{ payloadJson: new Uint8Array([0xff]) }` or `{ id: 0 }` must type-check.
+ *
+ * @example
+ * ```ts
+ * import type { TamperPatch } from '@session-checkpoint/conformance';
+ *
+ * const patch: TamperPatch = { payloadSha256: 'x', payloadJson: new Uint8Array([0xff]) };
+ * ```
+ */
+export type TamperPatch = Partial<Record<keyof CheckpointRow, unknown>>;
+
+/**
  * One store under test, as a factory builds it. Each call of the factory must return a fresh,
  * empty, isolated store.
  */
@@ -16,7 +31,7 @@ export interface ConformanceSubject {
    * stored as those bytes (a BLOB), never decoded or re-encoded, and the adapter must hand the
    * same bytes back. The suite checks both through `adapter.getRow`.
    */
-  tamper(id: number, patch: Partial<Record<keyof CheckpointRow, unknown>>): Promise<void>;
+  tamper(id: number, patch: TamperPatch): Promise<void>;
   /**
    * The payload column can hold bytes, so `tamper` stores a `Uint8Array` as bytes (SQLite's
    * dynamic typing, `MemoryAdapter`). Default is `false` (a PostgreSQL `text` column cannot):

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanEnv, createScratchProject, installGlobally, run, writeFiles } from './scratch-project.js';
-import { packPackage, publishedPackages, tarballProblems } from './tarballs.js';
+import { packedManifestProblems, packPackage, publishedPackages, tarballProblems } from './tarballs.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const packages = publishedPackages(root);
@@ -34,6 +34,11 @@ describe('tarballs', () => {
 
   it.each(packages.map((p) => [p.manifest.name, p]))('%s ships LICENSE, README, changelog, no tests, no orphan maps, working links', (name, pkg) => {
     expect(tarballProblems(pkg, packed.get(name).files)).toEqual([]);
+  });
+
+  it.each(packages.map((p) => [p.manifest.name, p]))('%s: the packed package.json has no nx, scripts or devDependencies, and prepack/postpack see to it', (name, pkg) => {
+    expect(packedManifestProblems(pkg.manifest, packed.get(name).manifest)).toEqual([]);
+    expect(packed.get(name).manifest).toMatchObject({ name, version: pkg.manifest.version });
   });
 
   // are-the-types-wrong on the tarball itself. The packages are ES modules only, so the esm-only
@@ -142,8 +147,8 @@ describe('installed from the tarballs, outside the workspace', () => {
   it('runs the CLI binary: --version, init, create, get', () => {
     const version = JSON.parse(readFileSync(join(project, 'node_modules', '@session-checkpoint', 'cli', 'package.json'), 'utf8')).version;
     const viaNpx = run(project, 'npx', ['--no-install', 'session-checkpoint', '--version']);
-    expect(viaNpx.stdout).toContain(`@session-checkpoint/cli/${version}`);
-    expect(cli('--version').out).toContain(`@session-checkpoint/cli/${version}`);
+    expect(JSON.parse(viaNpx.stdout)).toMatchObject({ ok: true, result: { name: '@session-checkpoint/cli', version } });
+    expect(JSON.parse(cli('--version').out)).toMatchObject({ ok: true, result: { version, userAgent: expect.stringContaining(`@session-checkpoint/cli/${version} `) } });
     expect(cli('init', '--store', 'cli.sqlite')).toMatchObject({ status: 0 });
     writeFiles(project, { 'state.json': '{"step": 1, "total": 12345678901234567890}' });
     expect(JSON.parse(cli('create', '--store', 'cli.sqlite', '--session-id', 's-1', '--payload-file', 'state.json').out)).toMatchObject({ ok: true, result: { id: 1 } });

@@ -3,8 +3,9 @@
  * installed from it.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join, posix } from 'node:path';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { basename, join, posix, sep } from 'node:path';
+import { DEVELOPMENT_FIELDS, stripManifest } from './published-manifest.js';
 
 /**
  * The packages that go to npm: every folder under `packages/` whose package.json is not private,
@@ -21,14 +22,39 @@ export function publishedPackages(root) {
 }
 
 /**
- * Runs `npm pack` on what the build left in `dir` (scripts off: the Nx build already made
- * dist/ and the oclif manifest) and returns the tarball path and its file list.
+ * Runs `npm pack` on what the build left in `dir` and returns the tarball path, its file list and
+ * the package.json inside it. It packs a copy of the folder (without node_modules) whose
+ * package.json has been through `stripManifest`, as the packages' `prepack` does for a real pack:
+ * npm's scripts stay off (the Nx build already made dist/ and the oclif manifest, and the CLI's
+ * prepack would rebuild its bundle under tests running beside this one), and the working tree is
+ * never touched.
  */
 export function packPackage(dir, destination, env) {
-  const result = spawnSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', destination], { cwd: dir, env, encoding: 'utf8' });
-  if (result.status !== 0) throw new Error(`npm pack failed in ${dir}:\n${result.stderr}`);
-  const [info] = JSON.parse(result.stdout);
-  return { tarball: join(destination, info.filename), files: info.files.map((file) => file.path) };
+  const stage = join(mkdtempSync(join(destination, 'stage-')), basename(dir));
+  try {
+    cpSync(dir, stage, { recursive: true, filter: (source) => !source.slice(dir.length).split(sep).includes('node_modules') });
+    stripManifest(stage);
+    const result = spawnSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', destination], { cwd: stage, env, encoding: 'utf8' });
+    if (result.status !== 0) throw new Error(`npm pack failed in ${dir}:\n${result.stderr}`);
+    const [info] = JSON.parse(result.stdout);
+    const tarball = join(destination, info.filename);
+    const manifest = JSON.parse(spawnSync('tar', ['-xzOf', tarball, 'package/package.json'], { encoding: 'utf8' }).stdout);
+    return { tarball, files: info.files.map((file) => file.path), manifest };
+  } finally {
+    rmSync(join(stage, '..'), { recursive: true, force: true });
+  }
+}
+
+/**
+ * Problems of the package.json a tarball holds (`packed`), given the repository's own (`manifest`):
+ * development fields left in, or a package whose `prepack`/`postpack` would not strip them when
+ * packed or published for real.
+ */
+export function packedManifestProblems(manifest, packed) {
+  const problems = DEVELOPMENT_FIELDS.filter((field) => field in packed).map((field) => `the packed package.json still has "${field}"`);
+  if (!/published-manifest\.js strip$/.test(manifest.scripts?.prepack ?? '')) problems.push('scripts.prepack does not end by stripping the manifest (published-manifest.js strip)');
+  if (!/published-manifest\.js restore$/.test(manifest.scripts?.postpack ?? '')) problems.push('scripts.postpack does not restore the manifest (published-manifest.js restore)');
+  return problems;
 }
 
 /**
@@ -45,6 +71,14 @@ export function tarballProblems({ dir, manifest }, files) {
     if (/\.test\.|\.spec\./.test(file)) problems.push(`ships a test: ${file}`);
     if (/(^|\/)(fixtures|test-support|__tests__)\//.test(file)) problems.push(`ships test material: ${file}`);
     if (file.endsWith('.tsbuildinfo')) problems.push(`ships build state: ${file}`);
+    if (/\.(?:[cm]?js|d\.[cm]?ts)$/.test(file)) {
+      // A map reference must reach a shipped map (or be inline): a dangling one sends debuggers
+      // and editors looking for a file that is not there.
+      const reference = /\/[/*][#@] sourceMappingURL=(\S+?)(?:\s*\*\/)?\s*$/.exec(readFileSync(join(dir, file), 'utf8'))?.[1];
+      if (reference !== undefined && !reference.startsWith('data:') && !shipped.has(posix.normalize(posix.join(posix.dirname(file), reference)))) {
+        problems.push(`${file} names the source map ${reference}, which is not shipped`);
+      }
+    }
     if (file.endsWith('.map')) {
       const map = JSON.parse(readFileSync(join(dir, file), 'utf8'));
       for (const source of map.sources ?? []) {

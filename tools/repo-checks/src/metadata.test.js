@@ -36,7 +36,7 @@ describe('versions', () => {
   it("the CLI's --version names the CLI package's version", () => {
     const result = spawnSync(process.execPath, [join(root, 'packages/cli/bin/run.cjs'), '--version'], { encoding: 'utf8', env: { ...process.env, NODE_ENV: 'production' } });
     expect(result.status).toBe(0);
-    expect(result.stdout).toContain(`@session-checkpoint/cli/${versionOf.get('@session-checkpoint/cli')} `);
+    expect(JSON.parse(result.stdout)).toMatchObject({ ok: true, result: { name: '@session-checkpoint/cli', version: versionOf.get('@session-checkpoint/cli') } });
   });
 
   it.each(published.map(({ dir, manifest }) => [manifest.name, dir]))('%s: its LICENSE is the repository LICENSE', (name, dir) => {

@@ -23,6 +23,17 @@ describe('toErrorOutput', () => {
     expect(toErrorOutput(missing).json?.error).toBe('Missing required flag id');
   });
 
+  it('turns multi-line oclif errors into one readable line, never an object dump', () => {
+    const args = Object.assign(new Error('Missing 1 required arg:\nplugin  Plugin to install.\nSee more help with --help'), { oclif: { exit: 2 } });
+    expect(toErrorOutput(args).json?.error).toBe('Missing 1 required arg: plugin (Plugin to install.)');
+    const two = Object.assign(new Error('Missing 2 required args:\na  First.\nb  Second.\nSee more help with --help'), { oclif: { exit: 2 } });
+    expect(toErrorOutput(two).json?.error).toBe('Missing 2 required args: a (First.), b (Second.)');
+    const flags = Object.assign(new Error('The following errors occurred:\n  Missing required flag a\n  Missing required flag b\nSee more help with --help'), { oclif: { exit: 2 } });
+    expect(toErrorOutput(flags).json?.error).toBe('Missing required flag a; Missing required flag b');
+    const dump = Object.assign(new Error("could not find package.json with {\n  isRoot: true,\n  pjson: undefined,\n  root: '/src/nothing'\n}"), { oclif: { exit: 2 } });
+    expect(toErrorOutput(dump)).toEqual({ json: { ok: false, error: "no package.json in '/src/nothing'", type: 'UsageError' }, exitCode: 2 });
+  });
+
   it('exits quietly for an oclif exit request', () => {
     expect(toErrorOutput(Object.assign(new Error('EEXIT: 3'), { code: 'EEXIT', oclif: { exit: 3 } }))).toEqual({ json: null, exitCode: 3 });
   });

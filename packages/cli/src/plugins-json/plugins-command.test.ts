@@ -8,7 +8,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI_BIN, cliEnv, removeTempDirs, runCli, tempDir, type CliResult } from '../test-support/run-cli.js';
 
@@ -62,6 +62,36 @@ describe('plugins commands print JSON', () => {
     expect(spawnSync('test', ['-L', join(folder, 'node_modules', 'session-checkpoint-plugin-hello')]).status).toBe(1);
   });
 
+  it('installs from file: specs (relative, absolute, file:// URL) from the working directory, never as a path named file:...', async () => {
+    const name = tarball.slice(work.length + 1);
+    for (const [dir, spec] of [
+      ['file-relative', `file:./${name}`],
+      ['file-absolute', `file:${tarball}`],
+      ['file-url', pathToFileURL(tarball).href],
+    ] as const) {
+      const data = join(work, dir);
+      const install = await cli(['plugins', 'install', spec], data);
+      expect(install, spec).toMatchObject({ code: 0, stderr: '', json: { ok: true, result: { installed: [{ name: 'session-checkpoint-plugin-hello', version: '0.1.0', type: 'user' }] } } });
+      expect(await cli(['hello', '--store', 's.sqlite'], data)).toMatchObject({ code: 0, json: { ok: true, result: { sessions: 1, checkpoints: 1 } } });
+    }
+  });
+
+  it('hands an https URL to npm as a URL (offline here, so npm says it is not cached)', async () => {
+    const url = await cli(['plugins', 'install', 'https://plugins.example.invalid/x-1.0.0.tgz'], join(work, 'url'));
+    expect(url).toMatchObject({ code: 1, stderr: '', json: { ok: false, type: 'CommandError' } });
+    expect(url.json.error).toMatch(/^npm install failed with exit code \d+; npm error /);
+    expect(url.json.error).toContain('https://plugins.example.invalid/x-1.0.0.tgz');
+  });
+
+  it('lists plugins in one order on every call (--core included)', async () => {
+    const data = join(work, 'order');
+    expect(await cli(['plugins', 'link', EXAMPLE, '--no-install'], data)).toMatchObject({ code: 0 });
+    const names = async () => ((await cli(['plugins', '--core'], data)).json.result as { name: string }[]).map((plugin) => plugin.name);
+    const first = await names();
+    expect(first).toEqual(['@oclif/plugin-help', '@oclif/plugin-plugins', 'session-checkpoint-plugin-hello']);
+    for (let i = 0; i < 4; i++) expect(await names()).toEqual(first);
+  });
+
   it('links, inspects and unlinks a folder', async () => {
     const data = join(work, 'link');
     const plugin = { name: 'session-checkpoint-plugin-hello', version: '0.1.0', type: 'link', root: EXAMPLE };
@@ -78,10 +108,13 @@ describe('plugins commands print JSON', () => {
     expect(await cli(['plugins', 'uninstall', 'not-there'], data)).toMatchObject({ code: 1, stderr: '', json: { ok: false, type: 'CommandError', error: 'not-there is not installed' } });
     expect(await cli(['plugins', '--bogus'], data)).toMatchObject({ code: 2, stderr: '', json: { ok: false, type: 'UsageError' } });
     expect(await cli(['plugins', 'install'], data)).toMatchObject({ code: 2, stderr: '', json: { ok: false, type: 'UsageError' } });
-    // A name that is not in the cache: npm fails offline, and its own error lines are in the message.
-    const missing = await cli(['plugins', 'install', 'file:./nowhere.tgz'], data);
-    expect(missing).toMatchObject({ code: 1, stderr: '', json: { ok: false, type: 'CommandError' } });
-    expect(missing.json.error).toMatch(/^npm install failed with exit code \d+; npm error /);
+    expect(await cli(['plugins', 'install', 'file:./nowhere.tgz'], data)).toMatchObject({ code: 1, stderr: '', json: { ok: false, type: 'OSError', error: `[Errno 2] No such file or directory: '${join(work, 'nowhere.tgz')}'` } });
+    // A name npm cannot find (offline here); npm's own error lines for a failed install: the https case above.
+    expect(await cli(['plugins', 'install', 'session-checkpoint-plugin-not-cached'], data)).toMatchObject({ code: 1, stderr: '', json: { ok: false, type: 'CommandError', error: 'session-checkpoint-plugin-not-cached does not exist in the registry.' } });
+    expect(await cli(['plugins', 'inspect', 'not-there'], data)).toMatchObject({ code: 1, stderr: '', json: { ok: false, type: 'CommandError', error: "plugin 'not-there' is not installed" } });
+    // No argument: the working directory, which holds no plugin. A sentence, not oclif's object dump.
+    expect(await cli(['plugins', 'link'], data)).toMatchObject({ code: 1, stderr: '', json: { ok: false, type: 'CommandError', error: `no plugin to link at '${work}': it has no package.json (give the plugin folder: plugins link <dir>)` } });
+    expect(await cli(['plugins', 'link', join(work, 'nowhere')], data)).toMatchObject({ code: 1, stderr: '', json: { ok: false, type: 'CommandError', error: `no plugin to link at '${join(work, 'nowhere')}': it has no package.json` } });
   });
 
   it('leaves --help to oclif (text, exit 0)', async () => {

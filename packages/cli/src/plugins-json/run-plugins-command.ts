@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import type { Config } from '@oclif/core';
@@ -6,7 +7,8 @@ import { cleanOclifMessage } from '../errors/clean-oclif-message.js';
 import { packageRoot } from '../package-root.js';
 import { successJson, writeError, writeJson } from '../output/write-json.js';
 import { dataDir, registerHostModules, userPluginRoots } from '../plugin-host.js';
-import { looksLocal, localSource } from './local-plugin-source.js';
+import { expandHome } from '../input/expand-home.js';
+import { fileSpecPath, looksLocal, localSource } from './local-plugin-source.js';
 import { describeEntry, describeLoaded, readRecord, type PluginJson, type RecordEntry } from './plugin-records.js';
 
 /*
@@ -61,12 +63,36 @@ function npmErrorLines(output: string): string[] {
  * naming npm's own error lines instead of the path of npm's script.
  */
 function pluginsError(error: unknown, output: string): unknown {
+  // plugin-plugins reports some failures with a plain Error (`inspect` of a plugin that is not
+  // installed): still its report about a plugin, so a CommandError like the others.
+  if (error instanceof Error && error.constructor === Error && !('code' in error) && !('oclif' in error)) return commandError(cleanOclifMessage(error.message).replace(/^(\S+) not installed$/u, "plugin '$1' is not installed"));
   if (error === null || typeof error !== 'object' || !('oclif' in error)) return error;
   const message = error instanceof Error ? error.message : String(error);
   if ('parse' in error) return new UsageError(cleanOclifMessage(message));
   const npm = /npm-cli\.js (\w+) .* exited with code (\d+)$/s.exec(message) ?? /\bnpm (\w+) .* exited with code (\d+)$/s.exec(message);
   const text = npm ? [`npm ${npm[1]} failed with exit code ${npm[2]}`, ...npmErrorLines(output)].join('; ') : cleanOclifMessage(message);
-  return Object.assign(new Error(text), { oclif: { exit: 1 } });
+  return commandError(text);
+}
+
+/** An error printed as `CommandError`, exit 1 (to-error-json.ts reads oclif's exit field). */
+function commandError(message: string): Error {
+  return Object.assign(new Error(message), { oclif: { exit: 1 } });
+}
+
+/**
+ * `plugins link [dir]` needs a plugin folder: without a package.json there, oclif fails with a
+ * dump of its internal options object. Said plainly instead, before anything runs.
+ */
+function checkLinkTarget(arg: string | undefined): void {
+  const dir = resolve(expandHome(arg ?? '.'));
+  if (existsSync(join(dir, 'package.json'))) return;
+  const hint = arg === undefined ? ' (give the plugin folder: plugins link <dir>)' : '';
+  throw commandError(`no plugin to link at '${dir}': it has no package.json${hint}`);
+}
+
+/** Code-unit order, the same in every locale. */
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /** Loads oclif's configuration from the host's own @oclif/core (the fast bundle inlines only parts of it). */
@@ -89,7 +115,9 @@ function resultOf(id: string, context: { config: Config; args: string[]; before:
       return config
         .getPluginsList()
         .filter((plugin) => !plugin.parent && plugin.root !== config.root && (plugin.type === 'user' || plugin.type === 'link' || (core && plugin.type === 'core')))
-        .map(describeLoaded);
+        .map(describeLoaded)
+        // oclif loads plugins concurrently, so its list's order changes between calls.
+        .sort((a, b) => compareText(a.name, b.name) || compareText(a.type, b.type) || compareText(a.root, b.root));
     }
     case 'plugins:install': {
       const wanted = positionals(args);
@@ -155,12 +183,14 @@ export async function runPluginsCommand(argv: readonly string[], bin: string): P
     if (command.flags.verbose === undefined) args = args.filter((arg, index) => arg !== '--verbose' || (args.indexOf('--') !== -1 && index > args.indexOf('--')));
     if (id === 'plugins:install') {
       args = args.map((arg) => {
-        if (!looksLocal(arg)) return arg;
-        const source = localSource(arg);
+        const path = fileSpecPath(arg) ?? (looksLocal(arg) ? arg : undefined);
+        if (path === undefined) return arg;
+        const source = localSource(path);
         if (source.directory) process.env.npm_config_install_links = 'true';
         return source.spec;
       });
     }
+    if (id === 'plugins:link') checkLinkTarget(positionals(args)[0]);
     const before = new Map(readRecord(data).map((entry) => [entry, describeEntry(data, entry)]));
     const capture = captureStdout();
     let returned: unknown;

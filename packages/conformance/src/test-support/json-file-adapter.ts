@@ -6,7 +6,7 @@ import { CheckpointAdapterBase, CheckpointConflictError, CheckpointError, idLimi
 import type { AdapterCapabilities, CheckpointAdapter, CheckpointRow, InsertOptions, InsertPrecondition, InsertResult } from '@session-checkpoint/core';
 import type { ListRowsQuery, NewCheckpointRow, ScanRowsQuery } from '@session-checkpoint/core';
 import { compareNewestFirst, selectPrunable } from '@session-checkpoint/core/internal';
-import type { ConformanceSubject } from '../types.js';
+import type { ConformanceSubject, TamperPatch } from '../types.js';
 
 /** The file: every row, and the highest id ever used. Bytes are kept as `{ "$bytes": [...] }`. */
 export interface FileState {
@@ -125,7 +125,7 @@ export class JsonFileAdapter extends CheckpointAdapterBase {
   }
 
   /** Test hook: overwrites stored columns of row `id` in the file as given (bytes stay bytes). */
-  async tamper(id: number, patch: Partial<Record<keyof CheckpointRow, unknown>>): Promise<void> {
+  async tamper(id: number, patch: TamperPatch): Promise<void> {
     await this.update((_, rows) => {
       if (!rows.some((r) => r.id === id)) throw new CheckpointError(`no row ${id} to tamper with`);
       return { result: undefined, rows: rows.map((r) => (r.id === id ? ({ ...r, ...patch } as CheckpointRow) : r)) };

@@ -12,7 +12,7 @@ function failure(fn: () => unknown): string {
   throw new Error('accepted');
 }
 
-const TOKEN_MESSAGE = "namespace must match '[A-Za-z0-9](?:[A-Za-z0-9._:-]{0,127})?\\\\Z' and be at most 128 characters";
+const TOKEN_MESSAGE = 'namespace must match the token form: 1 to 128 ASCII characters, letters, digits and . _ : - only, starting with a letter or digit';
 
 describe('validateToken', () => {
   it('accepts 1 to 128 ASCII characters starting alphanumeric', () => {
@@ -21,7 +21,7 @@ describe('validateToken', () => {
     expect(validateToken('n'.repeat(128), 'namespace')).toHaveLength(128);
   });
 
-  it.each(['', 'n'.repeat(129), 'bad ns', '-bad', '.x', 'a/b', 'é', 'a\n', 'a\u0000'])('rejects %j with the reference message', (value) => {
+  it.each(['', 'n'.repeat(129), 'bad ns', '-bad', '.x', 'a/b', 'é', 'a\n', 'a\u0000'])('rejects %j with the rule in words (no regular expression)', (value) => {
     expect(failure(() => validateToken(value, 'namespace'))).toBe(TOKEN_MESSAGE);
   });
 

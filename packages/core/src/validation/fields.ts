@@ -7,8 +7,12 @@ import { nonNegativeInteger, positiveInteger } from './integers.js';
  */
 
 const TOKEN = /^[A-Za-z0-9](?:[A-Za-z0-9._:-]{0,127})?$/;
-/** Python shows the pattern with repr(), hence the doubled backslash before Z. */
-const TOKEN_MESSAGE = "must match '[A-Za-z0-9](?:[A-Za-z0-9._:-]{0,127})?\\\\Z' and be at most 128 characters";
+/**
+ * The rule in words. The reference prints its regular expression (`must match
+ * '[A-Za-z0-9](?:[A-Za-z0-9._:-]{0,127})?\\Z' ...`), which users cannot read; the CLI's parity
+ * test lists this as a deliberate deviation. "must match" stays first, as in the reference.
+ */
+const TOKEN_MESSAGE = 'must match the token form: 1 to 128 ASCII characters, letters, digits and . _ : - only, starting with a letter or digit';
 
 /** Max code points of a session id. */
 export const MAX_SESSION_ID_LENGTH = 512;
