@@ -102,10 +102,12 @@ class Walk {
       if (proto !== Object.prototype && proto !== null) this.fail(path, 'is not a plain object, which cannot be stored');
       const out: Record<string, unknown> = {};
       // Undefined members are left out, as JSON.stringify does (the SDK treats absent and undefined
-      // alike). defineProperty, not assignment: an own "__proto__" key is data, not the prototype.
+      // alike). An own "__proto__" key is data, not the prototype: defined, not assigned.
       for (const [key, entry] of Object.entries(value)) {
         if (entry === undefined) continue;
-        Object.defineProperty(out, this.string(key), { value: this.value(entry, [...path, key], depth + 1), enumerable: true, writable: true, configurable: true });
+        const json = this.value(entry, [...path, this.string(key)], depth + 1);
+        if (key === '__proto__') Object.defineProperty(out, key, { value: json, enumerable: true, writable: true, configurable: true });
+        else out[key] = json;
       }
       return out;
     } finally {

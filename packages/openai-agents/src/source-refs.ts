@@ -48,9 +48,14 @@ export function escapeText(value: string): string {
   return NEEDS_ESCAPE.test(value) ? value.replace(ESCAPED, escapeChar) : value;
 }
 
+/** A lone surrogate: a high half not followed by a low one, or a low half not preceded by a high one. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
 /** True when `value` has a lone surrogate (UTF-8 cannot hold it; canonical JSON refuses it). */
 export function hasLoneSurrogate(value: string): boolean {
-  return /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(value);
+  // String.prototype.isWellFormed (Node 20+) is a native scan; the pattern is for older engines.
+  const native = (value as { isWellFormed?: () => boolean }).isWellFormed;
+  return native === undefined ? LONE_SURROGATE.test(value) : !native.call(value);
 }
 
 function part(value: string, max: number): string {
