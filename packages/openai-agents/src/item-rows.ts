@@ -1,6 +1,6 @@
 import type { AgentInputItem } from '@openai/agents-core';
 import { CheckpointIntegrityError, type Checkpoint as StoredRow, type CheckpointStore } from '@session-checkpoint/core';
-import { decodeEntries, rowEntries } from './item-codec.js';
+import { decodeEntries, rowEntries, type RowContext, type RowEntries } from './item-codec.js';
 import { joinParts } from './item-parts.js';
 import { itemPrefix, partRef, seqOfRef } from './source-refs.js';
 
@@ -38,31 +38,43 @@ export function rowIds(rows: readonly ItemRow[]): number[] {
   return rows.flatMap((row) => [row.row.id, ...row.partIds]);
 }
 
+/** A row whose payload was parsed and checked, its parts not yet read. */
+interface ParsedRow {
+  row: StoredRow;
+  seq: number;
+  entries: RowEntries;
+  context: RowContext;
+}
+
 /**
- * Item rows decoded, in the given order: payloads checked, parts fetched in one read and joined
- * against their recorded SHA-256, binary fields restored.
+ * A row's payload parsed (once: the record's own `payload` would parse it a second time) and
+ * checked, with its position.
  *
- * @throws CheckpointIntegrityError when a row, a part or a position is not what this package writes.
+ * @throws CheckpointIntegrityError when the row or its position is not what this package writes.
  */
-export async function decodeRows(store: CheckpointStore, place: SessionPlace, rows: readonly StoredRow[]): Promise<ItemRow[]> {
-  const decoded = rows.map((row) => {
-    const context = { sessionId: place.sessionId, id: row.id, sourceRef: row.sourceRef };
-    let seq: number;
-    try {
-      seq = seqOfRef(row.sourceRef);
-    } catch {
-      throw new CheckpointIntegrityError(`session ${JSON.stringify(place.sessionId)}: item row ${row.id} has the source ref ${String(row.sourceRef)}, which names no position; the store was changed outside this package`);
-    }
-    const entries = rowEntries({ ...context, kind: row.kind, payloadJson: row.payloadJson });
-    if (entries.entries.length - 1 > Number.MAX_SAFE_INTEGER - seq) {
-      throw new CheckpointIntegrityError(`session ${JSON.stringify(place.sessionId)}: item row ${row.id} ends past position 2^53-1; the store was changed outside this package`);
-    }
-    return { row, seq, entries, context };
-  });
-  const refs = decoded.flatMap(({ seq, entries }) => (entries.parts ?? []).map((_, k) => partRef(place.sessionId, seq, k)));
+function parseRow(place: SessionPlace, row: StoredRow): ParsedRow {
+  const context: RowContext = { sessionId: place.sessionId, id: row.id, sourceRef: row.sourceRef };
+  let seq: number;
+  try {
+    seq = seqOfRef(row.sourceRef);
+  } catch {
+    throw new CheckpointIntegrityError(`session ${JSON.stringify(place.sessionId)}: item row ${row.id} has the source ref ${String(row.sourceRef)}, which names no position; the store was changed outside this package`);
+  }
+  const entries = rowEntries({ sessionId: place.sessionId, id: row.id, sourceRef: row.sourceRef, kind: row.kind, payloadJson: row.payloadJson });
+  // Compared by difference: past 2^53 a sum rounds and the check would pass.
+  if (entries.entries.length - 1 > Number.MAX_SAFE_INTEGER - seq) {
+    throw new CheckpointIntegrityError(`session ${JSON.stringify(place.sessionId)}: item row ${row.id} ends past position 2^53-1; the store was changed outside this package`);
+  }
+  return { row, seq, entries, context };
+}
+
+/** Parsed rows decoded, in order: their parts fetched in one read and joined against their recorded SHA-256. */
+async function finishRows(store: CheckpointStore, place: SessionPlace, parsed: readonly ParsedRow[]): Promise<ItemRow[]> {
+  const refs: string[] = [];
+  for (const { seq, entries } of parsed) if (entries.parts) entries.parts.forEach((_, k) => refs.push(partRef(place.sessionId, seq, k)));
   const partRows = new Map<string, StoredRow>();
   if (refs.length > 0) for (const part of await store.findBySourceRefs(place.namespace, refs)) partRows.set(part.sourceRef ?? '', part);
-  return decoded.map(({ row, seq, entries, context }) => {
+  return parsed.map(({ row, seq, entries, context }) => {
     if (entries.parts === undefined) return { row, seq, items: decodeEntries(entries, context), partIds: [] };
     const refOf = (k: number): string => partRef(place.sessionId, seq, k);
     const owner = `session ${JSON.stringify(place.sessionId)}: the item at position ${seq} (row ${row.id})`;
@@ -72,10 +84,14 @@ export async function decodeRows(store: CheckpointStore, place: SessionPlace, ro
   });
 }
 
-/** How many items a row holds, from its verified payload (checked again when decoded). */
-function entryCount(row: StoredRow): number {
-  const items = (row.payload as { items?: unknown }).items;
-  return Array.isArray(items) ? items.length : 1;
+/**
+ * Item rows decoded, in the given order: payloads checked, parts fetched in one read and joined
+ * against their recorded SHA-256, binary fields restored.
+ *
+ * @throws CheckpointIntegrityError when a row, a part or a position is not what this package writes.
+ */
+export function decodeRows(store: CheckpointStore, place: SessionPlace, rows: readonly StoredRow[]): Promise<ItemRow[]> {
+  return finishRows(store, place, rows.map((row) => parseRow(place, row)));
 }
 
 /**
@@ -91,18 +107,15 @@ export async function newestItemRows(store: CheckpointStore, place: SessionPlace
   while (items < limit) {
     const want = Math.min(PAGE_SIZE, Math.ceil((limit - items) / ITEMS_PER_ROW_GUESS) + (limit - items > ITEMS_PER_ROW_GUESS ? 1 : 0));
     const page = await store.listBySourceRefPrefix({ namespace: place.namespace, prefix, descending: true, limit: want, ...(before === undefined ? {} : { before }) });
-    // Decode only the rows needed: counting goes by the number of entries, known before the parts are read.
-    const needed: StoredRow[] = [];
-    let counted = items;
+    // Only the rows needed are decoded; the count of a row's items is known before its parts are read.
+    const needed: ParsedRow[] = [];
     for (const row of page) {
-      if (counted >= limit) break;
-      needed.push(row);
-      counted += entryCount(row);
+      if (items >= limit) break;
+      const parsed = parseRow(place, row);
+      needed.push(parsed);
+      items += parsed.entries.entries.length;
     }
-    for (const decoded of await decodeRows(store, place, needed)) {
-      out.push(decoded);
-      items += decoded.items.length;
-    }
+    for (const decoded of await finishRows(store, place, needed)) out.push(decoded);
     if (items >= limit || page.length < want) break;
     before = page[page.length - 1]?.sourceRef ?? undefined;
   }
