@@ -28,8 +28,8 @@ export const DEFAULT_NAMESPACE = 'openai-agents';
 /** The row kinds a session writes; `clearSession` deletes these and nothing else. */
 const SESSION_KINDS: ReadonlySet<string> = new Set([ITEM_KIND, SINGLE_ITEM_KIND, PART_KIND, OPERATION_KIND]);
 
-/** Rows per read while clearing a session. */
-const CLEAR_PAGE = 500;
+/** Rows per read while clearing a session: part rows hold up to `maxPayloadBytes` each, so a page stays small. */
+const CLEAR_PAGE = 64;
 
 /** The logger `MemorySession` takes (the SDK's `Logger`). */
 type SessionLogger = NonNullable<NonNullable<ConstructorParameters<typeof MemorySession>[0]>['logger']>;
