@@ -2,7 +2,7 @@ import type { AgentInputItem } from '@openai/agents';
 import fc from 'fast-check';
 import { afterAll, describe, it } from 'vitest';
 import { backends } from './test-support/backends.js';
-import { AddItems, Append, commands, GetItems, Mutate, PopItem, ReplaceSuffix, runCommands } from './test-support/oracle.js';
+import { AddItems, Append, commands, GetItems, initialItems, Mutate, PopItem, ReplaceSuffix, runCommands } from './test-support/oracle.js';
 
 /*
  * CheckpointSession against the SDK's MemorySession (issue 28, deliverable 5): random call sequences
@@ -40,7 +40,7 @@ describe.each(all)('CheckpointSession against MemorySession ($name)', (backend) 
     try {
       let run = 0;
       await fc.assert(
-        fc.asyncProperty(commands, (cmds) => runCommands(store, `oracle-${run++}`, cmds)),
+        fc.asyncProperty(initialItems, commands, (initial, cmds) => runCommands(store, `oracle-${run++}`, cmds, initial)),
         { numRuns: RUNS, ...replay },
       );
     } finally {

@@ -189,9 +189,27 @@ export class Clear extends Cmd {
   }
 }
 
-/** Runs commands against a fresh session on `store` and a fresh MemorySession. */
-export async function runCommands(store: CheckpointStore, sessionId: string, commands: Iterable<fc.AsyncCommand<Model, Real>>): Promise<void> {
-  await fc.asyncModelRun(() => ({ model: { ref: new MemorySession({ sessionId }) }, real: { store, sessionId, session: new CheckpointSession(store, { sessionId }) } }), commands);
+/**
+ * Runs commands against a fresh session on `store` and a fresh MemorySession, both started with
+ * `initialItems`. MemorySession holds them from its construction, CheckpointSession from its first
+ * call (it writes them then): the setup makes that call, so that the fresh session objects some
+ * commands read through (made without the option, as readers) find them too.
+ */
+export async function runCommands(store: CheckpointStore, sessionId: string, commands: Iterable<fc.AsyncCommand<Model, Real>>, initial: InitialItems = new InitialItems([])): Promise<void> {
+  await fc.asyncModelRun(async () => {
+    const session = new CheckpointSession(store, { sessionId, initialItems: initial.items.map((i) => structuredClone(i)) });
+    await session.getSessionId();
+    if (initial.items.length > 0) await session.getItems(0);
+    return { model: { ref: new MemorySession({ sessionId, initialItems: initial.items.map((i) => structuredClone(i)) }) }, real: { store, sessionId, session } };
+  }, commands);
+}
+
+/** The `initialItems` of a run, printed short in counterexamples. */
+export class InitialItems {
+  constructor(readonly items: AgentInputItem[]) {}
+  [fc.toStringMethod](): string {
+    return `initialItems ${show(this.items)}`;
+  }
 }
 
 // ---- generators -------------------------------------------------------------------------------
@@ -244,6 +262,11 @@ const withHole = item.map((value) => {
 });
 
 const items = fc.array(fc.oneof({ weight: 10, arbitrary: item }, { weight: 1, arbitrary: withHole }), { maxLength: 4 });
+
+/** The `initialItems` of a run: none most often. */
+export const initialItems: fc.Arbitrary<InitialItems> = fc
+  .oneof({ weight: 3, arbitrary: fc.constant([]) }, { weight: 1, arbitrary: fc.array(item, { minLength: 1, maxLength: 3 }) })
+  .map((list) => new InitialItems(list));
 const operationId = fc.constantFrom('op-1', 'op-2', 'op-3', '🧭'.slice(0, 1), 'op\u0000nul');
 
 /** Every command, weighted toward the common ones. */
