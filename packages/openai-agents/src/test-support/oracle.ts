@@ -265,7 +265,7 @@ const items = fc.array(fc.oneof({ weight: 10, arbitrary: item }, { weight: 1, ar
 
 /** The `initialItems` of a run: none most often. */
 export const initialItems: fc.Arbitrary<InitialItems> = fc
-  .oneof({ weight: 3, arbitrary: fc.constant([]) }, { weight: 1, arbitrary: fc.array(item, { minLength: 1, maxLength: 3 }) })
+  .oneof({ weight: 3, arbitrary: fc.constant<AgentInputItem[]>([]) }, { weight: 1, arbitrary: fc.array(item, { minLength: 1, maxLength: 3 }) })
   .map((list) => new InitialItems(list));
 const operationId = fc.constantFrom('op-1', 'op-2', 'op-3', '🧭'.slice(0, 1), 'op\u0000nul');
 
