@@ -1,25 +1,41 @@
 import {
+  getLogger,
   UserError,
   type AgentInputItem,
+  type MemorySession,
   type Session,
   type SessionHistoryRewriteArgs,
   type SessionHistoryRewriteAwareSession,
   type SessionHistoryTransactionArgs,
   type SessionHistoryTransactionAwareSession,
 } from '@openai/agents-core';
-import { CheckpointValidationError, type CheckpointStore } from '@session-checkpoint/core';
-import { checkTransaction, OPERATION_KIND, sameItems, type OperationPayload } from './history-transaction.js';
-import { encodedSize, encodeItem, ITEM_KIND, itemsName, itemsPayload, type EncodedItem } from './item-codec.js';
-import { allItemRows, endOf, itemRowsAscending, newestItemRows, newestItems, nextSeq, type ItemRow, type SessionPlace } from './item-rows.js';
+import { CheckpointIntegrityError, CheckpointValidationError, isCheckpointConflictError, type CheckpointStore, type PreparedCheckpoint } from '@session-checkpoint/core';
+import { checkTransaction, OPERATION_KIND, sameItems, type ItemsContext, type OperationPayload } from './history-transaction.js';
+import { decodeEntries, encodeItem, entryText, ITEM_KIND, rowEntries, itemsName, itemsPayload, partedPayload, SINGLE_ITEM_KIND, type EncodedItem } from './item-codec.js';
+import { PART_KIND, PART_OVERHEAD, splitText, type PartPayload } from './item-parts.js';
+import { allItemRows, endOf, itemRowsAscending, newestItemRows, newestItems, nextSeq, rowIds, type ItemRow, type SessionPlace } from './item-rows.js';
 import { LostRace, retryRaces } from './race.js';
 import { trimToMaxItems } from './retention.js';
-import { itemRef, operationRef } from './source-refs.js';
+import { escapeText, hasLoneSurrogate, itemRef, operationRef, partRef, sessionPrefix, storedSessionId } from './source-refs.js';
+import { checkpointStore } from './store-argument.js';
 
 /** Bytes of a row's payload kept free of items (the `items` key, brackets, binary paths' slack). */
 const ROW_OVERHEAD = 1024;
 
 /** The namespace sessions live in unless told otherwise. */
 export const DEFAULT_NAMESPACE = 'openai-agents';
+
+/** The row kinds a session writes; `clearSession` deletes these and nothing else. */
+const SESSION_KINDS: ReadonlySet<string> = new Set([ITEM_KIND, SINGLE_ITEM_KIND, PART_KIND, OPERATION_KIND]);
+
+/** Rows per read while clearing a session: part rows hold up to `maxPayloadBytes` each, so a page stays small. */
+const CLEAR_PAGE = 64;
+
+/** The logger `MemorySession` takes (the SDK's `Logger`). */
+type SessionLogger = NonNullable<NonNullable<ConstructorParameters<typeof MemorySession>[0]>['logger']>;
+
+/** Longest operation id an operation record shows (the record is found by its ref, not by this field). */
+const SHOWN_OPERATION_ID = 200;
 
 /** Options of {@link CheckpointSession}. */
 export interface CheckpointSessionOptions {
@@ -29,17 +45,34 @@ export interface CheckpointSessionOptions {
   namespace?: string;
   /**
    * Retention: keep at most this many items, deleting the oldest in the same transaction as each
-   * write; a tool call and its result are deleted together. Default is unlimited.
+   * write; a tool call and its result are kept or deleted together, so a call still waiting for
+   * its result keeps more. Default is unlimited.
    */
   maxItems?: number;
+  /**
+   * Items the session starts with, as `MemorySession`'s option: written on this object's first
+   * call when the session holds no items yet (a session that already has a history keeps it).
+   * Snapshotted here: later changes to the array or its items do not reach the store. Default is none.
+   *
+   * @example
+   * ```ts
+   * new CheckpointSession(store, { sessionId: 'u1', initialItems: [{ role: 'user', content: 'Hi' }] });
+   * ```
+   */
+  initialItems?: AgentInputItem[];
+  /**
+   * Where debug lines go, as `MemorySession`'s option (items are left out of them when the logger's
+   * `dontLogModelData` or `dontLogToolData` is set). Default is the SDK's `openai-agents:core` logger.
+   */
+  logger?: SessionLogger;
 }
 
 /**
  * A durable, verified `Session` for the OpenAI Agents JS SDK over any session-checkpoint store
  * (memory, SQLite, PostgreSQL, custom adapters). Each `addItems` batch is one verified row (a
- * batch too big for one row is split), appended under the position of its first item;
- * `getItems(limit)` reads only the newest rows that hold those items;
- * `popItem`, `addItems` and history transactions are atomic across processes.
+ * batch too big for one row is split, and an item too big for one row is cut over part rows),
+ * appended under the position of its first item; `getItems(limit)` reads only the newest rows
+ * that hold those items; `popItem`, `addItems` and history transactions are atomic across processes.
  *
  * @example
  * ```ts
@@ -55,10 +88,18 @@ export class CheckpointSession implements Session, SessionHistoryTransactionAwar
   readonly namespace: string;
   /** The item cap, or `undefined` for none. */
   readonly maxItems: number | undefined;
+  /** Where debug lines go. */
+  readonly logger: SessionLogger;
   #sessionId: string | undefined;
+  #initialItems: EncodedItem[];
+  #seeded: Promise<void> | undefined;
 
+  /**
+   * @throws CheckpointValidationError when `store` is not an opened store (a path, a Promise still
+   * opening, an adapter) or an option is malformed.
+   */
   constructor(store: CheckpointStore, options: CheckpointSessionOptions = {}) {
-    this.store = store;
+    this.store = checkpointStore(store);
     this.namespace = options.namespace ?? DEFAULT_NAMESPACE;
     if (options.sessionId !== undefined && (typeof options.sessionId !== 'string' || options.sessionId === '')) {
       throw new CheckpointValidationError('sessionId must be a non-empty string');
@@ -68,6 +109,11 @@ export class CheckpointSession implements Session, SessionHistoryTransactionAwar
       throw new CheckpointValidationError('maxItems must be a positive integer');
     }
     this.maxItems = options.maxItems;
+    this.logger = options.logger ?? getLogger('openai-agents:core');
+    const initial = options.initialItems ?? [];
+    if (!Array.isArray(initial)) throw new CheckpointValidationError('initialItems must be an array');
+    const context = this.#context(options.sessionId ?? '(new session)');
+    this.#initialItems = initial.map((item, index) => encodeItem(item, { ...context, what: `initialItems[${index}]` }));
   }
 
   /**
@@ -84,8 +130,9 @@ export class CheckpointSession implements Session, SessionHistoryTransactionAwar
   }
 
   /**
-   * The whole history, or the newest `limit` items, oldest first; `limit <= 0` gives `[]`. With a
-   * limit, only those rows are read. Every row is verified.
+   * The whole history, or the newest `limit` items, oldest first; `limit <= 0` gives `[]`, a
+   * fractional limit counts as the next integer and `NaN` as no limit, as `MemorySession` does.
+   * With a limit, only those rows are read. Every row is verified, every part joined and checked.
    *
    * @throws CheckpointIntegrityError when a row read fails verification.
    * @example
@@ -94,23 +141,28 @@ export class CheckpointSession implements Session, SessionHistoryTransactionAwar
    * ```
    */
   async getItems(limit?: number): Promise<AgentInputItem[]> {
-    const place = await this.#place();
-    if (limit === undefined || limit === Infinity) {
-      const items: AgentInputItem[] = [];
-      for await (const row of itemRowsAscending(this.store, place)) items.push(...row.items);
-      return items;
+    const place = await this.#ready();
+    let items: AgentInputItem[];
+    if (limit === undefined || limit === Infinity || Number.isNaN(limit)) {
+      items = [];
+      for await (const row of itemRowsAscending(this.store, place)) for (const item of row.items) items.push(item);
+    } else {
+      if (typeof limit !== 'number') throw new CheckpointValidationError('limit must be a number');
+      if (limit <= 0) return [];
+      const count = Math.ceil(limit);
+      items = newestItems(await newestItemRows(this.store, place, count), count);
     }
-    if (typeof limit !== 'number' || Number.isNaN(limit)) throw new CheckpointValidationError('limit must be a number');
-    if (limit <= 0) return [];
-    const count = Math.floor(limit);
-    return newestItems(await newestItemRows(this.store, place, count), count);
+    this.#debug('Getting items from', place, items);
+    return items;
   }
 
   /**
-   * Appends items as one row (several when they exceed the store's `maxPayloadBytes`), all in one
-   * transaction; `[]` does nothing. Safe with concurrent writers in
-   * other processes: each takes the next free sequence numbers.
+   * Appends items as one row (several when they exceed the store's `maxPayloadBytes`; an item
+   * larger than a row is cut over part rows), all in one transaction; `[]` does nothing. Safe with
+   * concurrent writers in other processes: each takes the next free positions.
    *
+   * @throws CheckpointValidationError naming the session, the item and the field when an item holds
+   * what JSON cannot keep (a function, a class instance, a cycle, NaN, nesting past the store's maxDepth).
    * @example
    * ```ts
    * await session.addItems([{ type: 'message', role: 'user', content: 'Hi' }]);
@@ -119,9 +171,10 @@ export class CheckpointSession implements Session, SessionHistoryTransactionAwar
   async addItems(items: AgentInputItem[]): Promise<void> {
     if (!Array.isArray(items)) throw new CheckpointValidationError('items must be an array');
     if (items.length === 0) return;
-    const payloads = items.map(encodeItem);
-    const place = await this.#place();
-    await retryRaces(() => this.store.transaction((tx) => this.#append(tx, place, payloads)));
+    const place = await this.#ready();
+    const encoded = this.#encode(place, items, 'of the batch');
+    this.#debug('Adding items to', place, items);
+    await retryRaces(() => this.store.transaction((tx) => this.#append(tx, place, encoded)));
   }
 
   /**
@@ -134,22 +187,26 @@ export class CheckpointSession implements Session, SessionHistoryTransactionAwar
    * ```
    */
   async popItem(): Promise<AgentInputItem | undefined> {
-    const place = await this.#place();
-    return retryRaces(() =>
+    const place = await this.#ready();
+    const item = await retryRaces(() =>
       this.store.transaction(async (tx) => {
         const [row] = await newestItemRows(tx, place, 1);
         if (!row) return undefined;
         await deleteAll(tx, place, [row]);
         // The rest of the batch goes back under the same position, in the same transaction.
         const rest = row.items.slice(0, -1);
-        if (rest.length > 0) await this.#insertRows(tx, place, row.seq, rest.map(encodeItem));
+        if (rest.length > 0) await this.#insertRows(tx, place, row.seq, this.#encode(place, rest, 'kept by popItem'));
         return row.items[row.items.length - 1];
       }),
     );
+    if (item !== undefined) this.#debug('Popping item from', place, [item]);
+    return item;
   }
 
   /**
-   * Removes every row of the session: its items and its record of applied history transactions.
+   * Removes the session's own rows (its items, their parts and its record of applied history
+   * transactions) in one transaction. Other rows that carry the same session id in the namespace
+   * (a CLI checkpoint, a LangGraph thread of that id) stay.
    *
    * @example
    * ```ts
@@ -158,7 +215,26 @@ export class CheckpointSession implements Session, SessionHistoryTransactionAwar
    */
   async clearSession(): Promise<void> {
     const place = await this.#place();
-    await this.store.deleteSession(place.sessionId, { namespace: place.namespace, apply: true });
+    // A cleared session starts empty, as MemorySession's does: initialItems are not written after this.
+    this.#seeded ??= Promise.resolve();
+    this.logger.debug(`Clearing checkpoint session (${place.sessionId})`);
+    await retryRaces(() =>
+      this.store.transaction(async (tx) => {
+        const prefix = sessionPrefix(place.sessionId);
+        let after: string | undefined;
+        for (;;) {
+          const page = await tx.listBySourceRefPrefix({ namespace: place.namespace, prefix, limit: CLEAR_PAGE, ...(after === undefined ? {} : { after }) });
+          const ids = page.filter((row) => SESSION_KINDS.has(row.kind)).map((row) => row.id);
+          if (ids.length > 0) {
+            const deleted = await tx.adapter.deleteRows(ids, place.namespace);
+            if (deleted.length !== ids.length) throw new LostRace(`session ${place.sessionId} changed during the clear; retrying`);
+          }
+          if (page.length < CLEAR_PAGE) return;
+          after = page[page.length - 1]?.sourceRef ?? undefined;
+          if (after === undefined) return;
+        }
+      }),
+    );
   }
 
   /**
@@ -172,23 +248,24 @@ export class CheckpointSession implements Session, SessionHistoryTransactionAwar
    */
   async replaceHistoryWithCompaction(items: AgentInputItem[]): Promise<void> {
     if (!Array.isArray(items)) throw new CheckpointValidationError('items must be an array');
-    const payloads = items.map(encodeItem);
-    const place = await this.#place();
+    const place = await this.#ready();
+    const encoded = this.#encode(place, items, 'of the compacted history');
     await retryRaces(() =>
       this.store.transaction(async (tx) => {
         const rows = await allItemRows(tx, place);
         await deleteAll(tx, place, rows);
         // New positions continue after the old newest, so a concurrent append collides instead of interleaving.
         const newest = rows[rows.length - 1];
-        await this.#append(tx, place, payloads, newest ? endOf(newest) : 1);
+        await this.#append(tx, place, encoded, newest ? endOf(newest) : 1);
       }),
     );
   }
 
   /**
    * Rewrites stored items as the SDK's `MemorySession` does: `replace_function_call` puts the
-   * replacement in place of the first function call with that `callId` and drops later ones. One
-   * transaction; reads the whole history (mutations are rare).
+   * replacement in place of the first function call with that `callId` and drops later ones; other
+   * mutation types are ignored, as there. One transaction; reads the whole history (mutations are
+   * rare) and rewrites the rows from the first changed one on, so positions stay dense.
    *
    * @example
    * ```ts
@@ -198,35 +275,35 @@ export class CheckpointSession implements Session, SessionHistoryTransactionAwar
   async applyHistoryMutations(args: SessionHistoryRewriteArgs): Promise<void> {
     const mutations = args?.mutations;
     if (!Array.isArray(mutations)) throw new CheckpointValidationError('mutations must be an array');
-    if (mutations.length === 0) return;
-    for (const mutation of mutations) {
-      if (mutation?.type !== 'replace_function_call') throw new UserError(`Unsupported session history mutation: ${String(mutation?.type)}`);
-    }
-    for (const mutation of mutations) encodeItem(mutation.replacement); // refuse what cannot be stored before writing
-    const place = await this.#place();
+    const replacing = mutations.filter((mutation) => mutation?.type === 'replace_function_call');
+    if (replacing.length === 0) return;
+    const place = await this.#ready();
+    // Snapshots, and a refusal of what cannot be stored, before anything is written.
+    const replacements = replacing.map((mutation, index) => this.#decodeEncoded(encodeItem(mutation.replacement, { ...this.#context(place.sessionId), what: `mutation ${index}'s replacement` })));
     await retryRaces(() =>
       this.store.transaction(async (tx) => {
         const rows = await allItemRows(tx, place);
-        type Entry = { row: ItemRow; item: AgentInputItem; replaced: boolean };
-        let entries: Entry[] = rows.flatMap((row) => row.items.map((item) => ({ row, item, replaced: false })));
-        for (const { callId, replacement } of mutations) {
+        const before = rows.flatMap((row) => row.items);
+        let after: AgentInputItem[] = before;
+        replacing.forEach(({ callId }, index) => {
           let kept = false;
-          entries = entries.flatMap((entry) => {
-            if (entry.item.type !== 'function_call' || entry.item.callId !== callId) return [entry];
+          after = after.flatMap((item) => {
+            if (item.type !== 'function_call' || item.callId !== callId) return [item];
             if (kept) return [];
             kept = true;
-            return [{ row: entry.row, item: replacement, replaced: true }];
+            return [replacements[index] as AgentInputItem];
           });
-        }
-        // Rows that lost or changed an item are rewritten under their position; the others stay.
-        const changed = new Set(entries.filter((entry) => entry.replaced).map((entry) => entry.row));
-        for (const row of rows) if (entries.filter((entry) => entry.row === row).length !== row.items.length) changed.add(row);
-        await deleteAll(tx, place, [...changed]);
-        for (const row of rows) {
-          if (!changed.has(row)) continue;
-          const items = entries.filter((entry) => entry.row === row).map((entry) => encodeItem(entry.item));
-          if (items.length > 0) await this.#insertRows(tx, place, row.seq, items);
-        }
+        });
+        let first = 0;
+        while (first < before.length && first < after.length && before[first] === after[first]) first++;
+        if (first === before.length && first === after.length) return;
+        // The rows from the one holding the first change on are rewritten from that row's position.
+        const from = rows.findIndex((row) => endOf(row) > (rows[0]?.seq ?? 1) + first);
+        const rewritten = rows.slice(from < 0 ? rows.length - 1 : from);
+        const start = rewritten[0] as ItemRow;
+        await deleteAll(tx, place, rewritten);
+        const kept = after.slice(start.seq - (rows[0] as ItemRow).seq);
+        if (kept.length > 0) await this.#insertRows(tx, place, start.seq, this.#encode(place, kept, 'of the rewritten history'));
       }),
     );
   }
@@ -235,7 +312,8 @@ export class CheckpointSession implements Session, SessionHistoryTransactionAwar
    * Applies an append or a suffix replacement atomically and idempotently, recording its
    * operation id in the same transaction: the same id with the same transaction again succeeds
    * and changes nothing; the same id with another transaction, or an `expectedSuffix` that does
-   * not match the history's end, throws the SDK's `UserError` and changes nothing.
+   * not match the history's end, throws the SDK's `UserError` and changes nothing. Items are
+   * checked as `MemorySession` checks them (each a valid model item).
    *
    * @example
    * ```ts
@@ -243,10 +321,12 @@ export class CheckpointSession implements Session, SessionHistoryTransactionAwar
    * ```
    */
   async applyHistoryTransaction(args: SessionHistoryTransactionArgs): Promise<void> {
-    const checked = checkTransaction(args);
-    const place = await this.#place();
+    const place = await this.#ready();
+    const context = this.#context(place.sessionId);
+    const checked = checkTransaction(args, context);
     const opRef = operationRef(place.sessionId, checked.operationId);
     const { transaction } = checked;
+    const appended = transaction.type === 'append_items' ? this.#encode(place, transaction.items, 'of the transaction') : this.#encode(place, transaction.replacement, 'of the replacement');
     await retryRaces(() =>
       this.store.transaction(async (tx) => {
         /** True when the operation is already recorded (with this transaction; another one throws). */
@@ -258,13 +338,13 @@ export class CheckpointSession implements Session, SessionHistoryTransactionAwar
         };
         if (await applied()) return;
         if (transaction.type === 'append_items') {
-          await this.#append(tx, place, transaction.items.map(encodeItem));
+          await this.#append(tx, place, appended);
         } else {
           const want = transaction.expectedSuffix.length;
           const rows = want === 0 ? [] : (await newestItemRows(tx, place, want)).reverse();
           const held = rows.flatMap((row) => row.items);
           const actual = held.slice(Math.max(0, held.length - want));
-          if (actual.length < want || !sameItems(actual, transaction.expectedSuffix)) {
+          if (actual.length < want || !sameItems(actual, transaction.expectedSuffix, context)) {
             // PostgreSQL reads each statement at READ COMMITTED: another process may have applied
             // this very operation between the check above and this read, and its record, committed
             // with the items that changed the suffix, is visible now. That is a retry, not a conflict.
@@ -274,11 +354,16 @@ export class CheckpointSession implements Session, SessionHistoryTransactionAwar
           await deleteAll(tx, place, rows);
           // The oldest row read may hold items before the suffix: they stay, followed by the
           // replacement, from that row's position, so positions stay dense and retention counts right.
-          const kept = held.slice(0, held.length - want).map(encodeItem);
-          await this.#append(tx, place, [...kept, ...transaction.replacement.map(encodeItem)], rows[0]?.seq);
+          const kept = this.#encode(place, held.slice(0, held.length - want), 'kept before the suffix');
+          await this.#append(tx, place, [...kept, ...appended], rows[0]?.seq);
         }
-        const payload: OperationPayload = { operationId: checked.operationId, transactionSha256: checked.sha256, type: transaction.type };
-        await tx.create({ namespace: place.namespace, sessionId: place.sessionId, kind: OPERATION_KIND, name: transaction.type, payload, sourceRef: opRef });
+        const shown = escapeText(checked.operationId);
+        const payload: OperationPayload = {
+          operationId: hasLoneSurrogate(checked.operationId) || shown.length > SHOWN_OPERATION_ID ? `${shown.slice(0, SHOWN_OPERATION_ID)}…` : checked.operationId,
+          transactionSha256: checked.sha256,
+          type: transaction.type,
+        };
+        await tx.create({ namespace: place.namespace, sessionId: storedSessionId(place.sessionId), kind: OPERATION_KIND, name: transaction.type, payload, sourceRef: opRef });
       }),
     );
   }
@@ -287,46 +372,165 @@ export class CheckpointSession implements Session, SessionHistoryTransactionAwar
     return { namespace: this.namespace, sessionId: await this.getSessionId() };
   }
 
-  /** Inserts items as rows from position `from` (default: after the newest), then applies retention. */
+  /** The place, after `initialItems` were written on this object's first call (when the session had no items). */
+  async #ready(): Promise<SessionPlace> {
+    const place = await this.#place();
+    if (this.#seeded === undefined) {
+      const initial = this.#initialItems;
+      this.#seeded =
+        initial.length === 0
+          ? Promise.resolve()
+          : retryRaces(() =>
+              this.store.transaction(async (tx) => {
+                if ((await newestItemRows(tx, place, 1)).length === 0) await this.#append(tx, place, initial);
+              }),
+            );
+      this.#seeded.catch(() => (this.#seeded = undefined));
+    }
+    await this.#seeded;
+    return place;
+  }
+
+  #context(sessionId: string): ItemsContext {
+    const storeMaxDepth = this.store.limits.maxDepth;
+    return { sessionId, maxDepth: storeMaxDepth - 2, storeMaxDepth };
+  }
+
+  #encode(place: SessionPlace, items: readonly AgentInputItem[], of: string): EncodedItem[] {
+    const context = this.#context(place.sessionId);
+    return items.map((item, index) => encodeItem(item, { ...context, what: `item ${index} ${of}` }));
+  }
+
+  /** The item an encoding stands for, as a read would give it (a snapshot). */
+  #decodeEncoded(encoded: EncodedItem): AgentInputItem {
+    const row = { sessionId: '', id: 0, sourceRef: null };
+    return decodeEntries(rowEntries({ ...row, kind: ITEM_KIND, payloadJson: JSON.stringify(itemsPayload([encoded])) }), row)[0] as AgentInputItem;
+  }
+
+  #debug(action: string, place: SessionPlace, items: readonly AgentInputItem[]): void {
+    const log = this.logger;
+    if ((log.debug as { enabled?: boolean }).enabled === false) return;
+    if (log.dontLogModelData || log.dontLogToolData) log.debug(`${action} checkpoint session (${place.sessionId}): ${items.length} items`);
+    else log.debug(`${action} checkpoint session (${place.sessionId}): ${JSON.stringify(items)}`);
+  }
+
+  /** Inserts items from position `from` (default: after the newest), then applies retention. */
   async #append(tx: CheckpointStore, place: SessionPlace, items: EncodedItem[], from?: number): Promise<void> {
     if (items.length === 0) return;
     const start = from ?? (await nextSeq(tx, place));
     await this.#insertRows(tx, place, start, items);
     if (this.maxItems !== undefined) {
-      await trimToMaxItems(tx, place, start + items.length, this.maxItems, (seq, kept) => this.#insertRows(tx, place, seq, kept.map(encodeItem)));
+      await trimToMaxItems(tx, place, start + items.length, this.maxItems, (seq, kept) => this.#insertRows(tx, place, seq, this.#encode(place, kept, 'kept by maxItems')));
     }
   }
 
   /**
    * Inserts items as rows from position `seq`: one row, or several when they do not fit the
-   * store's `maxPayloadBytes` together (an item too big alone gets a row and the store's refusal).
+   * store's `maxPayloadBytes` together; an item too large for a row alone gets its own row and
+   * part rows.
    */
   async #insertRows(tx: CheckpointStore, place: SessionPlace, seq: number, items: EncodedItem[]): Promise<void> {
+    // Compared by difference: past 2^53 a sum rounds and the check would pass.
+    if (!Number.isSafeInteger(seq) || items.length - 1 > Number.MAX_SAFE_INTEGER - seq) {
+      throw new CheckpointIntegrityError(
+        `session ${JSON.stringify(place.sessionId)}: the history's positions would pass 2^53-1 (next position ${seq}); no session reaches that by writing, so the store was changed outside this package`,
+      );
+    }
     const budget = this.store.limits.maxPayloadBytes - ROW_OVERHEAD;
+    const sessionId = storedSessionId(place.sessionId);
     let position = seq;
     let batch: EncodedItem[] = [];
     let size = 0;
+    const insert = async (rows: EncodedItem[]): Promise<void> => {
+      const prepared = tryPrepare(tx, { namespace: place.namespace, sessionId, kind: ITEM_KIND, name: itemsName(rows), payload: itemsPayload(rows), sourceRef: itemRef(place.sessionId, position) });
+      if (prepared !== undefined) {
+        await tx.insertPrepared(prepared);
+        position += rows.length;
+      } else if (rows.length > 1) {
+        // Sized by JSON.stringify; the canonical form can be a little longer: halve and try again.
+        await insert(rows.slice(0, rows.length >> 1));
+        await insert(rows.slice(rows.length >> 1));
+      } else {
+        await this.#insertParted(tx, place, position, rows[0] as EncodedItem);
+        position += 1;
+      }
+    };
     const flush = async (): Promise<void> => {
       if (batch.length === 0) return;
-      const payload = itemsPayload(batch);
-      await tx.create({ namespace: place.namespace, sessionId: place.sessionId, kind: ITEM_KIND, name: itemsName(batch), payload, sourceRef: itemRef(place.sessionId, position) });
-      position += batch.length;
+      const rows = batch;
       batch = [];
       size = 0;
+      await insert(rows);
     };
     for (const item of items) {
-      const bytes = encodedSize(item) + 1;
+      const bytes = item.bytes + 1;
+      if (bytes > budget) {
+        await flush();
+        await this.#insertParted(tx, place, position, item);
+        position += 1;
+        continue;
+      }
       if (batch.length > 0 && size + bytes > budget) await flush();
       batch.push(item);
       size += bytes;
     }
     await flush();
   }
+
+  /** One item larger than a row: its JSON text over part rows, and its own row listing their hashes. */
+  async #insertParted(tx: CheckpointStore, place: SessionPlace, seq: number, item: EncodedItem): Promise<void> {
+    const limits = this.store.limits;
+    const sessionId = storedSessionId(place.sessionId);
+    const what = `session ${JSON.stringify(place.sessionId)}, the item at position ${seq}`;
+    const parts = splitText(entryText(item), limits.maxPayloadBytes - PART_OVERHEAD).map((text, k) => {
+      const payload: PartPayload = { part: k, text };
+      const part = tryPrepare(tx, { namespace: place.namespace, sessionId, kind: PART_KIND, name: `part ${k}`, payload, sourceRef: partRef(place.sessionId, seq, k) });
+      if (part === undefined) {
+        throw new CheckpointValidationError(`${what}: part ${k} of its text does not fit a row of the store's limits.maxPayloadBytes (${limits.maxPayloadBytes}); raise limits.maxPayloadBytes when opening the store`);
+      }
+      return part;
+    });
+    const owner = tryPrepare(tx, {
+      namespace: place.namespace,
+      sessionId,
+      kind: ITEM_KIND,
+      name: itemsName([item]),
+      payload: partedPayload(item, parts.map((part) => part.payloadSha256)),
+      sourceRef: itemRef(place.sessionId, seq),
+    });
+    if (owner === undefined) {
+      throw new CheckpointValidationError(
+        `${what}: the list of its ${parts.length} parts and ${item.binary.length} binary fields does not fit a row of the store's limits.maxPayloadBytes (${limits.maxPayloadBytes}); raise limits.maxPayloadBytes when opening the store`,
+      );
+    }
+    // The item's row first: a writer racing for this position collides there, before any part.
+    await tx.insertPrepared(owner);
+    for (const part of parts) {
+      try {
+        await tx.insertPrepared(part);
+      } catch (error) {
+        if (!isCheckpointConflictError(error)) throw error;
+        // This position's item row was free, so a part row there belongs to no item.
+        throw new CheckpointIntegrityError(`${what}: a part row is already stored under ${String(part.sourceRef)} with no item row; the store was changed outside this package`, { cause: error });
+      }
+    }
+  }
 }
 
-/** Deletes these rows; when another process deleted one first, the transaction lost a race. */
+/** The prepared row, or `undefined` when it is over the store's payload limit (any other error is thrown). */
+function tryPrepare(tx: CheckpointStore, input: Parameters<CheckpointStore['prepare']>[0]): PreparedCheckpoint | undefined {
+  try {
+    return tx.prepare(input);
+  } catch (error) {
+    if (error instanceof CheckpointValidationError && /carrier limit/.test(error.message)) return undefined;
+    throw error;
+  }
+}
+
+/** Deletes these rows and their parts; when another process deleted one first, the transaction lost a race. */
 async function deleteAll(tx: CheckpointStore, place: SessionPlace, rows: readonly ItemRow[]): Promise<void> {
   if (rows.length === 0) return;
-  const deleted = await tx.adapter.deleteRows(rows.map(({ row }) => row.id), place.namespace);
-  if (deleted.length !== rows.length) throw new LostRace(`session ${place.sessionId} changed during the write; retrying`);
+  const ids = rowIds(rows);
+  const deleted = await tx.adapter.deleteRows(ids, place.namespace);
+  if (deleted.length !== ids.length) throw new LostRace(`session ${place.sessionId} changed during the write; retrying`);
 }

@@ -1,7 +1,8 @@
 import type { AgentInputItem } from '@openai/agents-core';
-import type { Checkpoint as StoredRow, CheckpointStore } from '@session-checkpoint/core';
-import { decodeRow } from './item-codec.js';
-import { itemPrefix, seqOfRef } from './source-refs.js';
+import { CheckpointIntegrityError, type Checkpoint as StoredRow, type CheckpointStore } from '@session-checkpoint/core';
+import { decodeEntries, rowEntries, type RowContext, type RowEntries } from './item-codec.js';
+import { joinParts } from './item-parts.js';
+import { itemPrefix, partRef, seqOfRef } from './source-refs.js';
 
 /** Rows read per range query when a read has no small limit. */
 export const PAGE_SIZE = 500;
@@ -18,11 +19,13 @@ export interface SessionPlace {
 /**
  * An item row with its items. `seq` is the position of its first item in the history: positions
  * are dense (a row's items take `seq`, `seq + 1`, ...), so the next row starts at {@link endOf}.
+ * `partIds` are the ids of the part rows of its one large item, deleted with it.
  */
 export interface ItemRow {
   row: StoredRow;
   seq: number;
   items: AgentInputItem[];
+  partIds: number[];
 }
 
 /** The position after a row's last item. */
@@ -30,8 +33,65 @@ export function endOf(row: ItemRow): number {
   return row.seq + row.items.length;
 }
 
-function itemRow(row: StoredRow): ItemRow {
-  return { row, seq: seqOfRef(row.sourceRef), items: decodeRow(row) };
+/** Every row id an item row occupies: its own and its parts'. */
+export function rowIds(rows: readonly ItemRow[]): number[] {
+  return rows.flatMap((row) => [row.row.id, ...row.partIds]);
+}
+
+/** A row whose payload was parsed and checked, its parts not yet read. */
+interface ParsedRow {
+  row: StoredRow;
+  seq: number;
+  entries: RowEntries;
+  context: RowContext;
+}
+
+/**
+ * A row's payload parsed (once: the record's own `payload` would parse it a second time) and
+ * checked, with its position.
+ *
+ * @throws CheckpointIntegrityError when the row or its position is not what this package writes.
+ */
+function parseRow(place: SessionPlace, row: StoredRow): ParsedRow {
+  const context: RowContext = { sessionId: place.sessionId, id: row.id, sourceRef: row.sourceRef };
+  let seq: number;
+  try {
+    seq = seqOfRef(row.sourceRef);
+  } catch {
+    throw new CheckpointIntegrityError(`session ${JSON.stringify(place.sessionId)}: item row ${row.id} has the source ref ${String(row.sourceRef)}, which names no position; the store was changed outside this package`);
+  }
+  const entries = rowEntries({ sessionId: place.sessionId, id: row.id, sourceRef: row.sourceRef, kind: row.kind, payloadJson: row.payloadJson });
+  // Compared by difference: past 2^53 a sum rounds and the check would pass.
+  if (entries.entries.length - 1 > Number.MAX_SAFE_INTEGER - seq) {
+    throw new CheckpointIntegrityError(`session ${JSON.stringify(place.sessionId)}: item row ${row.id} ends past position 2^53-1; the store was changed outside this package`);
+  }
+  return { row, seq, entries, context };
+}
+
+/** Parsed rows decoded, in order: their parts fetched in one read and joined against their recorded SHA-256. */
+async function finishRows(store: CheckpointStore, place: SessionPlace, parsed: readonly ParsedRow[]): Promise<ItemRow[]> {
+  const refs: string[] = [];
+  for (const { seq, entries } of parsed) if (entries.parts) entries.parts.forEach((_, k) => refs.push(partRef(place.sessionId, seq, k)));
+  const partRows = new Map<string, StoredRow>();
+  if (refs.length > 0) for (const part of await store.findBySourceRefs(place.namespace, refs)) partRows.set(part.sourceRef ?? '', part);
+  return parsed.map(({ row, seq, entries, context }) => {
+    if (entries.parts === undefined) return { row, seq, items: decodeEntries(entries, context), partIds: [] };
+    const refOf = (k: number): string => partRef(place.sessionId, seq, k);
+    const owner = `session ${JSON.stringify(place.sessionId)}: the item at position ${seq} (row ${row.id})`;
+    const joined = joinParts(entries.parts, refOf, partRows, owner);
+    const partIds = entries.parts.map((_, k) => (partRows.get(refOf(k)) as StoredRow).id);
+    return { row, seq, items: decodeEntries(entries, context, joined), partIds };
+  });
+}
+
+/**
+ * Item rows decoded, in the given order: payloads checked, parts fetched in one read and joined
+ * against their recorded SHA-256, binary fields restored.
+ *
+ * @throws CheckpointIntegrityError when a row, a part or a position is not what this package writes.
+ */
+export function decodeRows(store: CheckpointStore, place: SessionPlace, rows: readonly StoredRow[]): Promise<ItemRow[]> {
+  return finishRows(store, place, rows.map((row) => parseRow(place, row)));
 }
 
 /**
@@ -47,13 +107,16 @@ export async function newestItemRows(store: CheckpointStore, place: SessionPlace
   while (items < limit) {
     const want = Math.min(PAGE_SIZE, Math.ceil((limit - items) / ITEMS_PER_ROW_GUESS) + (limit - items > ITEMS_PER_ROW_GUESS ? 1 : 0));
     const page = await store.listBySourceRefPrefix({ namespace: place.namespace, prefix, descending: true, limit: want, ...(before === undefined ? {} : { before }) });
+    // Only the rows needed are decoded; the count of a row's items is known before its parts are read.
+    const needed: ParsedRow[] = [];
     for (const row of page) {
-      if (items >= limit) return out;
-      const decoded = itemRow(row);
-      out.push(decoded);
-      items += decoded.items.length;
+      if (items >= limit) break;
+      const parsed = parseRow(place, row);
+      needed.push(parsed);
+      items += parsed.entries.entries.length;
     }
-    if (page.length < want) break;
+    for (const decoded of await finishRows(store, place, needed)) out.push(decoded);
+    if (items >= limit || page.length < want) break;
     before = page[page.length - 1]?.sourceRef ?? undefined;
   }
   return out;
@@ -85,7 +148,7 @@ export async function* itemRowsAscending(store: CheckpointStore, place: SessionP
   let after = range.afterRef;
   for (;;) {
     const page = await store.listBySourceRefPrefix({ namespace: place.namespace, prefix, limit: pageSize, ...(after === undefined ? {} : { after }) });
-    for (const row of page) yield itemRow(row);
+    for (const row of await decodeRows(store, place, page)) yield row;
     if (page.length < pageSize) return;
     after = page[page.length - 1]?.sourceRef ?? undefined;
     if (after === undefined) return;

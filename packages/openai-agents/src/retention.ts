@@ -1,6 +1,6 @@
 import type { AgentInputItem } from '@openai/agents-core';
 import type { CheckpointStore } from '@session-checkpoint/core';
-import { endOf, itemRowsAscending, type ItemRow, type SessionPlace } from './item-rows.js';
+import { endOf, itemRowsAscending, rowIds, type ItemRow, type SessionPlace } from './item-rows.js';
 import { LostRace } from './race.js';
 import { itemPrefix, seqOfRef } from './source-refs.js';
 
@@ -28,9 +28,11 @@ const SCAN_PAGE = 16;
  * of the oldest: one extra one-row read per write while under the cap. Rows wholly before the cut
  * are deleted; a row the cut falls inside is rewritten with its kept items, under the position of
  * the first. The cut never separates a tool call from its result (the model API refuses a result
- * without its call): when a deleted call's result lies past the nominal cut, the cut moves past that
- * result, so a few more than needed may go. A call with no result anywhere does not hold the cut.
- * `rewrite` stores a row's kept items under its new position.
+ * without its call, and a call without its result): when a deleted call's result lies past the
+ * nominal cut, the cut moves past that result, so a few more than needed may go; when a call before
+ * the cut has no result yet (parallel calls answered out of order, a shell call whose output comes
+ * in a later batch, a call waiting for approval), the cut moves back before that call, so more than
+ * `maxItems` stay until it is answered. `rewrite` stores a row's kept items under its new position.
  */
 export async function trimToMaxItems(
   store: CheckpointStore,
@@ -41,38 +43,53 @@ export async function trimToMaxItems(
 ): Promise<void> {
   const [oldest] = await store.listBySourceRefPrefix({ namespace: place.namespace, prefix: itemPrefix(place.sessionId), limit: 1 });
   if (!oldest || end - seqOfRef(oldest.sourceRef) <= maxItems) return;
-  const nominal = end - maxItems;
   /** Position of the first kept item: everything before it goes. */
-  let cut = nominal;
-  /** Calls among the doomed items whose results have not been seen yet. */
-  const doomedOpen = new Set<string>();
-  /** Calls opened between the last cut and the item being looked at. */
-  let pendingOpen = new Set<string>();
+  let cut = end - maxItems;
+  /** Calls seen without their result yet: call id to position. */
+  const open = new Map<string, number>();
+  /** Calls seen with their result: [call position, result position]. */
+  const pairs: [number, number][] = [];
+  const openBefore = (position: number): boolean => {
+    for (const at of open.values()) if (at < position) return true;
+    return false;
+  };
   const seen: ItemRow[] = [];
+  let readAll = true;
   scan: for await (const row of itemRowsAscending(store, place, { pageSize: SCAN_PAGE })) {
     seen.push(row);
     for (const [offset, item] of row.items.entries()) {
       const position = row.seq + offset;
-      if (position >= cut && doomedOpen.size === 0) break scan;
-      const call = callOf(item);
-      if (position < nominal) {
-        if (call?.opens) doomedOpen.add(call.id);
-        else if (call) doomedOpen.delete(call.id);
-        continue;
+      if (position >= cut && !openBefore(cut)) {
+        readAll = false;
+        break scan;
       }
-      if (call?.opens) pendingOpen.add(call.id);
-      else if (call && doomedOpen.delete(call.id)) {
-        // A doomed call's result: it and everything before it go; calls opened meanwhile are doomed now.
-        cut = position + 1;
-        for (const id of pendingOpen) doomedOpen.add(id);
-        pendingOpen = new Set();
-      } else if (call) pendingOpen.delete(call.id);
+      const call = callOf(item);
+      if (call?.opens) {
+        if (!open.has(call.id)) open.set(call.id, position);
+      } else if (call) {
+        const at = open.get(call.id);
+        if (at === undefined) continue;
+        open.delete(call.id);
+        pairs.push([at, position]);
+        // A doomed call's result: it and everything before it go.
+        if (at < cut && position >= cut) cut = position + 1;
+      }
+    }
+  }
+  if (readAll) {
+    // The whole history was read and calls before the cut are still unanswered: keep them, and
+    // move back before any pair the new cut would split, until nothing moves.
+    for (let moved = true; moved; ) {
+      moved = false;
+      for (const at of open.values()) if (at < cut) [cut, moved] = [at, true];
+      for (const [at, result] of pairs) if (at < cut && result >= cut) [cut, moved] = [at, true];
     }
   }
   const doomed = seen.filter((row) => row.seq < cut);
   if (doomed.length === 0) return;
-  const deleted = await store.adapter.deleteRows(doomed.map((row) => row.row.id), place.namespace);
-  if (deleted.length !== doomed.length) throw new LostRace(`session ${place.sessionId} changed during the write; retrying`);
+  const ids = rowIds(doomed);
+  const deleted = await store.adapter.deleteRows(ids, place.namespace);
+  if (deleted.length !== ids.length) throw new LostRace(`session ${place.sessionId} changed during the write; retrying`);
   const straddling = doomed[doomed.length - 1];
   if (straddling && endOf(straddling) > cut) await rewrite(cut, straddling.items.slice(cut - straddling.seq));
 }

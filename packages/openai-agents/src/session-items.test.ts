@@ -203,11 +203,14 @@ describe.each(all)('CheckpointSession items ($name)', (backend) => {
       expect(await session.getItems()).toEqual([call('c'), result('c'), msg('6')]);
       await session.addItems([msg('7')]);
       expect(await session.getItems()).toEqual([msg('6'), msg('7')]);
-      // A call without a result does not hold the cut.
-      await session.addItems([call('lost'), msg('8'), msg('9')]);
-      expect(await new CheckpointSession(store, { sessionId: 'kept' }).getItems()).toEqual([call('lost'), msg('8'), msg('9')]);
+      // A call still waiting for its result holds the cut: more than maxItems stay until it is answered.
+      await session.addItems([call('late'), msg('8'), msg('9')]);
+      expect(await new CheckpointSession(store, { sessionId: 'kept' }).getItems()).toEqual([call('late'), msg('8'), msg('9')]);
       await session.addItems([msg('10')]);
-      expect(await session.getItems()).toEqual([msg('8'), msg('9'), msg('10')]);
+      expect(await session.getItems()).toEqual([call('late'), msg('8'), msg('9'), msg('10')]);
+      // Answered: the call is doomed, so its result goes with it, and the cut moves past the result.
+      await session.addItems([result('late'), msg('11')]);
+      expect(await session.getItems()).toEqual([msg('11')]);
     } finally {
       await store.close();
     }

@@ -49,6 +49,27 @@ describe.each(all)('CheckpointSession across processes ($name)', (backend) => {
     }
   });
 
+  it.skipIf(!backend.available)('concurrent addItems of items over 1 MiB from several processes: every item whole, its parts its own', async () => {
+    const target = backend.target() as string;
+    await (await backend.open(target)).close();
+    await Promise.all(['a', 'b', 'c'].map((w) => runSessionChild(target, 'large', 'addlarge', w, '3')));
+    const store = await backend.open(target);
+    try {
+      const items = await new CheckpointSession(store, { sessionId: 'large' }).getItems();
+      expect(items).toHaveLength(3 * 3 * 3);
+      for (let t = 0; t < items.length; t += 3) {
+        const [user, , big] = items.slice(t, t + 3) as [AgentInputItem, AgentInputItem, { providerData: { worker: string; padding: string } }];
+        const worker = (userText(user) ?? '').split(':')[0] ?? '';
+        expect(big.providerData.worker).toBe(worker);
+        // Each padding is its worker's letter only: no part of another process's item was joined in.
+        expect(big.providerData.padding).toBe(worker.repeat(1_300_000));
+      }
+      expect((await store.verify({ namespace: 'openai-agents' })).failures).toEqual([]);
+    } finally {
+      await store.close();
+    }
+  });
+
   it.skipIf(!backend.available)('concurrent addItems from several processes: every turn kept whole, in each worker\'s order', async () => {
     const target = backend.target() as string;
     await (await backend.open(target)).close();

@@ -1,9 +1,11 @@
 // A child process that drives a CheckpointSession (the built package) on one session:
 //   node session-child.mjs <sqlite:path | postgres:schema> <session> add <worker> <turns | forever>
+//   node session-child.mjs <target> <session> addlarge <worker> <turns>
 //   node session-child.mjs <target> <session> pop
 //   node session-child.mjs <target> <session> read
 //   node session-child.mjs <target> <session> tx <operationId> <text>
-// "add" appends turns of three items (user, assistant, padding) and prints "added <n>" after each;
+// "add" appends turns of three items (user, assistant, padding) and prints "added <n>" after each
+// ("addlarge" the same with 1.3 MiB of padding, an item stored over part rows);
 // "pop" pops until the session is empty and prints each item as one JSON line; "read" prints the
 // whole history as one JSON line; "tx" replaces the suffix [user "base"] by [user <text>] under
 // <operationId> and prints "applied" or "refused <message>".
@@ -17,8 +19,8 @@ const store = target.startsWith('sqlite:')
   ? await openSqliteStore(target.slice('sqlite:'.length), { busyTimeoutMs: 300_000 })
   : await openPostgresStore(process.env.SC_PG_URL, { schema: target.slice('postgres:'.length), poolSize: 1 });
 const session = new CheckpointSession(store, { sessionId });
-if (mode === 'add') {
-  const padding = 'p'.repeat(20_000);
+if (mode === 'add' || mode === 'addlarge') {
+  const padding = (mode === 'add' ? 'p' : worker).repeat(mode === 'add' ? 20_000 : 1_300_000);
   const limit = count === 'forever' ? Infinity : Number(count);
   for (let i = 0; i < limit; i++) {
     await session.addItems([
