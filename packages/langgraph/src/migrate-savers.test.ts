@@ -8,6 +8,7 @@ import type { BaseCheckpointSaver } from '@langchain/langgraph-checkpoint';
 import { PostgresSaver } from '@langchain/langgraph-checkpoint-postgres';
 import { SqliteSaver } from '@langchain/langgraph-checkpoint-sqlite';
 import { openSqliteStore } from '@session-checkpoint/store-kysely';
+import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { migrateCheckpoints, MissingPackageError, openOfficialSaver, SessionCheckpointSaver, verifyMigration, type MigrationProgress } from './index.js';
 import { dropSchema, PG_URL, tempDir, uniqueSchema } from './test-support/backends.js';
@@ -173,6 +174,26 @@ describe('migrateCheckpoints between SqliteSaver and SessionCheckpointSaver', ()
       ['chat-2', second!.id, 'missing'],
     ]);
     expect(differences[0]?.target).toContain('"step":99');
+
+    // A target that fails closed: the rows the newest checkpoint of chat-1 links to (its parent's
+    // list, values carried with inlineCarriedBytes 0) are gone, so it cannot be read back. Reported,
+    // and the comparison goes on.
+    const storePath = file('damaged.sqlite');
+    const store = await openSqliteStore(storePath);
+    await migrateCheckpoints(source, new SessionCheckpointSaver(store, { inlineCarriedBytes: 0 }), { apply: true });
+    await store.close();
+    const ids = (source.db.prepare("SELECT checkpoint_id AS id FROM checkpoints WHERE thread_id = 'chat-1' AND checkpoint_ns = '' ORDER BY checkpoint_id").all() as { id: string }[]).map((r) => r.id);
+    const newest = ids.pop()!;
+    const db = new Database(storePath);
+    for (const id of ids) db.prepare(`DELETE FROM checkpoints WHERE kind = 'langgraph.checkpoint' AND source_ref LIKE ?`).run(`lg/chat-1//${id}`);
+    db.close();
+    const reopened = await openSqliteStore(storePath);
+    const damaged = await verifyMigration(source, new SessionCheckpointSaver(reopened));
+    await reopened.close();
+    expect(damaged.differences.filter((d) => d.what === 'missing').map((d) => d.checkpointId)).toEqual(ids);
+    const unreadable = damaged.differences.filter((d) => d.what === 'unreadable');
+    expect(unreadable.map((d) => d.checkpointId)).toEqual([newest]);
+    expect(unreadable[0]?.target).toContain('CheckpointIntegrityError');
   });
 
   it('resumes after a SIGKILL, between a put and its writes or anywhere, and ends like a clean run', async () => {

@@ -36,10 +36,11 @@ export interface MigrationDifference {
   /** The checkpoint, or `null` for a difference of the thread's latest checkpoint. */
   checkpointId: string | null;
   /**
-   * `missing` (in the source only), `extra` (in the target only), `latest` (getTuple without an
-   * id names another checkpoint), or the field of a checkpoint both hold.
+   * `missing` (in the source only), `extra` (in the target only), `unreadable` (the target's
+   * getTuple throws; `target` holds the error), `latest` (getTuple without an id names another
+   * checkpoint), or the field of a checkpoint both hold.
    */
-  what: 'missing' | 'extra' | 'latest' | FieldDifference['field'];
+  what: 'missing' | 'extra' | 'unreadable' | 'latest' | FieldDifference['field'];
   /** The source's answer as normalised JSON (cut after 300 characters); `null` when it has none. */
   source: string | null;
   /** The target's answer, likewise. */
@@ -261,9 +262,17 @@ export async function verifyMigration(source: BaseCheckpointSaver, target: BaseC
         report.checkpoints++;
         options.onProgress?.({ phase: 'verify', done: report.checkpoints, total });
         const config = configOf(thread, ns, key.id);
-        const [a, b] = [await source.getTuple(config), await target.getTuple(config)];
         present.delete(key.id);
+        const a = await source.getTuple(config);
         if (a === undefined) continue; // deleted from the source meanwhile
+        let b: CheckpointTuple | undefined;
+        try {
+          b = await target.getTuple(config);
+        } catch (error) {
+          // A checkpoint the target cannot read back (it fails closed) is a difference, not the end of the comparison.
+          diff(thread, ns, key.id, 'unreadable', null, JSON.stringify(error instanceof Error ? `${error.name}: ${error.message}` : String(error)));
+          continue;
+        }
         if (b === undefined) {
           diff(thread, ns, key.id, 'missing', JSON.stringify(key.id), null);
           continue;
@@ -271,7 +280,8 @@ export async function verifyMigration(source: BaseCheckpointSaver, target: BaseC
         for (const d of tupleDifferences(a, b)) diff(thread, ns, key.id, d.field, d.source, d.target);
       }
       for (const id of present) diff(thread, ns, id, 'extra', null, JSON.stringify(id));
-      const [la, lb] = [await source.getTuple(configOf(thread, ns)), await target.getTuple(configOf(thread, ns))];
+      const la = await source.getTuple(configOf(thread, ns));
+      const lb = await target.getTuple(configOf(thread, ns)).catch(() => undefined); // unreadable: reported above
       const [ida, idb] = [la?.config.configurable?.checkpoint_id ?? null, lb?.config.configurable?.checkpoint_id ?? null];
       if (ida !== idb) diff(thread, ns, null, 'latest', JSON.stringify(ida), JSON.stringify(idb));
     }
