@@ -17,7 +17,8 @@
 // Neither writes source maps: a map the tarball does not ship would only be a dangling
 // `sourceMappingURL` (docs/releasing.md). In both, better-sqlite3 (native) and pg (loaded only
 // for a database URL) stay external, and so does typescript, which oclif requires lazily for
-// TypeScript plugins only.
+// TypeScript plugins only. So do @session-checkpoint/langgraph and @langchain/* (only `migrate`
+// loads them): optional, the user's own installed copies.
 import { readdirSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { build } from 'rolldown';
@@ -33,7 +34,7 @@ const output = (dir) => ({ dir: `${root}dist/${dir}`, format: 'esm', entryFileNa
 await build({
   input: Object.fromEntries([...entries('commands'), ...entries('hooks')]),
   platform: 'node',
-  external: [/^node:/, 'better-sqlite3', 'pg', /^@oclif\//],
+  external: [/^node:/, 'better-sqlite3', 'pg', /^@oclif\//, '@session-checkpoint/langgraph', /^@langchain\//],
   output: output('bundle'),
   logLevel: 'warn',
 });
@@ -52,7 +53,7 @@ await build({
   input: { main: `${root}dist/main.js` },
   platform: 'node',
   plugins: [generatedTable],
-  external: [/^node:/, 'better-sqlite3', 'pg', /^@oclif\//, 'typescript'],
+  external: [/^node:/, 'better-sqlite3', 'pg', /^@oclif\//, 'typescript', '@session-checkpoint/langgraph', /^@langchain\//],
   // No comments and ASCII only: every call reads and parses these files, and one non-ASCII
   // character (a comment's dash, a literal U+10FFFF) makes V8 hold and scan the whole file as
   // UTF-16. No source maps, like the rest of dist (docs/releasing.md, "What a tarball holds"):

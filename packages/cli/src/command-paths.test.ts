@@ -43,6 +43,8 @@ const CALLS: string[][] = [
   ['import', '--store', 'copy.sqlite', '--input', 'out/all.json'],
   ['import', '--store', 'copy.sqlite', '--input', 'out/all.json', '--apply'],
   ['import', '--store', 'copy.sqlite', '--input', 'missing.json', '--apply'],
+  ['migrate', '--from', 'sqlite:missing.db', '--store', 's.sqlite'],
+  ['migrate', '--from', 'mysql://x/y', '--store', 's.sqlite'],
   ['prune', '--store', 'copy.sqlite', '--keep-latest', '0'],
   ['prune', '--store', 'copy.sqlite', '--apply'],
   ['prune', '--store', 'copy.sqlite', '--older-than', '2027-01-01T00:00:00Z', '--apply'],

@@ -17,3 +17,14 @@ export {
   type WritePayload,
 } from './row-payloads.js';
 export type { StoredValue } from './stored-value.js';
+export {
+  migrateCheckpoints,
+  verifyMigration,
+  type MigrationDifference,
+  type MigrationOptions,
+  type MigrationProgress,
+  type MigrationReport,
+  type VerificationReport,
+  type VerifyMigrationOptions,
+} from './migrate-savers.js';
+export { MissingPackageError, openOfficialSaver, type OpenedSaver, type OpenOfficialSaverOptions } from './migrate-open.js';

@@ -57,9 +57,11 @@ const PUBLIC_NAMES = {
     'successJson', 'toErrorOutput', 'writeJson',
   ],
   'langgraph': [
-    'CHECKPOINT_KIND', 'CheckpointPayload', 'ListPiece', 'PART_KIND', 'PartPayload', 'PartRef', 'PruneReport',
-    'SaverPruneOptions', 'SessionCheckpointSaver', 'SessionCheckpointSaverOptions', 'StoredValue', 'StoredWrite',
-    'WRITE_KIND', 'WritePayload',
+    'CHECKPOINT_KIND', 'CheckpointPayload', 'ListPiece', 'MigrationDifference', 'MigrationOptions', 'MigrationProgress',
+    'MigrationReport', 'MissingPackageError', 'OpenOfficialSaverOptions', 'OpenedSaver', 'PART_KIND', 'PartPayload',
+    'PartRef', 'PruneReport', 'SaverPruneOptions', 'SessionCheckpointSaver', 'SessionCheckpointSaverOptions',
+    'StoredValue', 'StoredWrite', 'VerificationReport', 'VerifyMigrationOptions', 'WRITE_KIND', 'WritePayload',
+    'migrateCheckpoints', 'openOfficialSaver', 'verifyMigration',
   ],
   'openai-agents': [
     'CheckpointSession', 'CheckpointSessionOptions', 'DEFAULT_NAMESPACE', 'ITEM_KIND', 'ItemPayload', 'OPERATION_KIND',

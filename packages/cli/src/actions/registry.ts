@@ -19,6 +19,7 @@ export const ACTIONS: Readonly<Record<string, () => Promise<CommandAction>>> = {
   import: async () => (await import('./import-bundle.js')).importBundle,
   init: async () => (await import('./init-store.js')).initStore,
   list: async () => (await import('./list-checkpoints.js')).listCheckpoints,
+  migrate: async () => (await import('./migrate-checkpoints.js')).migrateCheckpoints,
   prune: async () => (await import('./prune-checkpoints.js')).pruneCheckpoints,
   sessions: async () => (await import('./list-sessions.js')).listSessions,
   verify: async () => (await import('./verify-store.js')).verifyStore,
