@@ -1,14 +1,17 @@
 import { TwoGenerationCache } from '@session-checkpoint/core/internal';
 import { sameJson } from './same-json.js';
+import { cloneJson } from './stored-value.js';
 
 /*
  * What the saver remembers of a list value it stored (put) or handed out (getTuple), so that the
- * next put can tell whether the new value extends it: the JSON text of each item, kept as strings,
- * which nothing the caller does can change. LangGraph's append reducers (messagesStateReducer,
- * `(a, b) => a.concat(b)`) build the next value from the very item objects of the previous one,
- * but nodes also edit those objects in place (a redaction, a tool result filled in) and return
- * them unchanged in identity: so an item is unchanged only when its text is, never because it is
- * the same object. This module is the one place where that check is made.
+ * next put can tell whether the new value extends it: the JSON of each item in objects of the
+ * saver's own, which nothing the caller does can change. LangGraph's append reducers
+ * (messagesStateReducer, `(a, b) => a.concat(b)`) build the next value from the very item objects
+ * of the previous one, but nodes also edit those objects in place (a redaction, a tool result
+ * filled in) and return them unchanged in identity: so an item is unchanged only when its JSON
+ * is, never because it is the same object. This module is the one place where that check is made.
+ * The JSON shares its strings with the caller's objects (strings cannot change): an unchanged
+ * message's text is then the very same string, and comparing it costs nothing per byte.
  */
 
 /** Where a list's last piece lives, and the snapshot rule's counts. */
@@ -39,56 +42,48 @@ export interface ListState extends ListPlace {
   json: readonly unknown[] | undefined;
 }
 
-/** A list value as the saver keeps it: where it lives and each item's JSON text. */
+/** A list value as the saver keeps it: where it lives and each item's JSON. */
 export interface KnownList extends ListPlace {
-  /**
-   * Each item's JSON text, by position. From a put: as the serializer wrote it; from a read: the
-   * stored JSON, whose object keys are in sorted order.
-   */
-  texts: readonly string[];
+  /** Each item's JSON as stored, by position, in objects and arrays no caller holds. */
+  stored: readonly unknown[];
 }
 
 /**
- * The number of leading items `texts` shares with `previous`, when every item of `previous` is
+ * The number of leading items `items` shares with `previous`, when every item of `previous` is
  * there unchanged (an extension, possibly by nothing); else `undefined` (shorter, or an item
- * edited, removed or moved). Equal text proves an item unchanged; unequal text is parsed and
- * compared, since a list read back has its keys in sorted order and one from a node does not.
+ * edited, removed or moved). Items compare as JSON, whatever the order of their keys.
  *
  * @example
  * ```ts
- * extensionOf(['{"a":1}', '2'], { texts: ['{"a":1}'], ... });  // 1
- * extensionOf(['{"a":9}', '2'], { texts: ['{"a":1}'], ... });  // undefined (item 0 edited)
+ * extensionOf([{ a: 1 }, 2], { stored: [{ a: 1 }], ... }); // 1
+ * extensionOf([{ a: 9 }, 2], { stored: [{ a: 1 }], ... }); // undefined (item 0 edited)
  * ```
  */
-export function extensionOf(texts: readonly string[], previous: KnownList): number | undefined {
-  const old = previous.texts;
+export function extensionOf(items: readonly unknown[], previous: KnownList): number | undefined {
+  const old = previous.stored;
   const n = old.length;
-  if (texts.length < n) return undefined;
-  for (let i = 0; i < n; i++) {
-    const a = texts[i] as string;
-    const b = old[i] as string;
-    if (a !== b && (a.length !== b.length || !sameJson(JSON.parse(a), JSON.parse(b)))) return undefined;
-  }
+  if (items.length < n) return undefined;
+  for (let i = 0; i < n; i++) if (!sameJson(items[i], old[i])) return undefined;
   return n;
 }
 
-/** The item texts of a list handed out by a read, or `undefined` when its stored JSON is unknown. */
+/** The stored JSON of a list handed out by a read, copied (the read may have handed it out itself). */
 function known(state: ListState | KnownList): KnownList | undefined {
-  if (!('items' in state)) return state;
+  if ('stored' in state) return state;
   const { items: _items, json, ...place } = state;
   if (json === undefined) return undefined;
-  return { ...place, texts: json.map((item) => JSON.stringify(item)) };
+  return { ...place, stored: json.map(cloneJson) };
 }
 
 /**
  * List values last stored or handed out, per checkpoint key: what the next put may extend. Keeps
- * item texts only, never the caller's objects.
+ * JSON of its own, never the caller's objects.
  *
  * @example
  * ```ts
  * const lists = new ListStates(256);
  * lists.set(key, new Map([['messages', state]]));
- * lists.get(key)?.get('messages')?.texts;
+ * lists.get(key)?.get('messages')?.stored;
  * ```
  */
 export class ListStates {
@@ -103,7 +98,7 @@ export class ListStates {
     return this.#cache.get(key);
   }
 
-  /** Remembers the lists of checkpoint `key`, reading the texts of handed-out lists now. */
+  /** Remembers the lists of checkpoint `key`, copying the JSON of handed-out lists now. */
   set(key: string, lists: ReadonlyMap<string, ListState | KnownList>): void {
     const out = new Map<string, KnownList>();
     for (const [channel, state] of lists) {

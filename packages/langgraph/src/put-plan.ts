@@ -4,7 +4,8 @@ import type { CheckpointPayload, ListPiece } from './row-payloads.js';
 import { partRef } from './source-refs.js';
 import { cutValue, splitValue, tryPrepare, type ValueCut } from './split-value.js';
 import type { StoredValue } from './stored-value.js';
-import { isList, jsonArray, type Captured } from './value-capture.js';
+import { isList, type Captured } from './value-capture.js';
+import { jsonBytes } from './value-parts.js';
 
 /*
  * The second step of a put (after value-capture.ts, before the rows): what it stores for each
@@ -72,22 +73,21 @@ export class PutPlan {
       return;
     }
     if (value.t === 'json' && previous?.sha !== undefined && previous.holder !== this.id && this.snapshotRatio > 0 && previous.c < this.maxChain) {
-      const n = extensionOf(value.texts, previous);
+      const n = extensionOf(value.items, previous);
       if (n !== undefined) {
-        const appended = value.texts.slice(n);
-        const seg = jsonArray(appended);
-        const d = previous.d + seg.bytes;
+        const appended = value.items.slice(n);
+        const d = previous.d + jsonBytes(appended);
         // The snapshot rule: a chain never outgrows snapshotRatio x its snapshot.
         if (d <= this.snapshotRatio * Math.max(previous.s, MIN_SNAPSHOT_BYTES)) {
-          this.#lists.set(channel, { t: 'json', from: previous.holder, sha: previous.sha, n, since: previous.since, d, s: previous.s, c: previous.c + 1, j: seg.j });
-          this.#states.set(channel, { texts: previous.texts.concat(appended), holder: this.id, sha: undefined, since: previous.since, d, s: previous.s, c: previous.c + 1 });
+          this.#lists.set(channel, { t: 'json', from: previous.holder, sha: previous.sha, n, since: previous.since, d, s: previous.s, c: previous.c + 1, j: appended });
+          this.#states.set(channel, { stored: previous.stored.concat(appended), holder: this.id, sha: undefined, since: previous.since, d, s: previous.s, c: previous.c + 1 });
           return;
         }
       }
     }
-    const full = jsonArray(value.texts);
-    this.#values.set(channel, { t: value.t, j: full.j, s: full.bytes });
-    this.#states.set(channel, { texts: value.texts, holder: this.id, sha: undefined, since: this.id, d: 0, s: full.bytes, c: 0 });
+    const s = jsonBytes(value.items);
+    this.#values.set(channel, { t: value.t, j: value.items, s });
+    this.#states.set(channel, { stored: value.items, holder: this.id, sha: undefined, since: this.id, d: 0, s, c: 0 });
   }
 
   /** Links `channel` to the checkpoint `from` that holds its unchanged value. */

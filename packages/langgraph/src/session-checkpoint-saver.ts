@@ -105,7 +105,7 @@ interface Holders {
 }
 
 const HOLDER_CACHE_MAX = 1024;
-/** List states kept: one per recently put or read checkpoint (each holds its items' JSON texts). */
+/** List states kept: one per recently put or read checkpoint (each holds its items' JSON, never the caller's objects). */
 const LIST_CACHE_MAX = 256;
 /**
  * Checkpoints of the first page a delta history reads (pages then double, so that the rows read
