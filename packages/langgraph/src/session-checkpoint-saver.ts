@@ -284,8 +284,10 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
    * they are small enough to repeat ({@link SessionCheckpointSaverOptions.inlineCarriedBytes}). A list
    * channel whose new value extends the parent's (the same leading items, then new ones) is stored
    * as the appended items only, until the snapshot rule stores it in full again (see
-   * {@link SessionCheckpointSaverOptions.snapshotRatio}). Values too large for one row are split
-   * across part rows.
+   * {@link SessionCheckpointSaverOptions.snapshotRatio}); an item counts as unchanged only when its
+   * JSON is equal, so an object edited in place is stored edited. Every value is read at the call,
+   * as MemorySaver does: what the caller does to its objects later changes nothing stored. Values
+   * too large for one row are split across part rows.
    *
    * @throws CheckpointValidationError when a value cannot be stored faithfully (BigInt, NaN, cycles)
    *   or the checkpoint without its values exceeds the store's limits; CheckpointConflictError when
@@ -314,10 +316,13 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
       else if (size !== undefined) small += size;
       if (isNew || size !== undefined) pending.set(channel, captureValue(this.serde, cv[channel], `channel '${channel}'`));
     }
-    const header = Promise.all([storeValue(this.serde, rest, 'checkpoint'), storeValue(this.serde, metadata, 'metadata')]);
     const captured = new Map<string, Captured>();
-    await Promise.all([...pending].map(async ([channel, value]) => captured.set(channel, await value)));
-    const [storedCheckpoint, storedMetadata] = await header;
+    // One Promise.all, created before any await: a value refused is this put's error, never an unhandled rejection.
+    const [storedCheckpoint, storedMetadata] = await Promise.all([
+      storeValue(this.serde, rest, 'checkpoint'),
+      storeValue(this.serde, metadata, 'metadata'),
+      ...[...pending].map(async ([channel, value]) => void captured.set(channel, await value)),
+    ]);
     // What was not captured above (an unchanged value the parent row no longer holds): read now.
     const valueOf = async (channel: string): Promise<Captured> => captured.get(channel) ?? captureValue(this.serde, cv[channel], `channel '${channel}'`);
     // Step 2: the plan, channel by channel.

@@ -41,9 +41,13 @@ const decoder = new TextDecoder('utf-8', { fatal: true });
  * // { t: 'json', items: [{ lc: 1, type: 'constructor', id: [...], kwargs: { content: 'hi', ... } }] }
  * ```
  */
-export function captureValue(serde: SerializerProtocol, value: unknown, where: string): Promise<Captured> {
-  if (!Array.isArray(value)) return storeValue(serde, value, where).then((stored) => ({ stored }));
-  if (!isStockJsonPlus(serde)) return storeValue(serde, value, where).then((stored) => listOf(stored) ?? { stored });
+export async function captureValue(serde: SerializerProtocol, value: unknown, where: string): Promise<Captured> {
+  // Async, so that a refusal is a rejected promise, never a throw before the caller holds it.
+  if (!Array.isArray(value)) return { stored: await storeValue(serde, value, where) };
+  if (!isStockJsonPlus(serde)) {
+    const stored = await storeValue(serde, value, where);
+    return listOf(stored) ?? { stored };
+  }
   const items = new Array<JsonValue>(value.length);
   let later: Promise<void>[] | undefined;
   for (let i = 0; i < value.length; i++) {
@@ -60,8 +64,8 @@ export function captureValue(serde: SerializerProtocol, value: unknown, where: s
       }),
     );
   }
-  if (later === undefined) return Promise.resolve({ t: 'json', items });
-  return Promise.all(later).then(() => ({ t: 'json', items }));
+  if (later !== undefined) await Promise.all(later);
+  return { t: 'json', items };
 }
 
 function parsed(text: string, where: string): unknown[] {
