@@ -1,15 +1,18 @@
-import type { SerializerProtocol } from '@langchain/langgraph-checkpoint';
 import { CheckpointValidationError, type CheckpointStore, type CreateCheckpointInput, type JsonValue, type PreparedCheckpoint } from '@session-checkpoint/core';
-import { appendedItems, type ListState } from './list-state.js';
+import { extensionOf, type KnownList } from './list-state.js';
 import type { CheckpointPayload, ListPiece } from './row-payloads.js';
 import { partRef } from './source-refs.js';
 import { cutValue, splitValue, tryPrepare, type ValueCut } from './split-value.js';
-import { storeValue, type StoredValue } from './stored-value.js';
+import type { StoredValue } from './stored-value.js';
+import { isList, type Captured } from './value-capture.js';
 import { jsonBytes } from './value-parts.js';
 
 /*
- * What one put stores for each channel: in full (`values`), as the items appended to the value of
- * an earlier checkpoint (`lists`), or a link to the checkpoint that holds it unchanged (`carried`).
+ * The second step of a put (after value-capture.ts, before the rows): what it stores for each
+ * channel, in full (`values`), as the items appended to the value of an earlier checkpoint
+ * (`lists`), or a link to the checkpoint that holds it unchanged (`carried`); then the row, split
+ * into part rows when too large (split-value.ts). Everything here works on captured text and
+ * parsed JSON, never on the caller's objects, and nothing here serialises.
  */
 
 /** Lists below this size are never worth a chain: the snapshot rule counts them as this big. */
@@ -38,7 +41,7 @@ export class PutPlan {
   readonly #values = new Map<string, StoredValue>();
   readonly #lists = new Map<string, ListPiece>();
   readonly #carried = new Map<string, string>();
-  readonly #states = new Map<string, ListState>();
+  readonly #states = new Map<string, KnownList>();
   /** True once a channel was re-decided after the first payload was built. */
   changed = false;
   #header: Header | undefined;
@@ -50,7 +53,6 @@ export class PutPlan {
   #whole: { payload: unknown; prepared: PreparedCheckpoint | undefined } | undefined;
 
   constructor(
-    private readonly serde: SerializerProtocol,
     readonly thread: string,
     readonly ns: string,
     readonly id: string,
@@ -59,47 +61,37 @@ export class PutPlan {
     private readonly maxChain: number,
   ) {}
 
-  /** Stores `value` as an extension of `previous` when it provably is one and the rule allows, else in full. */
-  async store(channel: string, value: unknown, previous: ListState | undefined): Promise<void> {
+  /**
+   * Stores the captured value of `channel` as an extension of `previous` when its leading items
+   * are, by content, the items of `previous` (see list-state.ts) and the snapshot rule allows;
+   * else in full.
+   */
+  store(channel: string, value: Captured, previous: KnownList | undefined): void {
     this.drop(channel);
-    const where = `channel '${channel}'`;
-    if (Array.isArray(value) && previous?.sha !== undefined && previous.holder !== this.id && this.snapshotRatio > 0) {
-      const appended = await appendedItems(this.serde, value, previous, where);
-      if (appended !== undefined) {
-        const seg = await storeValue(this.serde, appended, where);
-        if (seg.t === 'json' && Array.isArray(seg.j)) {
-          const d = previous.d + jsonBytes(seg.j);
-          // The snapshot rule: a chain never outgrows snapshotRatio x its snapshot.
-          if (d <= this.snapshotRatio * Math.max(previous.s, MIN_SNAPSHOT_BYTES) && previous.c < this.maxChain) {
-            this.#lists.set(channel, { t: 'json', from: previous.holder, sha: previous.sha, n: previous.items.length, since: previous.since, d, s: previous.s, c: previous.c + 1, j: seg.j });
-            this.#states.set(channel, {
-              items: value.slice(),
-              json: previous.json === undefined ? undefined : previous.json.concat(seg.j),
-              holder: this.id,
-              sha: undefined,
-              since: previous.since,
-              d,
-              s: previous.s,
-              c: previous.c + 1,
-            });
-            return;
-          }
+    if (!isList(value)) {
+      this.#values.set(channel, value.stored);
+      return;
+    }
+    if (value.t === 'json' && previous?.sha !== undefined && previous.holder !== this.id && this.snapshotRatio > 0 && previous.c < this.maxChain) {
+      const n = extensionOf(value.items, previous);
+      if (n !== undefined) {
+        const appended = value.items.slice(n);
+        const d = previous.d + jsonBytes(appended);
+        // The snapshot rule: a chain never outgrows snapshotRatio x its snapshot.
+        if (d <= this.snapshotRatio * Math.max(previous.s, MIN_SNAPSHOT_BYTES)) {
+          this.#lists.set(channel, { t: 'json', from: previous.holder, sha: previous.sha, n, since: previous.since, d, s: previous.s, c: previous.c + 1, j: appended });
+          this.#states.set(channel, { stored: previous.stored.concat(appended), holder: this.id, sha: undefined, since: previous.since, d, s: previous.s, c: previous.c + 1 });
+          return;
         }
       }
     }
-    const full = await storeValue(this.serde, value, where);
-    if (Array.isArray(value) && full.t === 'json' && Array.isArray(full.j)) {
-      const s = jsonBytes(full.j);
-      const stored: StoredValue = { t: full.t, j: full.j, s };
-      this.#values.set(channel, stored);
-      this.#states.set(channel, { items: value.slice(), json: full.j.slice(), holder: this.id, sha: undefined, since: this.id, d: 0, s, c: 0 });
-      return;
-    }
-    this.#values.set(channel, full);
+    const s = jsonBytes(value.items);
+    this.#values.set(channel, { t: value.t, j: value.items, s });
+    this.#states.set(channel, { stored: value.items, holder: this.id, sha: undefined, since: this.id, d: 0, s, c: 0 });
   }
 
   /** Links `channel` to the checkpoint `from` that holds its unchanged value. */
-  carry(channel: string, from: string, state: ListState | undefined): void {
+  carry(channel: string, from: string, state: KnownList | undefined): void {
     this.drop(channel);
     this.#carried.set(channel, from);
     if (state !== undefined && state.holder === from) this.#states.set(channel, state);
@@ -164,7 +156,7 @@ export class PutPlan {
   }
 
   /** The list states of this checkpoint, with this row's SHA-256 filled in. */
-  listStates(sha: string): Map<string, ListState> {
+  listStates(sha: string): Map<string, KnownList> {
     for (const [channel, state] of this.#states) if (state.holder === this.id) this.#states.set(channel, { ...state, sha });
     return this.#states;
   }

@@ -22,7 +22,7 @@ import {
 import { TwoGenerationCache } from '@session-checkpoint/core/internal';
 import { optionalText, requireText, threadArgument } from './config-fields.js';
 import { deltaHistory, deltaHistoryOf } from './delta-history.js';
-import type { ListState } from './list-state.js';
+import { ListStates } from './list-state.js';
 import { putAtOnce } from './put-at-once.js';
 import { PutPlan } from './put-plan.js';
 import { sameJson } from './same-json.js';
@@ -32,6 +32,7 @@ import { displayName } from './row-name.js';
 import { checkpointStore } from './store-argument.js';
 import { checkpointBound, checkpointPrefix, checkpointRef, writePartRef, writeRef, writesBeyondBound } from './source-refs.js';
 import { fitRow } from './write-parts.js';
+import { captureValue, type Captured } from './value-capture.js';
 import { CHECKPOINT_KIND, checkpointPayload, WRITE_KIND, writePayload, type CheckpointPayload, type StoredWrite, type WritePayload } from './row-payloads.js';
 import { pruneThreads, type PruneReport, type SaverPruneOptions } from './retention.js';
 import { loadValue, storeValue, type StoredValue } from './stored-value.js';
@@ -104,7 +105,7 @@ interface Holders {
 }
 
 const HOLDER_CACHE_MAX = 1024;
-/** List states kept: one per recently put or read checkpoint (each holds references, not copies). */
+/** List states kept: one per recently put or read checkpoint (each holds its items' JSON, never the caller's objects). */
 const LIST_CACHE_MAX = 256;
 /**
  * Checkpoints of the first page a delta history reads (pages then double, so that the rows read
@@ -140,7 +141,7 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
   /** Holder maps of recently put checkpoints: the parent of the next put is almost always here. */
   readonly #holderCache = new TwoGenerationCache<string, Holders>(HOLDER_CACHE_MAX);
   /** List values last stored or handed out per checkpoint: what the next put may extend. */
-  readonly #lists = new TwoGenerationCache<string, Map<string, ListState>>(LIST_CACHE_MAX);
+  readonly #lists = new ListStates(LIST_CACHE_MAX);
   /** Puts per (thread, namespace) since this saver last pruned it (maxCheckpointsPerThread). */
   readonly #putsSincePrune = new TwoGenerationCache<string, number>(HOLDER_CACHE_MAX);
   /** The snapshot rule's ratio (see the option). */
@@ -164,17 +165,6 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
     if (!Number.isSafeInteger(inline) || inline < 0) throw new CheckpointValidationError('inlineCarriedBytes must be an integer >= 0');
     this.inlineCarriedBytes = inline;
     this.#reader = new TupleReader(store, this.namespace, this.serde);
-  }
-
-  /** True when the values of `channels` are all plain JSON of at most `inlineCarriedBytes` together. */
-  #fitsInline(cv: Record<string, unknown>, channels: Iterable<string>): boolean {
-    let left = this.inlineCarriedBytes;
-    for (const channel of channels) {
-      const size = left > 0 && Object.hasOwn(cv, channel) ? jsonSizeWithin(cv[channel], left) : undefined;
-      if (size === undefined) return false;
-      left -= size;
-    }
-    return true;
   }
 
   /** The checkpoint named by `checkpoint_id`, or the latest of (`thread_id`, `checkpoint_ns`). */
@@ -294,8 +284,10 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
    * they are small enough to repeat ({@link SessionCheckpointSaverOptions.inlineCarriedBytes}). A list
    * channel whose new value extends the parent's (the same leading items, then new ones) is stored
    * as the appended items only, until the snapshot rule stores it in full again (see
-   * {@link SessionCheckpointSaverOptions.snapshotRatio}). Values too large for one row are split
-   * across part rows.
+   * {@link SessionCheckpointSaverOptions.snapshotRatio}); an item counts as unchanged only when its
+   * JSON is equal, so an object edited in place is stored edited. Every value is read at the call,
+   * as MemorySaver does: what the caller does to its objects later changes nothing stored. Values
+   * too large for one row are split across part rows.
    *
    * @throws CheckpointValidationError when a value cannot be stored faithfully (BigInt, NaN, cycles)
    *   or the checkpoint without its values exceeds the store's limits; CheckpointConflictError when
@@ -310,13 +302,37 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
     const id = requireText(checkpoint.id, 'checkpoint.id');
     const { channel_values: channelValues, ...rest } = checkpoint;
     const cv = channelValues as Record<string, unknown>;
-    const plan = new PutPlan(this.serde, thread, ns, id, this.snapshotRatio, this.maxCheckpointsPerThread ?? Infinity);
+    const versions = new Set([...Object.keys(checkpoint.channel_versions), ...Object.keys(newVersions)]);
+    // Step 1: serialise now, before any await, what this put stores (see value-capture.ts):
+    // LangGraph runs its next step while the put is in flight, and nodes edit objects in place.
+    const pending = new Map<string, Promise<Captured>>();
+    let small = 0;
+    for (const channel of versions) {
+      if (!Object.hasOwn(cv, channel)) continue;
+      const isNew = Object.hasOwn(newVersions, channel);
+      // An unchanged value is captured too when it is small: the row may repeat it (inlineCarriedBytes).
+      const size = isNew || small > this.inlineCarriedBytes ? undefined : jsonSizeWithin(cv[channel], this.inlineCarriedBytes - small);
+      if (!isNew && size === undefined) small = Infinity;
+      else if (size !== undefined) small += size;
+      if (isNew || size !== undefined) pending.set(channel, captureValue(this.serde, cv[channel], `channel '${channel}'`));
+    }
+    const captured = new Map<string, Captured>();
+    // One Promise.all, created before any await: a value refused is this put's error, never an unhandled rejection.
+    const [storedCheckpoint, storedMetadata] = await Promise.all([
+      storeValue(this.serde, rest, 'checkpoint'),
+      storeValue(this.serde, metadata, 'metadata'),
+      ...[...pending].map(async ([channel, value]) => void captured.set(channel, await value)),
+    ]);
+    // What was not captured above (an unchanged value the parent row no longer holds): read now.
+    const valueOf = async (channel: string): Promise<Captured> => captured.get(channel) ?? captureValue(this.serde, cv[channel], `channel '${channel}'`);
+    // Step 2: the plan, channel by channel.
+    const plan = new PutPlan(thread, ns, id, this.snapshotRatio, this.maxCheckpointsPerThread ?? Infinity);
     const parentLists = parentId === undefined ? undefined : this.#lists.get(keyOf({ thread_id: thread, checkpoint_ns: ns, checkpoint_id: parentId }));
     let parent: Holders | undefined | null = null;
     const carried = new Map<string, string>();
-    for (const channel of new Set([...Object.keys(checkpoint.channel_versions), ...Object.keys(newVersions)])) {
+    for (const channel of versions) {
       if (Object.hasOwn(newVersions, channel)) {
-        if (Object.hasOwn(cv, channel)) await plan.store(channel, cv[channel], parentLists?.get(channel));
+        if (Object.hasOwn(cv, channel)) plan.store(channel, await valueOf(channel), parentLists?.get(channel));
         continue;
       }
       if (parentId === undefined) continue;
@@ -327,16 +343,17 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
       } else if (Object.hasOwn(cv, channel)) {
         // The parent row is missing (never stored, or deleted by another process) or does not
         // hold this version: store the value the checkpoint carries, in full.
-        await plan.store(channel, cv[channel], undefined);
+        plan.store(channel, await valueOf(channel), undefined);
       }
     }
-    if (carried.size > 0 && plan.links().size === 0 && this.#fitsInline(cv, carried.keys())) {
+    if (carried.size > 0 && plan.links().size === 0 && [...carried.keys()].every((channel) => captured.has(channel))) {
       // Small enough to repeat: the row links to no other, and getTuple reads it alone.
-      for (const channel of carried.keys()) await plan.store(channel, cv[channel], undefined);
+      for (const channel of carried.keys()) plan.store(channel, await valueOf(channel), undefined);
     } else {
       for (const [channel, from] of carried) plan.carry(channel, from, parentLists?.get(channel));
     }
-    const payload = plan.payload(parentId ?? null, await storeValue(this.serde, rest, 'checkpoint'), await storeValue(this.serde, metadata, 'metadata'));
+    // Step 3: the rows.
+    const payload = plan.payload(parentId ?? null, storedCheckpoint, storedMetadata);
     const created = new Date(checkpoint.ts);
     const input: CreateCheckpointInput = {
       namespace: this.namespace,
@@ -359,7 +376,7 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
           for (const { channel, sha: wanted } of needs) {
             // Present, and for a list piece the very row it extends (not one re-created since).
             if (sha !== undefined && (wanted === undefined || wanted === sha)) continue;
-            if (Object.hasOwn(cv, channel)) await plan.store(channel, cv[channel], undefined);
+            if (Object.hasOwn(cv, channel)) plan.store(channel, await valueOf(channel), undefined);
             else plan.drop(channel);
           }
         }

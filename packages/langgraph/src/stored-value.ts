@@ -35,21 +35,28 @@ const decoder = new TextDecoder('utf-8', { fatal: true });
 /**
  * LangGraph's own serializer, exactly: for it, plain JSON goes in and out unchanged, which lets
  * the saver skip a stringify/parse round trip per value. Subclasses may change that; they don't.
+ *
+ * @example
+ * ```ts
+ * isStockJsonPlus(new JsonPlusSerializer()); // true
+ * ```
  */
-function isStockJsonPlus(serde: SerializerProtocol): boolean {
+export function isStockJsonPlus(serde: SerializerProtocol): boolean {
   return serde instanceof JsonPlusSerializer && Object.getPrototypeOf(serde) === JsonPlusSerializer.prototype;
 }
 
 /**
- * Serializes a value with `serde` after refusing what it would mangle (see {@link assertStorable}).
- * Plain JSON data (plain objects, arrays, strings, booleans, null, finite numbers) is what the
- * stock serializer would write anyway, so it is kept as it is.
+ * Serializes a value with `serde` after refusing what it would mangle (see {@link assertStorable}),
+ * reading it before the promise is returned. Plain JSON data (plain objects, arrays, strings,
+ * booleans, null, finite numbers) is what the stock serializer would write anyway, so it is copied
+ * without the text in between. The result never shares an object with `value`: a later edit of the
+ * caller's objects cannot change what was stored.
  *
  * @throws CheckpointValidationError naming `where` for a BigInt, NaN, Infinity, invalid Date or cycle.
  */
 export async function storeValue(serde: SerializerProtocol, value: unknown, where: string): Promise<StoredValue> {
   const plain = assertStorable(value, where);
-  if (plain && isStockJsonPlus(serde)) return { t: 'json', j: value as JsonValue };
+  if (plain && isStockJsonPlus(serde)) return { t: 'json', j: cloneJson(value) as JsonValue };
   const [t, bytes] = await serde.dumpsTyped(value);
   if (t === 'json') {
     try {

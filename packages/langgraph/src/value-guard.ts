@@ -62,12 +62,37 @@ export function assertStorable(value: unknown, where: string): boolean {
   return new Walk(where).value(value, 0);
 }
 
+/**
+ * {@link assertStorable}, then the plain JSON data that JSON serialisation writes for `value`: the
+ * value itself when it is plain, or what its `toJSON(key)` returns when that is plain (every
+ * LangChain message), else `undefined` (the serializer must decide). `key` is the one
+ * `JSON.stringify` passes to `toJSON`: the index of a list item.
+ *
+ * @example
+ * ```ts
+ * plainJsonOf({ a: 1 }, "channel 'x'[0]");              // { json: { a: 1 } }
+ * plainJsonOf(new HumanMessage('hi'), "channel 'x'[0]", '0'); // { json: { lc: 1, type: 'constructor', ... } }
+ * plainJsonOf(new Map(), "channel 'x'[0]");             // undefined
+ * ```
+ */
+export function plainJsonOf(value: unknown, where: string, key = ''): { json: unknown } | undefined {
+  const walk = new Walk(where, key);
+  return walk.value(value, 0) ? { json: value } : walk.shown;
+}
+
 /** One walk of a value: the path to the current part (for messages) and the objects on it (for cycles). */
 class Walk {
   readonly #path: Step[] = [];
   readonly #ancestors: object[] = [];
 
-  constructor(private readonly where: string) {}
+  /** Set when the root value has a `toJSON()` whose result is plain JSON: that result. */
+  shown: { json: unknown } | undefined;
+
+  constructor(
+    private readonly where: string,
+    /** The key `toJSON` of the root value is called with, as JSON.stringify would. */
+    private readonly rootKey = '',
+  ) {}
 
   /** Walks `value` at nesting `depth`; returns whether everything seen was plain JSON. */
   value(value: unknown, depth: number): boolean {
@@ -103,8 +128,8 @@ class Walk {
     this.#enter(value);
     if (typeof toJSON === 'function') {
       // JSON serialisation writes what toJSON returns (a Buffer's {type, data}, a Date's text, ...).
-      const json: unknown = toJSON.call(value);
-      if (json !== value) this.value(json, depth + 1);
+      const json: unknown = depth === 0 ? toJSON.call(value, this.rootKey) : toJSON.call(value);
+      if (json !== value && this.value(json, depth + 1) && depth === 0) this.shown = { json };
     } else if (value instanceof Map) {
       let i = 0;
       for (const [k, v] of value) {
