@@ -32,6 +32,9 @@ export interface Rebuilt {
   state?: Omit<ListState, 'items' | 'json'>;
 }
 
+/** (thread, namespace) groups whose rows a walk keeps (see {@link ChannelRebuilder.release}). */
+const WALK_GROUPS = 8;
+
 /** Key of a checkpoint across threads and namespaces. */
 export const keyOf = (p: { thread_id: string; checkpoint_ns: string; checkpoint_id: string }) =>
   `${p.thread_id}\u0000${p.checkpoint_ns}\u0000${p.checkpoint_id}`;
@@ -102,18 +105,29 @@ export class ChannelRebuilder {
   /**
    * For a walk newest first: lets go of the rows of `p`'s thread and namespace with ids above
    * `p`'s, which the checkpoints still to come (older ones) do not read. Should one still be
-   * needed (ids out of order), the next {@link load} reads it again.
+   * needed (ids out of order), the next {@link load} reads it again. Of the other groups, only
+   * the rows of the last few released are kept.
    */
   release(p: CheckpointPayload): void {
-    const group = this.#groups.get(`${p.thread_id}\u0000${p.checkpoint_ns}`);
+    const key = `${p.thread_id}\u0000${p.checkpoint_ns}`;
+    const group = this.#groups.get(key);
     if (!group) return;
-    for (const [id, r] of group) {
-      if (id <= p.checkpoint_id) continue;
-      group.delete(id);
-      this.#drop(r);
-      this.#count--;
-      this.#walk = undefined;
+    for (const [id, r] of group) if (id > p.checkpoint_id) this.#forget(group, id, r);
+    // A walk across threads visits many: keep the rows of the few visited last (Map order).
+    this.#groups.delete(key);
+    this.#groups.set(key, group);
+    for (const [k, other] of this.#groups) {
+      if (this.#groups.size <= WALK_GROUPS) break;
+      for (const [id, r] of other) this.#forget(other, id, r);
+      this.#groups.delete(k);
     }
+  }
+
+  #forget(group: Map<string, RowInfo>, id: string, r: RowInfo): void {
+    group.delete(id);
+    this.#drop(r);
+    this.#count--;
+    this.#walk = undefined;
   }
 
   /** The loaded row of checkpoint `id` in the same thread and namespace as `r`. */

@@ -92,4 +92,32 @@ describe.each(list)('streaming list on $name', (backend) => {
       await store.close();
     }
   });
+
+  it.skipIf(!backend.available)('walks many threads at once, keeping the rows of a few, and reads back every one', async () => {
+    const store = await backend.open();
+    try {
+      const saver = new SessionCheckpointSaver(store, { inlineCarriedBytes: 0 });
+      const memory = new MemorySaver();
+      // Interleaved: each round adds a step to every thread, so a walk newest first hops between all 12.
+      const threads = Array.from({ length: 12 }, (_, i) => `t${i}`);
+      const parents = new Map<string, (string | undefined)[]>();
+      for (let step = 0; step < 4; step++) {
+        for (const t of threads) {
+          const items = Array.from({ length: step + 1 }, (_, k) => ({ id: `${t}-${k}`, text: `${k}`, tags: [k] }));
+          const cp = { ...checkpointWith({ items, system: { prompt: t } }), channel_versions: { items: step + 1, system: 1 } };
+          const ps = parents.get(t) ?? [undefined, undefined];
+          for (const [s, target] of [saver, memory].entries()) {
+            const config = await target.put(cfg(t, ps[s]), structuredClone(cp), meta(step), step === 0 ? { items: 1, system: 1 } : { items: step + 1 });
+            ps[s] = String(config.configurable?.checkpoint_id);
+          }
+          parents.set(t, ps);
+        }
+      }
+      const byId = shape(await drainAndVandalise(memory, {})).sort((x, y) => (x.id < y.id ? 1 : -1));
+      expect(byId).toHaveLength(48);
+      expect(shape(await drainAndVandalise(saver, {}))).toEqual(byId);
+    } finally {
+      await store.close();
+    }
+  });
 });
