@@ -103,8 +103,8 @@ export class ChannelRebuilder {
   }
 
   /**
-   * For a walk newest first: lets go of the rows of `p`'s thread and namespace with ids above
-   * `p`'s, which the checkpoints still to come (older ones) do not read. Should one still be
+   * For a walk newest first: lets go of the rows of `p`'s thread and namespace with ids from
+   * `p`'s up, which the checkpoints still to come (older ones) do not read. Should one still be
    * needed (ids out of order), the next {@link load} reads it again. Of the other groups, only
    * the rows of the last few released are kept.
    */
@@ -112,7 +112,8 @@ export class ChannelRebuilder {
     const key = `${p.thread_id}\u0000${p.checkpoint_ns}`;
     const group = this.#groups.get(key);
     if (!group) return;
-    for (const [id, r] of group) if (id > p.checkpoint_id) this.#forget(group, id, r);
+    // Its own row too: its values went out uncopied (see ownValue), so it must not serve again.
+    for (const [id, r] of group) if (id >= p.checkpoint_id) this.#forget(group, id, r);
     // A walk across threads visits many: keep the rows of the few visited last (Map order).
     this.#groups.delete(key);
     this.#groups.set(key, group);
@@ -128,6 +129,15 @@ export class ChannelRebuilder {
     this.#drop(r);
     this.#count--;
     this.#walk = undefined;
+  }
+
+  /**
+   * The value of `channel` that the row of `p` itself holds in full, unsplit, if any: in a walk
+   * the one value a tuple may take uncopied, since {@link release} then lets that row go.
+   */
+  ownValue(p: CheckpointPayload, channel: string): StoredValue | undefined {
+    const r = this.#row(p, p.checkpoint_id);
+    return r !== undefined && Object.hasOwn(r.p.values, channel) ? r.p.values[channel] : undefined;
   }
 
   /** The loaded row of checkpoint `id` in the same thread and namespace as `r`. */

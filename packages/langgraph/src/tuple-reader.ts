@@ -143,8 +143,8 @@ export class TupleReader {
       // A value read from a row may serve several tuples of a batch: only its first use gets it
       // uncopied, and an assembled list shares its items with others: copied in a batch.
       // In a walk the caller holds each tuple while later ones are rebuilt from the same rows:
-      // nothing a row holds is handed out uncopied.
-      const fresh = mode !== 'walk' && !handedOut.has(stored) && (mode === 'single' || !rebuilt.assembled);
+      // only a value of the checkpoint's own row goes out uncopied (that row is let go after it).
+      const fresh = !handedOut.has(stored) && (mode === 'single' || (mode === 'batch' ? !rebuilt.assembled : stored === rebuilder.ownValue(p, channel)));
       handedOut.add(stored);
       // Plain JSON comes back synchronously: await only what the serializer revives.
       const value = loadValueNow(this.serde, stored, fresh, fresh ? undefined : plain);
