@@ -113,6 +113,8 @@ const LIST_CACHE_MAX = 256;
  * verified, so a first page of the whole thread would verify rows older than the walk needs.
  */
 const DELTA_HISTORY_HINT = 16;
+/** Checkpoints of the first page of a `list` without `limit`; pages then grow 4x up to PAGE_SIZE rows. */
+const FIRST_WALK_PAGE = 16;
 
 /**
  * A LangGraph.js checkpointer over a session-checkpoint {@link CheckpointStore}, so it runs on
@@ -259,7 +261,8 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
     if (thread !== undefined && ns !== undefined) {
       // One (thread, namespace): refs sort like checkpoint ids, so rows come newest first.
       const before = beforeId === undefined ? undefined : checkpointBound(thread, ns, beforeId);
-      const hint = Number.isFinite(limit) && filter.length === 0 ? limit : PAGE_SIZE;
+      // Pages grow from `hint` checkpoints: a walk's first tuple waits for one small page only.
+      const hint = Number.isFinite(limit) && filter.length === 0 ? limit : FIRST_WALK_PAGE;
       const newest = this.#newestFirst(checkpointPrefix(thread, ns), before, hint);
       yield* this.#reader.stream(kept(newest, keep, limit));
       return;
