@@ -134,7 +134,7 @@ export class TupleReader {
     writeParts: Map<string, StoredRow>,
   ): Promise<CheckpointTuple> {
     const loaded = loadValueNow(this.serde, p.checkpoint);
-    const checkpoint = (isThenable(loaded) ? await loaded : loaded) as Checkpoint;
+    const loadedCheckpoint = (isThenable(loaded) ? await loaded : loaded) as Checkpoint;
     const channelValues: Record<string, unknown> = {};
     const lists = remember ? new Map<string, ListState>() : undefined;
     for (const channel of channelsOf(p)) {
@@ -156,7 +156,9 @@ export class TupleReader {
       }
     }
     if (remember && lists) remember(p, lists);
-    checkpoint.channel_values = channelValues;
+    // A copy: the loaded object may be the row's own (uncopied), and a row kept by a page of a
+    // walk must not hold every tuple's values (that kept a page of whole states alive).
+    const checkpoint = { ...loadedCheckpoint, channel_values: channelValues };
     const pendingWrites = await this.#pendingWrites(p, writes, writeParts);
     if (checkpoint.v < 4 && p.parent_checkpoint_id !== null) await this.#migratePendingSends(checkpoint, p);
     const configurable = { thread_id: p.thread_id, checkpoint_ns: p.checkpoint_ns };
