@@ -1,4 +1,4 @@
-import { MemorySaver, type CheckpointTuple } from '@langchain/langgraph-checkpoint';
+import { MemorySaver, type BaseCheckpointSaver, type CheckpointTuple } from '@langchain/langgraph-checkpoint';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SessionCheckpointSaver } from './index.js';
 import { backends } from './test-support/backends.js';
@@ -17,7 +17,7 @@ afterAll(async () => {
 });
 
 /** Puts the same growing chain on both savers: `items` grows by one object per step, `system` is carried. */
-async function chain(savers: { put: MemorySaver['put'] }[], thread: string, steps: number): Promise<void> {
+async function chain(savers: BaseCheckpointSaver[], thread: string, steps: number): Promise<void> {
   const parents: (string | undefined)[] = savers.map(() => undefined);
   for (let i = 0; i < steps; i++) {
     const items = Array.from({ length: i + 1 }, (_, k) => ({ id: `${thread}-${k}`, text: `item ${k} of ${thread}`, tags: [k] }));
@@ -30,7 +30,7 @@ async function chain(savers: { put: MemorySaver['put'] }[], thread: string, step
 }
 
 /** Every tuple of `config`, each vandalised by the caller right after it came. */
-async function drainAndVandalise(saver: { list: MemorySaver['list'] }, config: object, limit?: number): Promise<CheckpointTuple[]> {
+async function drainAndVandalise(saver: BaseCheckpointSaver, config: object, limit?: number): Promise<CheckpointTuple[]> {
   const out: CheckpointTuple[] = [];
   for await (const t of saver.list(config, limit === undefined ? {} : { limit })) {
     out.push(structuredClone(t));
