@@ -32,6 +32,9 @@ export interface Rebuilt {
   state?: Omit<ListState, 'items' | 'json'>;
 }
 
+/** (thread, namespace) groups whose rows a walk keeps (see {@link ChannelRebuilder.release}). */
+const WALK_GROUPS = 8;
+
 /** Key of a checkpoint across threads and namespaces. */
 export const keyOf = (p: { thread_id: string; checkpoint_ns: string; checkpoint_id: string }) =>
   `${p.thread_id}\u0000${p.checkpoint_ns}\u0000${p.checkpoint_id}`;
@@ -48,7 +51,13 @@ function integrity(p: CheckpointPayload, channel: string, reason: string, rowId:
   );
 }
 
-/** The rows a batch of checkpoints reads its channel values from, loaded, then the values rebuilt. */
+/**
+ * The rows checkpoints read their channel values from, loaded, then the values rebuilt. One
+ * rebuilder serves either one batch of checkpoints ({@link load} once) or a walk newest first
+ * ({@link load} per checkpoint, then {@link release}): rows loaded for one checkpoint serve the
+ * next ones, which are its ancestors and read the same chains, and rows newer than the walk's
+ * position are let go, so a walk holds the rows of the chains it is in, not the thread.
+ */
 export class ChannelRebuilder {
   readonly #parts = new Map<string, StoredRow>();
   /** Rebuilt values by row, then channel (object keys: no key strings built per lookup). */
@@ -60,24 +69,75 @@ export class ChannelRebuilder {
   #count = 0;
   /** The last walk of {@link #linked}, until a row is added. */
   #walk: { r: RowInfo; ch: string; link: string | undefined }[] | undefined;
+  /** The checkpoints whose values the last {@link load} made readable. */
+  private entries: readonly RowInfo[] = [];
 
   constructor(
     private readonly store: CheckpointStore,
     private readonly namespace: string,
-    private readonly entries: readonly RowInfo[],
-  ) {
-    for (const e of entries) this.#put(e);
-  }
+    /** True for a walk: values are rebuilt per checkpoint, only full values are remembered. */
+    private readonly walking = false,
+  ) {}
 
   #put(info: RowInfo): void {
     const { p } = info;
     const groupKey = `${p.thread_id}\u0000${p.checkpoint_ns}`;
     let group = this.#groups.get(groupKey);
     if (!group) this.#groups.set(groupKey, (group = new Map()));
-    if (!group.has(p.checkpoint_id)) this.#count++;
+    // A row read again (an entry, then the range of its chain) is the same verified row: keep the first.
+    if (group.has(p.checkpoint_id)) return;
+    this.#count++;
     group.set(p.checkpoint_id, info);
     this.#groupOf.set(info, group);
     this.#walk = undefined;
+  }
+
+  /** Forgets a row let go by {@link release}, with its memo and part rows. */
+  #drop(r: RowInfo): void {
+    this.#groupOf.delete(r);
+    this.#memo.delete(r);
+    for (const ch of [...Object.keys(r.p.values), ...Object.keys(r.p.lists ?? {})]) {
+      const parts = Object.hasOwn(r.p.values, ch) ? r.p.values[ch]?.parts : r.p.lists?.[ch]?.parts;
+      for (const part of parts ?? []) this.#parts.delete(partRef(r.p.thread_id, r.p.checkpoint_ns, r.p.checkpoint_id, part.k));
+    }
+  }
+
+  /**
+   * For a walk newest first: lets go of the rows of `p`'s thread and namespace with ids from
+   * `p`'s up, which the checkpoints still to come (older ones) do not read. Should one still be
+   * needed (ids out of order), the next {@link load} reads it again. Of the other groups, only
+   * the rows of the last few released are kept.
+   */
+  release(p: CheckpointPayload): void {
+    const key = `${p.thread_id}\u0000${p.checkpoint_ns}`;
+    const group = this.#groups.get(key);
+    if (!group) return;
+    // Its own row too: its values went out uncopied (see ownValue), so it must not serve again.
+    for (const [id, r] of group) if (id >= p.checkpoint_id) this.#forget(group, id, r);
+    // A walk across threads visits many: keep the rows of the few visited last (Map order).
+    this.#groups.delete(key);
+    this.#groups.set(key, group);
+    for (const [k, other] of this.#groups) {
+      if (this.#groups.size <= WALK_GROUPS) break;
+      for (const [id, r] of other) this.#forget(other, id, r);
+      this.#groups.delete(k);
+    }
+  }
+
+  #forget(group: Map<string, RowInfo>, id: string, r: RowInfo): void {
+    group.delete(id);
+    this.#drop(r);
+    this.#count--;
+    this.#walk = undefined;
+  }
+
+  /**
+   * The value of `channel` that the row of `p` itself holds in full, unsplit, if any: in a walk
+   * the one value a tuple may take uncopied, since {@link release} then lets that row go.
+   */
+  ownValue(p: CheckpointPayload, channel: string): StoredValue | undefined {
+    const r = this.#row(p, p.checkpoint_id);
+    return r !== undefined && Object.hasOwn(r.p.values, channel) ? r.p.values[channel] : undefined;
   }
 
   /** The loaded row of checkpoint `id` in the same thread and namespace as `r`. */
@@ -90,8 +150,14 @@ export class ChannelRebuilder {
     return this.#groups.get(`${p.thread_id}\u0000${p.checkpoint_ns}`)?.get(id);
   }
 
-  /** Reads every row the entries' values need: a range read per chain, then exact refs until none is missing. */
-  async load(): Promise<void> {
+  /**
+   * Reads every row the values of `entries` need that is not loaded yet: a range read per chain,
+   * then exact refs until none is missing.
+   */
+  async load(entries: readonly RowInfo[]): Promise<void> {
+    for (const e of entries) this.#put(e);
+    this.entries = entries;
+    this.#walk = undefined;
     try {
       await this.#loadRows();
       await this.#loadParts();
@@ -253,7 +319,8 @@ export class ChannelRebuilder {
       throw integrity(p, channel, `checkpoint ${r.p.checkpoint_id} has no value for it`, rowId);
     }
     // Forward from the full value: each piece must start where the value before it ends.
-    const single = this.entries.length <= 1;
+    // One checkpoint, or a walk: assemble this value alone. A batch: remember every step.
+    const single = this.walking || this.entries.length <= 1;
     let j = base.stored.j;
     let len = Array.isArray(j) ? j.length : -1;
     const tail: unknown[][] = [];

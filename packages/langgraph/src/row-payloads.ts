@@ -1,4 +1,5 @@
 import { CheckpointIntegrityError, type Checkpoint as StoredRow } from '@session-checkpoint/core';
+import { parseSourceRef, refNames, type ClaimedIdentity, type ParsedRef } from './source-refs.js';
 import type { StoredValue } from './stored-value.js';
 
 /** Kind of the row that holds one LangGraph checkpoint. */
@@ -115,6 +116,21 @@ function malformed(row: StoredRow, what: string): never {
   });
 }
 
+/**
+ * A row is the checkpoint, thread, namespace, task and part that its kind and source ref say: a
+ * payload claiming anything else (a row copied under another ref, a piece moved to another
+ * thread) fails closed here, naming the row, instead of being read as what it claims to be.
+ */
+function requireIdentity(row: StoredRow, what: readonly ParsedRef['what'][], claimed: ClaimedIdentity, label: string): void {
+  const ref = parseSourceRef(row.sourceRef);
+  if (ref !== undefined && what.includes(ref.what) && row.sessionId === claimed.thread_id && refNames(ref, claimed)) return;
+  const claims = `checkpoint ${String(claimed.checkpoint_id)} of thread '${String(claimed.thread_id)}'${claimed.checkpoint_ns === '' ? '' : ` (namespace '${String(claimed.checkpoint_ns)}')`}`;
+  const reason = `its LangGraph ${label} payload names ${claims}${claimed.task_id === undefined ? '' : `, task ${String(claimed.task_id)}`}, not what its source ref and session say`;
+  throw new CheckpointIntegrityError(`checkpoint ${row.id} (${row.sourceRef ?? 'no source_ref'}, session '${row.sessionId}'): ${reason}`, {
+    failures: [{ id: row.id, reason }],
+  });
+}
+
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isStored = (v: unknown): boolean => isObject(v) && typeof v.t === 'string';
 
@@ -139,13 +155,14 @@ export function isPartList(v: unknown): v is PartRef[] {
   return Array.isArray(v) && v.every((r: unknown) => isObject(r) && Number.isSafeInteger(r.k) && typeof r.sha === 'string');
 }
 
-/** The part payload of a verified row, shape-checked. */
+/** The part payload of a verified row, shape-checked, its identity checked against its ref. */
 export function partPayload(row: StoredRow): PartPayload {
   const p = row.payload as Record<string, unknown>;
   const slice = (p.langgraph === 2 && typeof p.text === 'string' && p.items === undefined) || (p.langgraph === 3 && Array.isArray(p.items) && p.text === undefined);
   if (row.kind !== PART_KIND || !slice || typeof p.checkpoint_id !== 'string' || typeof p.channel !== 'string' || !Number.isSafeInteger(p.k)) {
     return malformed(row, 'part');
   }
+  requireIdentity(row, ['part', 'write-part'], { thread_id: p.thread_id, checkpoint_ns: p.checkpoint_ns, checkpoint_id: p.checkpoint_id, k: p.k }, 'part');
   return p as unknown as PartPayload;
 }
 
@@ -154,7 +171,7 @@ export function isCheckpointRow(row: StoredRow): boolean {
   return row.kind === CHECKPOINT_KIND;
 }
 
-/** The checkpoint payload of a verified row, shape-checked. */
+/** The checkpoint payload of a verified row, shape-checked, its identity checked against its ref. */
 export function checkpointPayload(row: StoredRow): CheckpointPayload {
   const p = row.payload as Record<string, unknown>;
   if (
@@ -172,15 +189,18 @@ export function checkpointPayload(row: StoredRow): CheckpointPayload {
   ) {
     return malformed(row, 'checkpoint');
   }
+  requireIdentity(row, ['checkpoint'], p as unknown as CheckpointPayload, 'checkpoint');
   return p as unknown as CheckpointPayload;
 }
 
-/** The write payload of a verified row, shape-checked. */
+/** The write payload of a verified row, shape-checked, its identity checked against its ref. */
 export function writePayload(row: StoredRow): WritePayload {
   const p = row.payload as Record<string, unknown>;
   if (
     row.kind !== WRITE_KIND ||
     p.langgraph !== 1 ||
+    typeof p.thread_id !== 'string' ||
+    typeof p.checkpoint_ns !== 'string' ||
     typeof p.checkpoint_id !== 'string' ||
     typeof p.task_id !== 'string' ||
     typeof p.task_path !== 'string' ||
@@ -189,5 +209,6 @@ export function writePayload(row: StoredRow): WritePayload {
   ) {
     return malformed(row, 'write');
   }
+  requireIdentity(row, ['writes'], p as unknown as WritePayload, 'write');
   return p as unknown as WritePayload;
 }

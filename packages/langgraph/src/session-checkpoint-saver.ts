@@ -36,7 +36,7 @@ import { captureValue, type Captured } from './value-capture.js';
 import { CHECKPOINT_KIND, checkpointPayload, WRITE_KIND, writePayload, type CheckpointPayload, type StoredWrite, type WritePayload } from './row-payloads.js';
 import { pruneThreads, type PruneReport, type SaverPruneOptions } from './retention.js';
 import { loadValue, storeValue, type StoredValue } from './stored-value.js';
-import { allRowsByPrefix, PAGE_SIZE } from './thread-rows.js';
+import { allRowsByPrefix, PAGE_SIZE, rowsByPrefix } from './thread-rows.js';
 import { jsonSizeWithin } from './json-size.js';
 import { groupRows, keyOf, TupleReader, type CheckpointEntry } from './tuple-reader.js';
 
@@ -114,6 +114,8 @@ const LIST_CACHE_MAX = 256;
  * verified, so a first page of the whole thread would verify rows older than the walk needs.
  */
 const DELTA_HISTORY_HINT = 16;
+/** Checkpoints of the first page of a `list` without `limit`; pages then grow 4x up to PAGE_SIZE rows. */
+const FIRST_WALK_PAGE = 16;
 
 /**
  * A LangGraph.js checkpointer over a session-checkpoint {@link CheckpointStore}, so it runs on
@@ -175,12 +177,7 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
     const ns = optionalText(c.checkpoint_ns, 'checkpoint_ns') ?? '';
     const id = optionalText(c.checkpoint_id, 'checkpoint_id');
     if (id !== undefined) {
-      // The checkpoint and its writes in one range: its ref, then its ref continued by "/".
-      const ref = checkpointRef(thread, ns, id);
-      // One page nearly always holds it all; only a checkpoint with hundreds of task rows reads on.
-      const page = await this.store.listBySourceRefPrefix({ namespace: this.namespace, prefix: ref, limit: PAGE_SIZE });
-      const rows = page.length < PAGE_SIZE ? page : await allRowsByPrefix(this.store, { namespace: this.namespace, prefix: ref });
-      const [entry] = groupRows(rows.filter((row) => row.sourceRef === ref || row.sourceRef?.startsWith(`${ref}/`)));
+      const entry = await entryAt(this.store, this.namespace, thread, ns, id);
       return entry ? this.#handOut(entry) : undefined;
     }
     // The largest refs are the latest checkpoint's writes (they sort right above it), then the
@@ -230,7 +227,9 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
   /**
    * Checkpoints newest first (by checkpoint id). Without `thread_id`, of every thread; without
    * `checkpoint_ns`, of every namespace. `before` keeps ids lower than its `checkpoint_id`,
-   * `filter` keeps checkpoints whose metadata has equal values at each of its keys.
+   * `filter` keeps checkpoints whose metadata has equal values at each of its keys. Streams: each
+   * tuple is yielded as soon as it is rebuilt, holding one page of rows and the rows its values
+   * read, so a long thread's whole history (`graph.getStateHistory`) walks in bounded memory.
    */
   async *list(config: RunnableConfig, options: CheckpointListOptions = {}): AsyncGenerator<CheckpointTuple> {
     const c = (config.configurable ?? {}) as Configurable;
@@ -238,8 +237,8 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
     const ns = optionalText(c.checkpoint_ns, 'checkpoint_ns');
     const onlyId = optionalText(c.checkpoint_id, 'checkpoint_id');
     const beforeId = optionalText((options.before?.configurable as Configurable | undefined)?.checkpoint_id, 'before.checkpoint_id');
-    let remaining = options.limit ?? Infinity;
-    if (remaining <= 0) return;
+    const limit = options.limit ?? Infinity;
+    if (limit <= 0) return;
     const filter = Object.entries(options.filter ?? {});
     const keep = async (p: CheckpointPayload): Promise<boolean> => {
       if (onlyId !== undefined && p.checkpoint_id !== onlyId) return false;
@@ -252,30 +251,31 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
     if (thread !== undefined && ns !== undefined) {
       // One (thread, namespace): refs sort like checkpoint ids, so rows come newest first.
       const before = beforeId === undefined ? undefined : checkpointBound(thread, ns, beforeId);
-      let batch: CheckpointEntry[] = [];
-      const hint = Number.isFinite(remaining) && filter.length === 0 ? remaining : PAGE_SIZE;
-      for await (const entry of this.#newestFirst(checkpointPrefix(thread, ns), before, hint)) {
-        if (!(await keep(entry.checkpoint))) continue;
-        batch.push(entry);
-        remaining--;
-        if (remaining <= 0 || batch.length >= PAGE_SIZE) {
-          for (const tuple of await this.#reader.tuples(batch)) yield tuple;
-          batch = [];
-          if (remaining <= 0) return;
-        }
-      }
-      for (const tuple of await this.#reader.tuples(batch)) yield tuple;
+      // Pages grow from `hint` checkpoints: a walk's first tuple waits for one small page only.
+      const hint = Number.isFinite(limit) && filter.length === 0 ? limit : FIRST_WALK_PAGE;
+      const newest = this.#newestFirst(checkpointPrefix(thread, ns), before, hint);
+      yield* this.#reader.stream(kept(newest, keep, limit));
       return;
     }
-    // Several threads or namespaces: collect, then order by checkpoint id across them.
-    const rows = await allRowsByPrefix(this.store, { namespace: this.namespace, prefix: checkpointPrefix(thread, thread === undefined ? undefined : ns) });
-    const entries: CheckpointEntry[] = [];
-    for (const entry of groupRows(rows)) if (await keep(entry.checkpoint)) entries.push(entry);
-    entries.sort((a, b) => (a.checkpoint.checkpoint_id < b.checkpoint.checkpoint_id ? 1 : a.checkpoint.checkpoint_id > b.checkpoint.checkpoint_id ? -1 : 0));
-    const selected = entries.slice(0, remaining);
-    for (let i = 0; i < selected.length; i += PAGE_SIZE) {
-      for (const tuple of await this.#reader.tuples(selected.slice(i, i + PAGE_SIZE))) yield tuple;
+    // Several threads or namespaces: ordered by checkpoint id across them, so every checkpoint
+    // row is read first, keeping only where it is (no value, no write); then each selected
+    // checkpoint is read again with its writes and streamed.
+    const found: { id: string; thread: string; ns: string }[] = [];
+    const prefix = checkpointPrefix(thread, thread === undefined ? undefined : ns);
+    for await (const row of rowsByPrefix(this.store, { namespace: this.namespace, prefix, kind: CHECKPOINT_KIND })) {
+      const p = checkpointPayload(row);
+      if (await keep(p)) found.push({ id: p.checkpoint_id, thread: p.thread_id, ns: p.checkpoint_ns });
     }
+    found.sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+    const store = this.store;
+    const namespace = this.namespace;
+    async function* entries(): AsyncGenerator<CheckpointEntry> {
+      for (const at of found.slice(0, limit)) {
+        const entry = await entryAt(store, namespace, at.thread, at.ns, at.id);
+        if (entry) yield entry; // deleted since: skipped, as if listed a moment later
+      }
+    }
+    yield* this.#reader.stream(entries());
   }
 
   /**
@@ -555,6 +555,28 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
 
   #remember(thread: string, ns: string, id: string, holders: Holders): void {
     this.#holderCache.set(`${thread}\u0000${ns}\u0000${id}`, holders);
+  }
+}
+
+/** The checkpoint `id` of (`thread`, `ns`) with its writes, or `undefined` when it is not stored. */
+async function entryAt(store: CheckpointStore, namespace: string, thread: string, ns: string, id: string): Promise<CheckpointEntry | undefined> {
+  // The checkpoint and its writes in one range: its ref, then its ref continued by "/".
+  const ref = checkpointRef(thread, ns, id);
+  // One page nearly always holds it all; only a checkpoint with hundreds of task rows reads on.
+  const page = await store.listBySourceRefPrefix({ namespace, prefix: ref, limit: PAGE_SIZE });
+  const rows = page.length < PAGE_SIZE ? page : await allRowsByPrefix(store, { namespace, prefix: ref });
+  const [entry] = groupRows(rows.filter((row) => row.sourceRef === ref || row.sourceRef?.startsWith(`${ref}/`)));
+  return entry;
+}
+
+/** The entries `keep` accepts, at most `limit` of them, pulled one by one. */
+async function* kept(entries: AsyncIterable<CheckpointEntry>, keep: (p: CheckpointPayload) => Promise<boolean>, limit: number): AsyncGenerator<CheckpointEntry> {
+  let left = limit;
+  if (left <= 0) return;
+  for await (const entry of entries) {
+    if (!(await keep(entry.checkpoint))) continue;
+    yield entry;
+    if (--left <= 0) return;
   }
 }
 

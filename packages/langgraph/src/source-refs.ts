@@ -165,3 +165,85 @@ export function threadLockRef(threadId: string): string {
 export function writePartRef(threadId: string, checkpointNs: string, checkpointId: string, taskId: string, k: number): string {
   return `lgp/${writeRef(threadId, checkpointNs, checkpointId, taskId).slice('lg/'.length)}/${k}`;
 }
+
+/**
+ * What a LangGraph source ref names, each part as the ref encodes it (escaped, or hashed when
+ * long): `checkpoint` (`lg/<thread>/<ns>/<id>`), `writes` (`.../<id>/<task>`), `part` of a value
+ * (`lgp/<thread>/<ns>/<id>/<k>`) and `write-part` (`lgp/.../<id>/<task>/<k>`).
+ */
+export interface ParsedRef {
+  what: 'checkpoint' | 'writes' | 'part' | 'write-part';
+  thread: string;
+  ns: string;
+  id: string;
+  /** The task part, of `writes` and `write-part` refs. */
+  task?: string;
+  /** The part number, of `part` and `write-part` refs. */
+  k?: number;
+}
+
+/** Part numbers as refs write them: decimal, no sign, no leading zero. */
+const PART_NUMBER = /^(0|[1-9][0-9]{0,15})$/;
+
+/**
+ * Parses a source ref built by this module, or returns `undefined` for any other text. No part of
+ * a ref holds a "/" (thread, namespace and task escape it, ids encode it), so the ref splits into
+ * its parts exactly; this is the one place that reads a ref back.
+ *
+ * @example
+ * ```ts
+ * parseSourceRef('lg/t-1//1ef4/task-a'); // { what: 'writes', thread: 't-1', ns: '', id: '1ef4', task: 'task-a' }
+ * parseSourceRef('lgp/t-1//1ef4/3');     // { what: 'part', thread: 't-1', ns: '', id: '1ef4', k: 3 }
+ * ```
+ */
+export function parseSourceRef(ref: string | null): ParsedRef | undefined {
+  if (ref === null) return undefined;
+  const [family, thread, ns, id, ...rest] = ref.split('/');
+  if (thread === undefined || ns === undefined || id === undefined || thread === '' || id === '') return undefined;
+  const at = { thread, ns, id };
+  if (family === 'lg') {
+    if (rest.length === 0) return { what: 'checkpoint', ...at };
+    if (rest.length === 1 && rest[0] !== '') return { what: 'writes', ...at, task: rest[0] as string };
+    return undefined;
+  }
+  if (family !== 'lgp') return undefined;
+  const k = rest[rest.length - 1];
+  if (k === undefined || !PART_NUMBER.test(k)) return undefined;
+  if (rest.length === 1) return { what: 'part', ...at, k: Number(k) };
+  if (rest.length === 2 && rest[0] !== '') return { what: 'write-part', ...at, task: rest[0] as string, k: Number(k) };
+  return undefined;
+}
+
+/** The identity fields a row's payload claims; `task_id` for writes, `k` for parts (checked when present). */
+export interface ClaimedIdentity {
+  thread_id: unknown;
+  checkpoint_ns: unknown;
+  checkpoint_id: unknown;
+  task_id?: unknown;
+  k?: unknown;
+}
+
+/**
+ * True when `ref` names exactly the checkpoint (and task, and part number) that `claimed` holds:
+ * each field encoded as the builders above encode it equals the ref's part. A field that is not
+ * a string, or that no ref could hold, names nothing. `task_id` and `k` are compared when
+ * `claimed` has them (a part row's payload names no task: its owner's hash binds it).
+ *
+ * @example
+ * ```ts
+ * const ref = parseSourceRef(writeRef('t', '', 'c1', 'task'));
+ * refNames(ref, { thread_id: 't', checkpoint_ns: '', checkpoint_id: 'c1', task_id: 'task' }); // true
+ * ```
+ */
+export function refNames(ref: ParsedRef, claimed: ClaimedIdentity): boolean {
+  const { thread_id: thread, checkpoint_ns: ns, checkpoint_id: id } = claimed;
+  if (typeof thread !== 'string' || typeof ns !== 'string' || typeof id !== 'string') return false;
+  if (ref.task !== undefined && Object.hasOwn(claimed, 'task_id') && (typeof claimed.task_id !== 'string' || part(claimed.task_id, MAX_PART.task, 'task_id') !== ref.task)) return false;
+  if (ref.k !== undefined && Object.hasOwn(claimed, 'k') && claimed.k !== ref.k) return false;
+  if (part(thread, MAX_PART.thread, 'thread_id') !== ref.thread || part(ns, MAX_PART.ns, 'checkpoint_ns') !== ref.ns) return false;
+  try {
+    return encodeCheckpointId(id) === ref.id;
+  } catch {
+    return false; // control characters, lone surrogates: no ref holds them
+  }
+}

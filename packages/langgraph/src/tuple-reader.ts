@@ -11,7 +11,7 @@ import {
   type SerializerProtocol,
 } from '@langchain/langgraph-checkpoint';
 import { CheckpointIntegrityError, type Checkpoint as StoredRow, type CheckpointStore } from '@session-checkpoint/core';
-import { ChannelRebuilder, channelsOf, keyOf } from './channel-rebuild.js';
+import { ChannelRebuilder, channelsOf, keyOf, type RowInfo } from './channel-rebuild.js';
 import type { ListState } from './list-state.js';
 import { checkpointPayload, isCheckpointRow, writePayload, type CheckpointPayload, type StoredWrite, type WritePayload } from './row-payloads.js';
 import { checkpointRef, writePartRef } from './source-refs.js';
@@ -70,6 +70,11 @@ export function sortedWrites(rows: readonly WritePayload[]): { task: WritePayloa
     .sort((a, b) => compareWritesSortKeys(a.key, b.key));
 }
 
+/** Stored values a stream remembers as free of revivable objects, at most, before it forgets them. */
+const PLAIN_MEMO_MAX = 256;
+
+const rowInfo = (e: CheckpointEntry): RowInfo => ({ p: e.checkpoint, sha: e.sha, rowId: e.rowId });
+
 /** Builds tuples for checkpoints with their writes; the order is kept. */
 export class TupleReader {
   constructor(
@@ -80,16 +85,38 @@ export class TupleReader {
 
   /** The tuples of these entries, in the same order; `remember` gets the list values of each. */
   async tuples(entries: readonly CheckpointEntry[], remember?: RememberLists): Promise<CheckpointTuple[]> {
-    const rebuilder = new ChannelRebuilder(
-      this.store,
-      this.namespace,
-      entries.map((e) => ({ p: e.checkpoint, sha: e.sha, rowId: e.rowId })),
-    );
-    await rebuilder.load();
+    const rebuilder = new ChannelRebuilder(this.store, this.namespace);
+    await rebuilder.load(entries.map(rowInfo));
     const writeParts = await this.#writeParts(entries);
-    const handedOut = new Set<StoredValue>();
+    const handedOut = new WeakSet<StoredValue>();
     const plain = new Set<StoredValue>();
-    return Promise.all(entries.map((e) => this.#tuple(e, rebuilder, entries.length <= 1, handedOut, plain, remember, writeParts)));
+    return Promise.all(entries.map((e) => this.#tuple(e, rebuilder, entries.length <= 1 ? 'single' : 'batch', handedOut, plain, remember, writeParts)));
+  }
+
+  /**
+   * The tuple of each entry as soon as it is rebuilt, for entries coming newest first (as `list`
+   * reads them): the rows loaded for one serve the next (its ancestors read the same chains), and
+   * rows newer than the current entry are let go, so memory holds the chains being read and one
+   * tuple, not a page of tuples. Rebuilding stops when the consumer stops pulling.
+   *
+   * @example
+   * ```ts
+   * for await (const tuple of reader.stream(entriesNewestFirst)) console.log(tuple.config);
+   * ```
+   */
+  async *stream(entries: AsyncIterable<CheckpointEntry>): AsyncGenerator<CheckpointTuple> {
+    const rebuilder = new ChannelRebuilder(this.store, this.namespace, true);
+    // Weak: values handed out are not kept alive by the walk. `plain` only saves walks of values
+    // that several tuples share; cleared now and then so that it keeps no old row alive.
+    const handedOut = new WeakSet<StoredValue>();
+    const plain = new Set<StoredValue>();
+    for await (const entry of entries) {
+      await rebuilder.load([rowInfo(entry)]);
+      if (plain.size > PLAIN_MEMO_MAX) plain.clear();
+      const tuple = await this.#tuple(entry, rebuilder, 'walk', handedOut, plain, undefined, await this.#writeParts([entry]));
+      rebuilder.release(entry.checkpoint);
+      yield tuple;
+    }
   }
 
   /** Loads a checkpoint payload's metadata (for `list` filters, before building whole tuples). */
@@ -100,14 +127,14 @@ export class TupleReader {
   async #tuple(
     { checkpoint: p, writes, rowId }: CheckpointEntry,
     rebuilder: ChannelRebuilder,
-    single: boolean,
-    handedOut: Set<StoredValue>,
+    mode: 'single' | 'batch' | 'walk',
+    handedOut: WeakSet<StoredValue>,
     plain: Set<StoredValue>,
     remember: RememberLists | undefined,
     writeParts: Map<string, StoredRow>,
   ): Promise<CheckpointTuple> {
     const loaded = loadValueNow(this.serde, p.checkpoint);
-    const checkpoint = (isThenable(loaded) ? await loaded : loaded) as Checkpoint;
+    const loadedCheckpoint = (isThenable(loaded) ? await loaded : loaded) as Checkpoint;
     const channelValues: Record<string, unknown> = {};
     const lists = remember ? new Map<string, ListState>() : undefined;
     for (const channel of channelsOf(p)) {
@@ -115,7 +142,9 @@ export class TupleReader {
       const stored = rebuilt.stored;
       // A value read from a row may serve several tuples of a batch: only its first use gets it
       // uncopied, and an assembled list shares its items with others: copied in a batch.
-      const fresh = !handedOut.has(stored) && (single || !rebuilt.assembled);
+      // In a walk the caller holds each tuple while later ones are rebuilt from the same rows:
+      // only a value of the checkpoint's own row goes out uncopied (that row is let go after it).
+      const fresh = !handedOut.has(stored) && (mode === 'single' || (mode === 'batch' ? !rebuilt.assembled : stored === rebuilder.ownValue(p, channel)));
       handedOut.add(stored);
       // Plain JSON comes back synchronously: await only what the serializer revives.
       const value = loadValueNow(this.serde, stored, fresh, fresh ? undefined : plain);
@@ -127,7 +156,9 @@ export class TupleReader {
       }
     }
     if (remember && lists) remember(p, lists);
-    checkpoint.channel_values = channelValues;
+    // A copy: the loaded object may be the row's own (uncopied), and a row kept by a page of a
+    // walk must not hold every tuple's values (that kept a page of whole states alive).
+    const checkpoint = { ...loadedCheckpoint, channel_values: channelValues };
     const pendingWrites = await this.#pendingWrites(p, writes, writeParts);
     if (checkpoint.v < 4 && p.parent_checkpoint_id !== null) await this.#migratePendingSends(checkpoint, p);
     const configurable = { thread_id: p.thread_id, checkpoint_ns: p.checkpoint_ns };
@@ -166,8 +197,8 @@ export class TupleReader {
     const wanted = channels.filter((ch) => present.has(ch));
     const out = new Map<string, unknown>();
     if (wanted.length === 0) return out;
-    const rebuilder = new ChannelRebuilder(this.store, this.namespace, [{ p, sha: entry.sha, rowId: entry.rowId }]);
-    await rebuilder.load();
+    const rebuilder = new ChannelRebuilder(this.store, this.namespace);
+    await rebuilder.load([rowInfo(entry)]);
     for (const ch of wanted) {
       const value = loadValueNow(this.serde, rebuilder.value(p, ch, entry.rowId).stored);
       out.set(ch, isThenable(value) ? await value : value);

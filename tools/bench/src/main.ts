@@ -10,6 +10,10 @@
  * default 60,300, 20 with --quick), --peer-plain-turns 60 (largest count at which LangGraph's
  * savers run the chat's unchanged graph), --samples FILE (append every sample to FILE as a JSON
  * line as soon as it is measured, so that a long run stopped early keeps what it measured).
+ * historyWalk (issue 28) runs only when named in --only: --walk-turns 300 (turn counts, default
+ * 300, 20 with --quick) builds a chat of that many turns on each saver and walks
+ * `getStateHistory` in a child process under a 512 MB heap; --walk-peer-turns N runs LangGraph's
+ * savers only up to N turns (they store the whole history per step: O(N^2) to build).
  * PostgreSQL scenarios run when SC_PG_URL is set. cliCalls also times the Python reference CLI's
  * `get` when SC_BENCH_PYTHON_REFERENCE names a checkout of it (the folder holding its
  * `session_checkpoint` package; not part of this repository).
@@ -25,6 +29,7 @@ import { canonicalHash } from './scenarios/canonical-hash.js';
 import { chat, DELTA_CHAT_TURNS } from './scenarios/chat.js';
 import { cliCalls } from './scenarios/cli-calls.js';
 import { growth } from './scenarios/growth.js';
+import { historyWalk } from './scenarios/history-walk.js';
 import { langgraphSaver } from './scenarios/langgraph-saver.js';
 import { memory } from './scenarios/memory.js';
 import { postgres } from './scenarios/postgres.js';
@@ -44,6 +49,7 @@ const runs = Number(value('--runs') ?? (quick ? 1 : 5));
 const only = value('--only')?.split(',');
 const write = !flag('--no-write') && !quick;
 const turns = (value('--turns') ?? (quick ? '20' : '60,300')).split(',').map(Number);
+const walkTurns = (value('--walk-turns') ?? (quick ? '20' : '300')).split(',').map(Number);
 const samplesFile = value('--samples');
 const peerPlainMaxTurns = Number(value('--peer-plain-turns') ?? 60);
 const ctx = createContext({ scale: quick ? 0.05 : 1, pgUrl: process.env.SC_PG_URL, growthMax: quick ? 1000 : 1_000_000 });
@@ -53,6 +59,10 @@ const PER_RUN: Record<string, (c: typeof ctx) => Promise<Sample[]>> = {
   ...{ sqliteWrites, sqliteReads, memory, canonicalHash, bundleTransfer, cliCalls, postgres, langgraphSaver, agentsSession },
   chat: (c) => chat(c, { turns, channels: ['plain', 'delta'], peerPlainMaxTurns }),
   deltaChat: (c) => chat(c, { turns: [DELTA_CHAT_TURNS], channels: ['delta'], peerPlainMaxTurns }),
+};
+/** Scenarios run only when named in --only (each builds long threads on every saver). */
+const OPT_IN: Record<string, (c: typeof ctx) => Promise<Sample[]>> = {
+  historyWalk: (c) => historyWalk(c, { turns: walkTurns, peerMaxTurns: Number(value('--walk-peer-turns') ?? Infinity) }),
 };
 
 /** The command that reproduces this report, as a reader would type it (`--samples` and its file left out). */
@@ -64,8 +74,8 @@ function commandLine(): string {
 const started = Date.now();
 const samples: RunSample[] = [];
 for (let run = 0; run < runs; run++) {
-  for (const [name, scenario] of Object.entries(PER_RUN)) {
-    if (only && !only.includes(name)) continue;
+  for (const [name, scenario] of [...Object.entries(PER_RUN), ...Object.entries(OPT_IN)]) {
+    if (only ? !only.includes(name) : Object.hasOwn(OPT_IN, name)) continue;
     process.stderr.write(`run ${run + 1}/${runs}: ${name}\n`);
     for (const s of await scenario(ctx)) {
       samples.push({ ...s, run });
