@@ -49,12 +49,15 @@ export const ORACLE_FLAGS = {
    */
   MERGED_SPLIT_WRITES: false,
   /**
-   * A put repeated with the same arguments by a new saver (after a restart: a retry from another
-   * process). Off on main 4db3f23: the new saver has not the list state the first put extended,
-   * lays the same checkpoint out in another row (the list in full instead of the appended items),
-   * and refuses it with CheckpointConflictError "already exists with other content".
+   * A put repeated with the same arguments (a retry after a lost answer) by a new saver (after a
+   * restart: a retry from another process) or after retention pruned its parent. Off on main
+   * 4db3f23: the row the retry builds depends on what the saver knows (the parent's list state in
+   * its cache, the parent row still there), so it lays the same checkpoint out otherwise (a list
+   * in full instead of the appended items, a carried value in full instead of a link) and refuses
+   * it with CheckpointConflictError "already exists with other content". With the switch off,
+   * only repeats by the same saver without retention are generated.
    */
-  REPEAT_ON_NEW_SAVER: false,
+  REPEATED_PUTS: false,
 };
 
 /** The row limit of the oracle's stores: small, so values of a few dozen KB go to part rows. */
@@ -132,7 +135,17 @@ export type Op =
 export interface OracleOptions {
   /** Retention of our saver; then answers must be a subset of MemorySaver's, never a wrong one. */
   maxCheckpointsPerThread?: number;
+  /** The snapshot rule (0: every list in full; small: snapshots often; default 4). */
+  snapshotRatio?: number;
+  /** Unchanged values repeated in a row up to this size (0: always linked). */
+  inlineCarriedBytes?: number;
 }
+
+/** Saver layouts: lists in full, snapshots often or rarely; carried values linked or repeated. */
+export const layoutArb: fc.Arbitrary<Pick<OracleOptions, 'snapshotRatio' | 'inlineCarriedBytes'>> = fc.record({
+  snapshotRatio: fc.constantFrom(0, 0.05, 4),
+  inlineCarriedBytes: fc.constantFrom(0, 4096),
+});
 
 /**
  * The task path of each task id. In LangGraph a task's id is derived from its path, so one task
@@ -398,9 +411,12 @@ class OracleWorld {
   }
 
   #saver(): SessionCheckpointSaver {
+    const { maxCheckpointsPerThread, snapshotRatio, inlineCarriedBytes } = this.options;
     return new SessionCheckpointSaver(this.store, {
       namespace: this.namespace,
-      ...(this.options.maxCheckpointsPerThread === undefined ? {} : { maxCheckpointsPerThread: this.options.maxCheckpointsPerThread }),
+      ...(maxCheckpointsPerThread === undefined ? {} : { maxCheckpointsPerThread }),
+      ...(snapshotRatio === undefined ? {} : { snapshotRatio }),
+      ...(inlineCarriedBytes === undefined ? {} : { inlineCarriedBytes }),
     });
   }
 
@@ -439,7 +455,7 @@ class OracleWorld {
         const { lane } = this.#laneOf(op.lane);
         if (lane.last === undefined) return;
         const [config, checkpoint, metadata, newVersions, by] = lane.last;
-        if (by !== this.ours && !this.flags.REPEAT_ON_NEW_SAVER) return;
+        if (!this.flags.REPEATED_PUTS && (by !== this.ours || this.#retention)) return;
         await this.ours.put(config, checkpoint, metadata, newVersions);
         await this.memory.put(config, checkpoint, metadata);
         return;
