@@ -8,8 +8,9 @@ import { layoutArb, ORACLE_FLAGS, oracleStats, opsArb, oracleBackends, oraclePar
  * in-place and same-length edits, removals, reorders, forks, values over the row limit),
  * putWrites, deleteThread, restarts and reads through fresh savers run against our saver and
  * LangGraph's MemorySaver; every getTuple and list answer must agree. CI runs a bounded set;
- * `SC_SOAK=1` runs about 10,000 operations a property and backend (`SC_SOAK_RUNS` runs of up to 60).
- * A failure prints its seed and path: replay it with SC_ORACLE_SEED=<seed> SC_ORACLE_PATH=<path>.
+ * `SC_SOAK=1` runs about 10,000 operations a backend (`SC_SOAK_RUNS` runs of up to 60 a property).
+ * CI replays a fixed seed (CI_SEED); the soak draws a new one. A failure prints its seed and path:
+ * replay it with SC_ORACLE_SEED=<seed> SC_ORACLE_PATH=<path>.
  */
 
 const list = oracleBackends();
