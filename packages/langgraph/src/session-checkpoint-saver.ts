@@ -440,7 +440,9 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
         checkpointId: id,
         what: `pending writes of task ${taskId} on checkpoint ${id}`,
       });
-    const first = fit(this.store, stored);
+    // A copy: fitRow replaces the writes it moves into parts, and those parts are only inserted
+    // when this first attempt is the row that lands; a merge below starts from `stored` again.
+    const first = fit(this.store, stored.slice());
     if (first.parts.length === 0) {
       try {
         await this.store.insertPrepared(first.prepared);

@@ -37,17 +37,17 @@ export const ORACLE_FLAGS = {
   /**
    * In-place mutations: an item of a list (a message or a JSON object) changed in place, an item
    * pushed onto the same array, a profile object changed in place, then put again with the
-   * channel's version bumped. Off on main 4db3f23: the saver keeps the JSON it stored for the same
-   * object (issue 28, defect 1).
+   * channel's version bumped. Was off on main 4db3f23, where the saver kept the JSON it stored for
+   * the same object (issue 28, defect 1); on since puts check content.
    */
-  INPLACE_MUTATIONS: false,
+  INPLACE_MUTATIONS: true,
   /**
    * A task writing again to a checkpoint it wrote to, with a value over the row limit (so the
    * merged row splits). Off on main 4db3f23: putWrites' first `fitRow` moves the value into parts
    * it never inserts (the merge reuses the changed writes), so the next read fails closed with
-   * "part ... is missing".
+   * "part ... is missing". On since the first attempt fits a copy of the writes.
    */
-  MERGED_SPLIT_WRITES: false,
+  MERGED_SPLIT_WRITES: true,
   /**
    * A put repeated with the same arguments (a retry after a lost answer) by a new saver (after a
    * restart: a retry from another process) or after retention pruned its parent. Off on main
