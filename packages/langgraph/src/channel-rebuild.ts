@@ -173,48 +173,54 @@ export class ChannelRebuilder {
   }
 
   async #loadRows(): Promise<void> {
-    // List chains: one ascending range from the oldest snapshot to the newest checkpoint per (thread, ns).
-    const ranges = new Map<string, { thread: string; ns: string; lo: string; hi: string }>();
-    for (const { p } of this.entries) {
-      for (const piece of Object.values(p.lists ?? {})) {
-        if (this.#row(p, piece.from)) continue;
-        const k = `${p.thread_id}\u0000${p.checkpoint_ns}`;
-        const r = ranges.get(k);
-        if (!r) ranges.set(k, { thread: p.thread_id, ns: p.checkpoint_ns, lo: piece.since, hi: p.checkpoint_id });
-        else {
-          if (piece.since < r.lo) r.lo = piece.since;
-          if (p.checkpoint_id > r.hi) r.hi = p.checkpoint_id;
-        }
-      }
-    }
-    const reads: Promise<void>[] = [];
-    // Refs inside a range are read by it: fetching them beside it would read them twice (the
-    // snapshot, the largest row of a chain, is always one of them).
-    const inRange: [from: string, before: string][] = [];
-    for (const r of ranges.values()) {
-      const from = checkpointRef(r.thread, r.ns, r.lo);
-      inRange.push([from, checkpointRef(r.thread, r.ns, r.hi)]);
-      reads.push(
-        (async () => {
-          // `after` is exclusive: one character less keeps the snapshot row itself in the range.
-          // Only checkpoint rows: the write rows between them are as large as the pieces and unused here.
-          const query = { namespace: this.namespace, prefix: checkpointPrefix(r.thread, r.ns), after: from.slice(0, -1), before: checkpointRef(r.thread, r.ns, r.hi), kind: CHECKPOINT_KIND };
-          for await (const row of rowsByPrefix(this.store, query)) this.#add(row);
-        })(),
-      );
-    }
-    const outside = this.#missing();
-    for (const ref of outside) if (inRange.some(([from, before]) => ref >= from && ref < before)) outside.delete(ref);
-    reads.push(this.#fetch(outside));
-    await Promise.all(reads);
-    // Whatever the chains still miss (a link outside the range, a carried holder of a holder).
-    for (let round = 0; round < 64; round++) {
-      const missing = this.#missing();
-      if (missing.size === 0) return;
+    // Each round reads, per (thread, ns), one ascending range covering every list chain the
+    // values pass through and whose earlier rows are not loaded, plus the other links by exact
+    // ref. A carried value can lead to a holder whose chain was not known before it was read, so
+    // rounds go on while they bring new rows: a chain is never cut at a fixed number of links
+    // (a fixed cap of 64 rounds left long chats' values unreadable).
+    for (;;) {
       const before = this.#count;
-      await this.#fetch(missing);
+      const inRange: [from: string, before: string][] = [];
+      const reads: Promise<void>[] = [];
+      for (const r of this.#chainRanges().values()) {
+        const from = checkpointRef(r.thread, r.ns, r.lo);
+        inRange.push([from, checkpointRef(r.thread, r.ns, r.hi)]);
+        reads.push(
+          (async () => {
+            // `after` is exclusive: one character less keeps the snapshot row itself in the range.
+            // Only checkpoint rows: the write rows between them are as large as the pieces and unused here.
+            const query = { namespace: this.namespace, prefix: checkpointPrefix(r.thread, r.ns), after: from.slice(0, -1), before: checkpointRef(r.thread, r.ns, r.hi), kind: CHECKPOINT_KIND };
+            for await (const row of rowsByPrefix(this.store, query)) this.#add(row);
+          })(),
+        );
+      }
+      // Refs inside a range are read by it: fetching them beside it would read them twice (the
+      // snapshot, the largest row of a chain, is always one of them).
+      const outside = this.#missing();
+      if (outside.size === 0 && reads.length === 0) return;
+      for (const ref of outside) if (inRange.some(([from, end]) => ref >= from && ref < end)) outside.delete(ref);
+      reads.push(this.#fetch(outside));
+      await Promise.all(reads);
       if (this.#count === before) return; // truly missing: the rebuild names it
     }
+  }
+
+  /** Per (thread, ns): from the oldest snapshot to the newest row of the list chains whose earlier rows are not loaded. */
+  #chainRanges(): Map<string, { thread: string; ns: string; lo: string; hi: string }> {
+    const ranges = new Map<string, { thread: string; ns: string; lo: string; hi: string }>();
+    for (const { r, ch } of this.#linked()) {
+      const { p } = r;
+      const piece = p.lists !== undefined && Object.hasOwn(p.lists, ch) ? (p.lists[ch] as ListPiece) : undefined;
+      if (piece === undefined || this.#sibling(r, piece.from)) continue;
+      const k = `${p.thread_id}\u0000${p.checkpoint_ns}`;
+      const range = ranges.get(k);
+      if (!range) ranges.set(k, { thread: p.thread_id, ns: p.checkpoint_ns, lo: piece.since, hi: p.checkpoint_id });
+      else {
+        if (piece.since < range.lo) range.lo = piece.since;
+        if (p.checkpoint_id > range.hi) range.hi = p.checkpoint_id;
+      }
+    }
+    return ranges;
   }
 
   #add(row: StoredRow): void {

@@ -32,7 +32,7 @@ const PUBLIC_NAMES = {
     'planImport', 'readBundleFile', 'serializeBundle', 'writeBundleFile',
   ],
   'conformance': [
-    'CONFORMANCE_GROUPS', 'CaseContext', 'DEFAULT_CASE_TIMEOUT_MS', 'ConformanceCase', 'ConformanceFactory', 'ConformanceFailure',
+    'CONFORMANCE_GROUPS', 'CaseContext', 'DEFAULT_CASE_TIMEOUT_MS', 'TamperPatch', 'ConformanceCase', 'ConformanceFactory', 'ConformanceFailure',
     'ConformanceGroup', 'ConformanceOptions', 'ConformanceRequirement', 'ConformanceSubject',
     'ConformanceTestApi', 'ConformanceTestFunction', 'ensure', 'ensureEqual', 'rejectsWith',
     'runConformanceGroup', 'runConformanceSuite',
@@ -66,6 +66,8 @@ const PUBLIC_NAMES = {
   'openai-agents': [
     'CheckpointSession', 'CheckpointSessionOptions', 'DEFAULT_NAMESPACE', 'ITEM_KIND', 'ItemPayload', 'OPERATION_KIND',
     'OperationPayload',
+    'PART_KIND',
+    'PartPayload',
   ],
 };
 
