@@ -17,3 +17,4 @@ export * from './store/verify-row.js';
 export * from './lossless/index.js';
 export * from './python/index.js';
 export * from './cache/two-generation-cache.js';
+export * from './store/store-argument.js';
