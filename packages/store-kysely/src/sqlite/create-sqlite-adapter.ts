@@ -1,4 +1,4 @@
-import { CheckpointValidationError, StoreSchemaError } from '@session-checkpoint/core';
+import { CheckpointValidationError } from '@session-checkpoint/core';
 import { nonNegativeInteger } from '@session-checkpoint/core/internal';
 import { PreparedAdapterParts } from '../adapter-parts.js';
 import { KyselyAdapter } from '../kysely-adapter.js';
@@ -7,6 +7,7 @@ import { sqliteStoreNeedsWrite } from './ensure-sqlite-schema.js';
 import { frozenSqliteQueries } from './frozen-sqlite-queries.js';
 import { hardenStoreFiles, narrowStoreFiles } from './harden-permissions.js';
 import { SqliteConnection } from './sqlite-connection.js';
+import { switchToWal } from './switch-to-wal.js';
 import type { SqliteDatabaseLike } from './sqlite-database.js';
 import { DEFAULT_BUSY_TIMEOUT_MS, type SqliteAdapterOptions } from './sqlite-options.js';
 import { inspectSqliteFile } from './validate-sqlite-file.js';
@@ -58,8 +59,7 @@ export async function createSqliteAdapter(database: SqliteDatabaseLike, options:
       narrowStoreFiles(location);
     } else if (!database.memory) {
       // Only now, after validation: switching to WAL rewrites the file header.
-      const mode = database.prepare('PRAGMA journal_mode = WAL').get([]) as { journal_mode?: string } | undefined;
-      if (mode?.journal_mode !== 'wal') throw new StoreSchemaError(`Could not switch ${location} to WAL mode (got ${String(mode?.journal_mode)})`);
+      await switchToWal(database, location, busyTimeout);
       hardenStoreFiles(location);
     }
     database.exec(`PRAGMA synchronous = ${durability === 'full' ? 'FULL' : 'NORMAL'}`);
