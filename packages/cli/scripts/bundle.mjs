@@ -19,7 +19,11 @@
 // for a database URL) stay external, and so does typescript, which oclif requires lazily for
 // TypeScript plugins only. So do @session-checkpoint/langgraph and @langchain/* (only `migrate`
 // loads them): optional, the user's own installed copies.
-import { readdirSync, rmSync } from 'node:fs';
+// 3. dist/inspect-ui: the page of `inspect` (src/inspect/browser/) with preact, htm and uPlot
+//    inlined into one minified browser module, next to its HTML and CSS and the libraries'
+//    licences. The tarball carries it, so the page loads nothing from the network.
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { build } from 'rolldown';
 import { directFlagTable } from './direct-flag-table.mjs';
@@ -27,7 +31,7 @@ import { directFlagTable } from './direct-flag-table.mjs';
 const root = fileURLToPath(new URL('..', import.meta.url));
 // Chunk names carry content hashes: without a clean start, every rebuild would leave the old
 // chunks behind, and `npm pack` would ship them.
-for (const dir of ['bundle', 'fast']) rmSync(`${root}dist/${dir}`, { recursive: true, force: true });
+for (const dir of ['bundle', 'fast', 'inspect-ui']) rmSync(`${root}dist/${dir}`, { recursive: true, force: true });
 const entries = (dir) => readdirSync(`${root}dist/${dir}`).filter((f) => f.endsWith('.js')).map((f) => [`${dir}/${f.slice(0, -3)}`, `${root}dist/${dir}/${f}`]);
 const output = (dir) => ({ dir: `${root}dist/${dir}`, format: 'esm', entryFileNames: '[name].js', chunkFileNames: 'chunks/[name]-[hash].js', sourcemap: false });
 
@@ -61,3 +65,24 @@ await build({
   output: { ...output('fast'), format: 'cjs', entryFileNames: '[name].cjs', chunkFileNames: 'chunks/[name]-[hash].cjs', dynamicImportInCjs: false, comments: false, charset: 'ascii' },
   logLevel: 'warn',
 });
+
+const ui = `${root}dist/inspect-ui`;
+const browser = `${root}src/inspect/browser`;
+await build({
+  input: { inspect: `${browser}/main.js` },
+  platform: 'browser',
+  output: { dir: ui, format: 'esm', entryFileNames: '[name].js', sourcemap: false, minify: true, comments: false },
+  logLevel: 'warn',
+});
+mkdirSync(ui, { recursive: true });
+for (const file of ['index.html', 'inspect.css']) copyFileSync(`${browser}/${file}`, `${ui}/${file}`);
+const require = createRequire(import.meta.url);
+const packageDir = (name) => require.resolve(`${name}/package.json`).replace(/package\.json$/, '');
+copyFileSync(`${packageDir('uplot')}dist/uPlot.min.css`, `${ui}/uPlot.min.css`);
+const licences = ['preact', 'htm', 'uplot'].map((name) => {
+  const dir = packageDir(name);
+  const { version, license } = JSON.parse(readFileSync(`${dir}package.json`, 'utf8'));
+  const file = readdirSync(dir).find((f) => /^licen[cs]e/i.test(f));
+  return `${name} ${version} (${license})\n\n${file ? readFileSync(`${dir}${file}`, 'utf8').trim() : ''}\n`;
+});
+writeFileSync(`${ui}/THIRD-PARTY-LICENSES.txt`, `The inspector's page (inspect.js) bundles these libraries:\n\n${licences.join('\n---\n\n')}`);

@@ -17,6 +17,7 @@ export const ACTIONS: Readonly<Record<string, () => Promise<CommandAction>>> = {
   get: async () => (await import('./get-checkpoint.js')).getCheckpoint,
   history: async () => (await import('./session-history.js')).sessionHistory,
   import: async () => (await import('./import-bundle.js')).importBundle,
+  inspect: async () => (await import('./inspect-store.js')).inspectStore,
   init: async () => (await import('./init-store.js')).initStore,
   list: async () => (await import('./list-checkpoints.js')).listCheckpoints,
   migrate: async () => (await import('./migrate-checkpoints.js')).migrateCheckpoints,

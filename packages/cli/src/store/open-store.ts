@@ -9,6 +9,20 @@ export interface OpenStoreOptions {
    * `StoreNotFoundError`.
    */
   create?: boolean;
+  /**
+   * Open for reading only (the inspector): a SQLite file is opened read-only, and a PostgreSQL
+   * session starts with `default_transaction_read_only`, so the server itself refuses any write.
+   * Default is `false`.
+   */
+  readOnly?: boolean;
+}
+
+/** The URL with `default_transaction_read_only=on` added to the session's startup options. */
+function readOnlyUrl(url: string): string {
+  const parsed = new URL(url);
+  const options = parsed.searchParams.get('options');
+  parsed.searchParams.set('options', `${options === null ? '' : `${options} `}-c default_transaction_read_only=on`);
+  return parsed.toString();
 }
 
 /**
@@ -25,9 +39,9 @@ export interface OpenStoreOptions {
 export async function openStore(selection: StoreSelection, options: OpenStoreOptions = {}): Promise<CheckpointStore> {
   const adapter = await import('@session-checkpoint/store-kysely');
   if (selection.kind === 'sqlite') {
-    return adapter.openSqliteStore(selection.path, { create: options.create === true });
+    return adapter.openSqliteStore(selection.path, { create: options.create === true, ...(options.readOnly === true ? { readOnly: true } : {}) });
   }
-  return adapter.openPostgresStore(selection.url, {
+  return adapter.openPostgresStore(options.readOnly === true ? readOnlyUrl(selection.url) : selection.url, {
     create: options.create === true,
     ...(selection.schema === undefined ? {} : { schema: selection.schema }),
     ...(selection.connectTimeoutMs === undefined ? {} : { connectTimeoutMs: selection.connectTimeoutMs }),

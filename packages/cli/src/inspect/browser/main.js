@@ -1,0 +1,223 @@
+// The inspector's page: threads, a timeline, the state at a step, its diff and writes, a size
+// chart and the debug-bundle export. preact + htm, no build step of its own; scripts/bundle.mjs
+// inlines the libraries into one module that the server ships (nothing from a CDN).
+import { getJson, query } from './api.js';
+import { SizeChart } from './chart.js';
+import { html, render, useEffect, useMemo, useState } from './preact.js';
+import { Timeline } from './timeline.js';
+import { Tree } from './tree.js';
+
+const PAGE = 100;
+
+function refKey(ref) {
+  return ref ? `${ref.family}\u0000${ref.namespace}\u0000${ref.thread}\u0000${ref.checkpointNs ?? ''}` : '';
+}
+
+function readHash() {
+  const params = new URLSearchParams(location.hash.slice(1));
+  if (!params.get('thread')) return {};
+  const ref = { family: params.get('family'), namespace: params.get('namespace'), thread: params.get('thread') };
+  if (params.has('checkpoint_ns')) ref.checkpointNs = params.get('checkpoint_ns');
+  return { ref, checkpoint: params.get('checkpoint') ?? undefined };
+}
+
+function writeHash(ref, checkpoint) {
+  const params = new URLSearchParams(query(ref, { checkpoint }));
+  history.replaceState(null, '', `#${params.toString()}`);
+}
+
+function ErrorBox({ error, what }) {
+  const failed = /Integrity|verif|tamper|sha256|hash/i.test(`${error.type} ${error.message}`);
+  return html`<div class=${`error ${failed ? 'verify-failed' : ''}`} role="alert" data-error-type=${error.type ?? ''}>
+    <strong>${failed ? 'Verification failed' : 'Could not read'} ${what}</strong><div>${error.type ? `${error.type}: ` : ''}${error.message}</div>
+  </div>`;
+}
+
+function Threads({ threads, current, onPick }) {
+  return html`<ul class="threads">${threads.map(
+    (t) => html`<li key=${refKey(t)} class=${`thread ${refKey(t) === refKey(current) ? 'selected' : ''}`} data-thread-id=${t.thread} data-family=${t.family} onClick=${() => onPick(t)}>
+      <span class=${`family f-${t.family}`}>${t.family}</span>
+      <span class="thread-id">${t.thread}</span>
+      ${t.checkpointNs ? html`<span class="ns">ns ${t.checkpointNs}</span>` : null}
+      <span class="meta">${t.count} · ${t.namespace}</span>
+    </li>`,
+  )}</ul>`;
+}
+
+function DiffView({ patch }) {
+  if (patch.length === 0) return html`<p class="empty" data-diff-empty>No difference.</p>`;
+  return html`<ol class="patch">${patch.map(
+    (op, i) => html`<li key=${i} class=${`op op-${op.op}`} data-op=${op.op} data-path=${op.path}>
+      <span class="op-name">${op.op}</span> <code class="op-path">${op.path}</code>${op.from !== undefined ? html` from <code>${op.from}</code>` : null}
+      ${'value' in op ? html`<pre class="op-value">${JSON.stringify(op.value, null, 2).slice(0, 4000)}</pre>` : null}
+    </li>`,
+  )}</ol>`;
+}
+
+function WritesView({ writes }) {
+  const list = Array.isArray(writes) ? writes : null;
+  return html`<div class="writes">
+    ${list && list.length === 0 ? html`<p class="empty">No writes recorded for this step.</p>` : null}
+    ${list
+      ? html`<ol>${list.map((w, i) => html`<li key=${i} class="write" data-channel=${w?.channel ?? ''}>${w?.channel !== undefined ? html`<mark class="channel">${w.channel}</mark>` : null}${w?.task_id ?? w?.taskId ? html` <code class="task">${w.task_id ?? w.taskId}</code>` : null}<${Tree} value=${w} label=${`write ${i}`} /></li>`)}</ol>`
+      : html`<${Tree} value=${writes} label="writes" />`}
+  </div>`;
+}
+
+function Detail({ ref, entries, selected, compare, setCompare, tab, setTab, onFailed }) {
+  const [state, setState] = useState(null);
+  const [other, setOther] = useState(null);
+  const entry = entries.find((e) => e.id === selected);
+  const base = compare === 'parent' ? entry?.parent ?? null : compare;
+  useEffect(() => {
+    if (!selected) return;
+    setState(null);
+    getJson(`/api/state?${query(ref, { checkpoint: selected })}`).then(
+      (value) => setState({ value }),
+      (error) => {
+        setState({ error });
+        onFailed(selected);
+      },
+    );
+  }, [refKey(ref), selected]);
+  useEffect(() => {
+    if (!selected || tab === 'state') return;
+    setOther(null);
+    const work =
+      tab === 'diff'
+        ? base === null
+          ? Promise.resolve({ note: 'This is the first step: it has no parent to compare with.' })
+          : getJson(`/api/diff?${query(ref, { from: base, to: selected })}`)
+        : getJson(`/api/writes?${query(ref, { checkpoint: selected })}`);
+    work.then((value) => setOther({ tab, value }), (error) => setOther({ tab, error }));
+  }, [refKey(ref), selected, tab, base]);
+  if (!selected) return html`<section class="detail"><p class="empty">Pick a step on the timeline.</p></section>`;
+  const exportHref = `/api/bundle?${query(ref, { checkpoint: selected })}`;
+  return html`<section class="detail" data-selected=${selected}>
+    <div class="detail-head">
+      <div class="tabs" role="tablist">
+        ${['state', 'diff', 'writes'].map((name) => html`<button key=${name} role="tab" data-tab=${name} aria-selected=${tab === name} class=${tab === name ? 'active' : ''} onClick=${() => setTab(name)}>${name}</button>`)}
+      </div>
+      <label class="compare-to">diff against
+        <select data-compare onChange=${(event) => setCompare(event.currentTarget.value)} value=${compare}>
+          <option value="parent">its parent</option>
+          ${entries.filter((e) => e.id !== selected).map((e) => html`<option key=${e.id} value=${e.id}>${e.step ?? ''} ${e.label ?? ''} ${e.id}</option>`)}
+        </select>
+      </label>
+      <a class="export" id="export-bundle" href=${exportHref} download>export redacted bundle</a>
+    </div>
+    <div class="selected-id">step <code>${selected}</code>${entry && !entry.verified ? html` <span class="badge bad">failed verification</span>` : null}</div>
+    ${tab === 'state'
+      ? state === null
+        ? html`<p class="loading">reading…</p>`
+        : state.error
+          ? html`<${ErrorBox} error=${state.error} what="this step" />`
+          : html`<div class="state-view" data-state-for=${selected}><${Tree} value=${state.value} /></div>`
+      : other === null || other.tab !== tab
+        ? html`<p class="loading">reading…</p>`
+        : other.error
+          ? html`<${ErrorBox} error=${other.error} what=${tab === 'diff' ? 'the diff' : 'the writes'} />`
+          : tab === 'diff'
+            ? other.value.note
+              ? html`<p class="empty">${other.value.note}</p>`
+              : html`<div class="diff-view" data-diff-from=${base} data-diff-to=${selected}><${DiffView} patch=${other.value.patch} /></div>`
+            : html`<${WritesView} writes=${other.value.writes} />`}
+  </section>`;
+}
+
+function App() {
+  const initial = useMemo(readHash, []);
+  const [threads, setThreads] = useState(null);
+  const [threadsError, setThreadsError] = useState(null);
+  const [ref, setRef] = useState(initial.ref ?? null);
+  const [entries, setEntries] = useState([]);
+  const [next, setNext] = useState(null);
+  const [total, setTotal] = useState(undefined);
+  const [loading, setLoading] = useState(false);
+  const [timelineError, setTimelineError] = useState(null);
+  const [selected, setSelected] = useState(initial.checkpoint);
+  const [compare, setCompare] = useState('parent');
+  const [tab, setTab] = useState('state');
+  const [filterText, setFilterText] = useState('');
+  const [filter, setFilter] = useState('');
+  const [failedReads, setFailedReads] = useState(new Set());
+
+  useEffect(() => {
+    getJson('/api/threads').then(
+      (body) => {
+        setThreads(body.threads);
+        if (!initial.ref && body.threads.length > 0) setRef(body.threads[0]);
+      },
+      setThreadsError,
+    );
+  }, []);
+
+  const loadPage = (before, replace) => {
+    setLoading(true);
+    return getJson(`/api/timeline?${query(ref, { before, limit: PAGE, changed: filter })}`).then(
+      (page) => {
+        setEntries((old) => (replace ? page.entries : [...old, ...page.entries]));
+        setNext(page.next);
+        setTotal(page.total);
+        setTimelineError(null);
+        setLoading(false);
+        return page;
+      },
+      (error) => {
+        setTimelineError(error);
+        setLoading(false);
+      },
+    );
+  };
+
+  useEffect(() => {
+    if (!ref) return;
+    setEntries([]);
+    setNext(null);
+    loadPage(undefined, true).then((page) => {
+      if (page && !initial.checkpoint && page.entries.length > 0) setSelected((old) => old ?? page.entries[0].id);
+    });
+  }, [refKey(ref), filter]);
+
+  useEffect(() => {
+    if (ref) writeHash(ref, selected);
+  }, [refKey(ref), selected]);
+
+  const pick = (thread) => {
+    setSelected(undefined);
+    setCompare('parent');
+    setRef(thread);
+  };
+  const failed = new Set([...entries.filter((e) => !e.verified).map((e) => e.id), ...failedReads]).size;
+  const chartEntries = useMemo(() => [...entries].reverse(), [entries]);
+
+  return html`<div class="layout">
+    <header>
+      <h1>session-checkpoint inspect</h1>
+      <span class="readonly">read-only · 127.0.0.1 only</span>
+      <span class="verification" data-rows-read=${entries.length} data-rows-failed=${failed}>
+        ${entries.length} steps read · <span class=${failed > 0 ? 'bad-text' : 'ok-text'}>${failed} failed verification</span>
+      </span>
+    </header>
+    <aside class="sidebar">
+      <h2>Threads and sessions</h2>
+      ${threadsError ? html`<${ErrorBox} error=${threadsError} what="the threads" />` : threads === null ? html`<p class="loading">reading…</p>` : threads.length === 0 ? html`<p class="empty">This store holds no threads.</p>` : html`<${Threads} threads=${threads} current=${ref} onPick=${pick} />`}
+    </aside>
+    <main class="center">
+      ${ref
+        ? html`<h2 class="thread-title">${ref.family} <code>${ref.thread}</code></h2>
+            <form class="filter" onSubmit=${(event) => { event.preventDefault(); setFilter(filterText.trim()); }}>
+              <input name="changed" placeholder="changed path, e.g. /messages" value=${filterText} onInput=${(event) => setFilterText(event.currentTarget.value)} />
+              <button type="submit">filter</button>
+              ${filter ? html`<button type="button" class="clear" onClick=${() => { setFilterText(''); setFilter(''); }}>clear</button> <span class="filter-on">steps that changed <code>${filter}</code></span>` : null}
+            </form>
+            ${entries.length > 0 ? html`<${SizeChart} entries=${chartEntries} selected=${selected} onSelect=${setSelected} />` : null}
+            ${timelineError ? html`<${ErrorBox} error=${timelineError} what="the timeline" />` : null}
+            <${Timeline} entries=${entries} selected=${selected} compare=${compare === 'parent' ? null : compare} onSelect=${setSelected} next=${next} loading=${loading} total=${filter ? undefined : total} onLoadEarlier=${() => loadPage(next, false)} />`
+        : html`<p class="empty">Pick a thread.</p>`}
+    </main>
+    ${ref ? html`<${Detail} ref=${ref} entries=${entries} selected=${selected} compare=${compare} setCompare=${setCompare} tab=${tab} setTab=${setTab} onFailed=${(id) => setFailedReads((old) => new Set([...old, id]))} />` : null}
+  </div>`;
+}
+
+render(html`<${App} />`, document.getElementById('app'));
