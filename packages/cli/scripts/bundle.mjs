@@ -22,8 +22,9 @@
 // 3. dist/inspect-ui: the page of `inspect` (src/inspect/browser/) with preact, htm and uPlot
 //    inlined into one minified browser module, next to its HTML and CSS and the libraries'
 //    licences. The tarball carries it, so the page loads nothing from the network.
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'rolldown';
 import { directFlagTable } from './direct-flag-table.mjs';
@@ -77,7 +78,13 @@ await build({
 mkdirSync(ui, { recursive: true });
 for (const file of ['index.html', 'inspect.css']) copyFileSync(`${browser}/${file}`, `${ui}/${file}`);
 const require = createRequire(import.meta.url);
-const packageDir = (name) => require.resolve(`${name}/package.json`).replace(/package\.json$/, '');
+// The folder of an installed package (htm's `exports` hide its package.json from require.resolve).
+const packageDir = (name) => {
+  for (let dir = dirname(require.resolve(name)); dir !== dirname(dir); dir = dirname(dir)) {
+    if (existsSync(`${dir}/package.json`) && JSON.parse(readFileSync(`${dir}/package.json`, 'utf8')).name === name) return `${dir}/`;
+  }
+  throw new Error(`cannot find the folder of ${name}`);
+};
 copyFileSync(`${packageDir('uplot')}dist/uPlot.min.css`, `${ui}/uPlot.min.css`);
 const licences = ['preact', 'htm', 'uplot'].map((name) => {
   const dir = packageDir(name);

@@ -1,5 +1,6 @@
 import { redact } from './redact.js';
-import type { InspectSource, PatchOperation, ThreadRef, TimelineEntry } from './source.js';
+import type { InspectSource, ThreadRef } from './source.js';
+import type { Family, PatchOperation, Timeline, TimelineEntry } from './types.js';
 
 /*
  * The inspector's JSON API: GET only, every answer built from the readers (source.ts), nothing
@@ -37,9 +38,13 @@ function required(params: URLSearchParams, name: string): string {
   return value;
 }
 
+const FAMILY_NAMES: readonly string[] = ['langgraph', 'openai-agents', 'checkpoints'];
+
 function threadRef(params: URLSearchParams): ThreadRef {
+  const family = required(params, 'family');
+  if (!FAMILY_NAMES.includes(family)) throw new BadRequest(`family must be one of ${FAMILY_NAMES.join(', ')}`);
   const ns = params.get('checkpoint_ns');
-  return { family: required(params, 'family'), thread: required(params, 'thread'), namespace: required(params, 'namespace'), ...(ns === null ? {} : { checkpointNs: ns }) };
+  return { family: family as Family, threadId: required(params, 'thread'), namespace: required(params, 'namespace'), ...(ns === null ? {} : { checkpointNs: ns }) };
 }
 
 function pageSize(params: URLSearchParams): number {
@@ -65,38 +70,40 @@ export function touches(operation: PatchOperation, pointer: string): boolean {
   return paths.some((path) => path === pointer || path.startsWith(`${pointer}/`) || pointer.startsWith(`${path}/`) || path === '');
 }
 
-/** Steps of the timeline whose change from their parent touches `pointer`, looking at up to FILTER_SCAN steps. */
-async function changedTimeline(source: InspectSource, ref: ThreadRef, pointer: string, before: string | undefined, limit: number): Promise<unknown> {
+/** The channel a pointer starts in (`/messages/3` is in `messages`). */
+function firstSegment(pointer: string): string {
+  return (pointer.split('/')[1] ?? '').replace(/~1/g, '/').replace(/~0/g, '~');
+}
+
+/**
+ * Steps of the timeline whose change from their parent touches `pointer`, looking at up to
+ * FILTER_SCAN steps per request (the page asks again with `next_cursor`). A LangGraph step whose
+ * `changed_channels` do not include the pointer's channel is passed over without a diff. A step
+ * that failed verification is always kept (marked failed): a filter must not hide it.
+ */
+async function changedTimeline(source: InspectSource, ref: ThreadRef, pointer: string, cursor: string | undefined, limit: number): Promise<unknown> {
   if (!pointer.startsWith('/')) throw new BadRequest('the changed path is a JSON pointer starting with "/" (for example /messages)');
+  const channel = ref.family === 'langgraph' ? firstSegment(pointer) : undefined;
   const matched: (TimelineEntry & { changes: PatchOperation[] })[] = [];
-  let cursor = before;
+  let next: string | null = cursor ?? null;
   let scanned = 0;
-  let total: number | undefined;
-  while (matched.length < limit && scanned < FILTER_SCAN) {
-    const page = await source.timeline(ref, { before: cursor, limit: Math.min(limit, FILTER_SCAN - scanned) });
-    total = page.total;
+  let page: Timeline | undefined;
+  do {
+    page = await source.timeline(ref, { cursor: next ?? undefined, limit: Math.min(MAX_PAGE, FILTER_SCAN - scanned) });
     for (const entry of page.entries) {
       scanned++;
-      // A step that failed verification has no state to compare; it is kept, marked, never hidden.
-      if (!entry.verified) {
+      if (entry.status !== 'verified') {
         matched.push({ ...entry, changes: [] });
         continue;
       }
-      const patch = entry.parent === null ? await firstPatch(source, ref, entry.id) : await source.diff(ref, entry.parent, entry.id).catch(() => null);
-      const changes = patch === null ? [] : patch.filter((operation) => touches(operation, pointer));
-      if (patch === null || changes.length > 0) matched.push({ ...entry, changes });
+      const channels = (entry as { changed_channels?: string[] }).changed_channels;
+      if (channel !== undefined && channels !== undefined && !channels.includes(channel)) continue;
+      const changes = (await source.change(ref, entry)).filter((operation) => touches(operation, pointer));
+      if (changes.length > 0) matched.push({ ...entry, changes });
     }
-    cursor = page.next ?? undefined;
-    if (page.next === null) break;
-  }
-  return { entries: matched, next: cursor ?? null, scanned, ...(total === undefined ? {} : { total }) };
-}
-
-/** The first step's change: everything it holds, as adds to an empty state. */
-async function firstPatch(source: InspectSource, ref: ThreadRef, id: string): Promise<PatchOperation[]> {
-  const state = await source.state(ref, id);
-  const values = (state.values ?? state.items ?? state.payload ?? {}) as Record<string, unknown>;
-  return Array.isArray(values) ? values.map((value, i) => ({ op: 'add', path: `/${i}`, value })) : Object.entries(values).map(([key, value]) => ({ op: 'add', path: `/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`, value }));
+    next = page.next_cursor;
+  } while (next !== null && matched.length < limit && scanned < FILTER_SCAN);
+  return { ...page, entries: matched, next_cursor: next, scanned, filter: pointer };
 }
 
 /** A redacted debug bundle of a thread: its timeline, and the state, writes and change of one step. */
@@ -104,15 +111,14 @@ async function debugBundle(source: InspectSource, ref: ThreadRef, params: URLSea
   const split = (name: string) => (params.get(name) ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '');
   const rules = { redact: split('redact'), keep: split('keep') };
   const steps: TimelineEntry[] = [];
-  let cursor: string | undefined;
-  while (steps.length < BUNDLE_STEPS) {
-    const page = await source.timeline(ref, { before: cursor, limit: Math.min(MAX_PAGE, BUNDLE_STEPS - steps.length) });
+  let cursor: string | null = null;
+  do {
+    const page: Timeline = await source.timeline(ref, { cursor: cursor ?? undefined, limit: Math.min(MAX_PAGE, BUNDLE_STEPS - steps.length) });
     steps.push(...page.entries);
-    if (page.next === null) break;
-    cursor = page.next;
-  }
-  const id = params.get('checkpoint') ?? steps.find((step) => step.verified)?.id;
-  const chosen = steps.find((step) => step.id === id);
+    cursor = page.next_cursor;
+  } while (cursor !== null && steps.length < BUNDLE_STEPS);
+  const id = params.get('checkpoint') ?? steps.find((step) => step.status === 'verified')?.checkpoint_id;
+  const chosen = steps.find((step) => step.checkpoint_id === id);
   const settle = async <T>(work: () => Promise<T>): Promise<T | { error: string }> => {
     try {
       return await work();
@@ -127,7 +133,7 @@ async function debugBundle(source: InspectSource, ref: ThreadRef, params: URLSea
           id,
           state: await settle(() => source.state(ref, id)),
           writes: await settle(() => source.writes(ref, id)),
-          change_from_parent: chosen?.parent ? await settle(() => source.diff(ref, chosen.parent!, id)) : null,
+          change_from_parent: chosen === undefined ? null : await settle(() => source.change(ref, chosen)),
         };
   const bundle = {
     format: 'session-checkpoint-inspect-debug-bundle',
@@ -137,12 +143,12 @@ async function debugBundle(source: InspectSource, ref: ThreadRef, params: URLSea
       note: 'message contents, prompts, tool arguments and outputs, secret-looking fields, e-mail addresses and phone-like numbers are masked; keys, ids, types, channels, sizes and verification results are kept',
       extra_rules: rules,
     },
-    thread: { family: ref.family, thread: ref.thread, namespace: ref.namespace, checkpoint_ns: ref.checkpointNs ?? null },
+    thread: { family: ref.family, thread_id: ref.threadId, namespace: ref.namespace, checkpoint_ns: ref.checkpointNs ?? '' },
     steps_included: steps.length,
     timeline: redact(steps, rules),
     selected: redact(selected, rules),
   };
-  const name = `session-checkpoint-debug-${`${ref.thread}-${id ?? 'latest'}`.replace(/[^\w.-]+/g, '_').slice(0, 80)}.json`;
+  const name = `session-checkpoint-debug-${`${ref.threadId}-${id ?? 'latest'}`.replace(/[^\w.-]+/g, '_').slice(0, 80)}.json`;
   return { status: 200, body: `${JSON.stringify(bundle, null, 2)}\n`, type: JSON_TYPE, headers: { 'Content-Disposition': `attachment; filename="${name}"` } };
 }
 
@@ -164,10 +170,10 @@ export async function answerApi(url: URL, source: InspectSource): Promise<ApiRes
         return json({ threads: await source.threads() });
       case '/api/timeline': {
         const ref = threadRef(params);
-        const before = params.get('before') ?? undefined;
+        const cursor = params.get('cursor') ?? undefined;
         const changed = params.get('changed');
-        if (changed !== null && changed !== '') return json(await changedTimeline(source, ref, changed, before, pageSize(params)));
-        return json(await source.timeline(ref, { before, limit: pageSize(params) }));
+        if (changed !== null && changed !== '') return json(await changedTimeline(source, ref, changed, cursor, pageSize(params)));
+        return json(await source.timeline(ref, { cursor, limit: pageSize(params) }));
       }
       case '/api/state':
         return json(await source.state(threadRef(params), params.get('checkpoint') ?? undefined));

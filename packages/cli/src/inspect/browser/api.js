@@ -23,3 +23,39 @@ export async function getJson(path) {
   }
   return body;
 }
+
+/**
+ * A timeline entry as the page draws it, from the readers' shape (any family): id, parent,
+ * verification, a step number and a short label.
+ */
+export function view(entry) {
+  const metadata = entry.metadata && typeof entry.metadata === 'object' ? entry.metadata : {};
+  const label = typeof metadata.source === 'string' ? metadata.source : entry.items !== undefined ? `${entry.items} item${entry.items === 1 ? '' : 's'}` : entry.kind ?? null;
+  return {
+    id: entry.checkpoint_id,
+    parent: entry.parent_checkpoint_id,
+    createdAt: entry.created_at,
+    step: typeof metadata.step === 'number' ? metadata.step : entry.position ?? entry.row_id ?? null,
+    label,
+    bytes: entry.bytes,
+    verified: entry.status === 'verified',
+    error: entry.error ? `${entry.error.code}: ${entry.error.message}` : null,
+    channels: entry.changed_channels,
+    changes: entry.changes,
+  };
+}
+
+/** The threads list, one line per (thread, checkpoint namespace). */
+export function threadRefs(threads) {
+  return threads.flatMap((t) =>
+    (t.checkpoint_ns && t.checkpoint_ns.length > 0 ? t.checkpoint_ns : ['']).map((ns) => ({
+      family: t.family,
+      namespace: t.namespace,
+      thread: t.thread_id,
+      checkpointNs: ns,
+      count: t.count,
+      bytes: t.bytes,
+      latest: t.latest_created_at,
+    })),
+  );
+}

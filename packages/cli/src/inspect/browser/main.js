@@ -1,7 +1,7 @@
 // The inspector's page: threads, a timeline, the state at a step, its diff and writes, a size
 // chart and the debug-bundle export. preact + htm, no build step of its own; scripts/bundle.mjs
 // inlines the libraries into one module that the server ships (nothing from a CDN).
-import { getJson, query } from './api.js';
+import { getJson, query, threadRefs, view } from './api.js';
 import { SizeChart } from './chart.js';
 import { html, render, useEffect, useMemo, useState } from './preact.js';
 import { Timeline } from './timeline.js';
@@ -145,8 +145,9 @@ function App() {
   useEffect(() => {
     getJson('/api/threads').then(
       (body) => {
-        setThreads(body.threads);
-        if (!initial.ref && body.threads.length > 0) setRef(body.threads[0]);
+        const refs = threadRefs(body.threads);
+        setThreads(refs);
+        if (!initial.ref && refs.length > 0) setRef(refs[0]);
       },
       setThreadsError,
     );
@@ -154,11 +155,12 @@ function App() {
 
   const loadPage = (before, replace) => {
     setLoading(true);
-    return getJson(`/api/timeline?${query(ref, { before, limit: PAGE, changed: filter })}`).then(
-      (page) => {
+    return getJson(`/api/timeline?${query(ref, { cursor: before, limit: PAGE, changed: filter })}`).then(
+      (body) => {
+        const page = { entries: body.entries.map(view), next: body.next_cursor };
         setEntries((old) => (replace ? page.entries : [...old, ...page.entries]));
         setNext(page.next);
-        setTotal(page.total);
+        setTotal(body.total);
         setTimelineError(null);
         setLoading(false);
         return page;

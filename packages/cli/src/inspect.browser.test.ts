@@ -1,0 +1,254 @@
+/**
+ * `session-checkpoint inspect` end to end: the real binary serves a real store (a LangGraph chat
+ * with a fork written by a StateGraph on our saver, an OpenAI Agents session, plain checkpoints,
+ * one tampered row) and the system Chromium, driven by playwright-core, walks it: pick a step,
+ * read the state, open a diff, filter by a changed path, export a redacted bundle, see the
+ * tampered row failed. Plus the server's token, Host and method checks, and a store left
+ * byte-identical. With SC_INSPECT_SCREENSHOTS=1 it also writes docs/images/inspect-*.png (the
+ * screenshots of docs/inspect.md); a normal run writes nothing in the checkout.
+ * Without Chromium the browser part is skipped, except under CI=true, where it fails.
+ */
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { openPostgresStore, openSqliteStore } from '@session-checkpoint/store-kysely';
+import Database from 'better-sqlite3';
+import pg from 'pg';
+import { chromium as playwright, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findChromium } from './test-support/find-chromium.js';
+import { writeInspectFixture, type InspectFixture } from './test-support/inspect-fixture.js';
+import { rawRequest, startInspect, type InspectChild } from './test-support/inspect-server.js';
+import { removeTempDirs, tempDir } from './test-support/run-cli.js';
+
+const CHROMIUM = findChromium();
+const BROWSER = CHROMIUM !== undefined || process.env.CI === 'true';
+const PG_URL = process.env.SC_PG_URL;
+const SCREENSHOTS = process.env.SC_INSPECT_SCREENSHOTS === '1' ? fileURLToPath(new URL('../../../docs/images/', import.meta.url)) : undefined;
+
+const sha = (file: string): string => createHash('sha256').update(readFileSync(file)).digest('hex');
+
+async function launch(): Promise<Browser> {
+  expect(CHROMIUM, 'CI=true requires Chromium on PATH (apt-get install chromium); .ci/run installs it').toBeDefined();
+  return playwright.launch({ executablePath: CHROMIUM!, headless: true, args: ['--no-sandbox', '--disable-gpu'] });
+}
+
+async function shot(page: Page, name: string): Promise<void> {
+  if (SCREENSHOTS === undefined) return;
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: join(SCREENSHOTS, `inspect-${name}.png`) });
+}
+
+/** Picks a thread in the list and waits for its timeline. */
+async function openThread(page: Page, id: string): Promise<void> {
+  await page.locator(`.thread[data-thread-id="${id}"]`).first().click();
+  await page.locator('.thread-title code', { hasText: id }).waitFor();
+  await page.locator('.entries [data-checkpoint-id]').first().waitFor();
+}
+
+describe('session-checkpoint inspect on SQLite', () => {
+  let dir: string;
+  let file: string;
+  let fixture: InspectFixture;
+  let inspector: InspectChild;
+  let before: string;
+  let browser: Browser | undefined;
+
+  beforeAll(async () => {
+    dir = tempDir('sc-inspect-');
+    file = join(dir, 'app.sqlite');
+    const store = await openSqliteStore(file);
+    try {
+      fixture = await writeInspectFixture(store);
+    } finally {
+      await store.close();
+    }
+    // Tamper with the second plain checkpoint: its payload no longer matches its hash.
+    const db = new Database(file);
+    db.prepare("update checkpoints set payload_json = replace(payload_json, 'step 2', 'step 2, edited') where id = ?").run(fixture.plainRows[1]);
+    db.close();
+    before = sha(file);
+    inspector = await startInspect(['--store', file, '--no-open'], dir);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    if (inspector) {
+      const { code, stdout, stderr } = await inspector.stop('SIGTERM');
+      expect(code).toBe(0);
+      expect(stderr).toBe('');
+      expect(JSON.parse(stdout)).toEqual({ ok: true, result: { url: inspector.url } });
+    }
+    // Read-only: the store file is byte for byte what it was.
+    if (file) expect(sha(file)).toBe(before);
+    removeTempDirs();
+  });
+
+  it('prints one URL on 127.0.0.1 with a random token', () => {
+    expect(inspector.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]{32}$/);
+  });
+
+  it('answers 403 without the token or with a foreign Host header, 405 to anything but GET, and never sends CORS headers', async () => {
+    const host = `127.0.0.1:${inspector.port}`;
+    const withToken = { Host: host, 'X-Session-Checkpoint-Token': inspector.token };
+    expect((await rawRequest(inspector.port, '/api/threads', { Host: host })).status).toBe(403);
+    expect((await rawRequest(inspector.port, '/', { Host: host })).status).toBe(403);
+    expect((await rawRequest(inspector.port, '/api/threads', { Host: host, 'X-Session-Checkpoint-Token': 'x'.repeat(32) })).status).toBe(403);
+    expect((await rawRequest(inspector.port, '/api/threads', { Host: host, Cookie: `sc_inspect_${inspector.port}=wrong` })).status).toBe(403);
+    // DNS rebinding: the right token, but the page's own host name.
+    expect((await rawRequest(inspector.port, `/?token=${inspector.token}`, { Host: `evil.example:${inspector.port}` })).status).toBe(403);
+    expect((await rawRequest(inspector.port, '/api/threads', { ...withToken, Host: `localhost:${inspector.port + 1}` })).status).toBe(403);
+    expect((await rawRequest(inspector.port, '/api/threads', withToken, 'POST')).status).toBe(405);
+    expect((await rawRequest(inspector.port, '/api/threads', withToken, 'DELETE')).status).toBe(405);
+
+    const ok = await rawRequest(inspector.port, '/api/threads', { ...withToken, Origin: 'https://evil.example' });
+    expect(ok.status).toBe(200);
+    expect(Object.keys(ok.headers).filter((name) => name.startsWith('access-control-'))).toEqual([]);
+    expect(ok.headers['content-security-policy']).toContain("default-src 'none'");
+    expect((await rawRequest(inspector.port, '/api/threads', { ...withToken, Host: `localhost:${inspector.port}` })).status).toBe(200);
+
+    // First load: the token moves into an HttpOnly, SameSite=Strict cookie and out of the URL.
+    const first = await rawRequest(inspector.port, `/?token=${inspector.token}`, { Host: host });
+    expect(first.status).toBe(303);
+    expect(first.headers.location).toBe('/');
+    expect(String(first.headers['set-cookie'])).toMatch(new RegExp(`^sc_inspect_${inspector.port}=${inspector.token}; Path=/; HttpOnly; SameSite=Strict$`));
+    const page = await rawRequest(inspector.port, '/', { Host: host, Cookie: `sc_inspect_${inspector.port}=${inspector.token}` });
+    expect(page.status).toBe(200);
+    expect(page.body).toContain('<script type="module" src="/assets/inspect.js">');
+    // Every asset is served by this server: no other origin is named anywhere in the page.
+    expect(page.body).not.toMatch(/https?:\/\//);
+  });
+
+  it.skipIf(!BROWSER)(`walks the stored history in Chromium${CHROMIUM ? '' : ' (no chromium on PATH)'}`, async () => {
+    browser = await launch();
+    const context = await browser.newContext({ acceptDownloads: true, viewport: { width: 1360, height: 820 } });
+    const page = await context.newPage();
+    const requests: string[] = [];
+    page.on('request', (request) => requests.push(request.url()));
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    page.on('console', (message) => {
+      if (message.type() === 'error') errors.push(message.text());
+    });
+    await page.goto(inspector.url);
+    expect(new URL(page.url()).searchParams.get('token')).toBeNull();
+
+    // The threads of every family.
+    await page.locator('.thread').first().waitFor();
+    const families = await page.locator('.thread').evaluateAll((items) => items.map((item) => `${item.getAttribute('data-family')}:${item.getAttribute('data-thread-id')}`));
+    expect(families).toEqual(expect.arrayContaining([`langgraph:${fixture.thread}`, `openai-agents:${fixture.agentSession}`, `checkpoints:${fixture.plainSession}`]));
+
+    // The LangGraph thread: every checkpoint on the timeline, latest first, the fork drawn.
+    await openThread(page, fixture.thread);
+    const ids = await page.locator('.entries [data-checkpoint-id]').evaluateAll((items) => items.map((item) => item.getAttribute('data-checkpoint-id')));
+    expect(new Set(ids)).toEqual(new Set(fixture.checkpoints));
+    expect(ids[0]).toBe(fixture.checkpoints[0]);
+    await expect.poll(() => page.locator('.entry.branch').count()).toBeGreaterThan(0);
+    await expect.poll(() => page.locator(`[data-checkpoint-id="${fixture.forkedFrom}"] .fork`).count()).toBe(1);
+    await expect.poll(() => page.locator('.chart canvas').count()).toBeGreaterThan(0);
+
+    // Pick a step and read its state.
+    const step = fixture.checkpoints[1]!;
+    await page.locator(`.entries [data-checkpoint-id="${step}"]`).click();
+    const state = page.locator(`.state-view[data-state-for="${step}"]`);
+    await state.waitFor();
+    await expect.poll(() => state.locator('[data-path="/values/messages"]').count()).toBe(1);
+    await shot(page, 'state');
+
+    // The diff against its parent, then against another step.
+    await page.locator('button[data-tab="diff"]').click();
+    await page.locator('.diff-view .op').first().waitFor();
+    const ops = await page.locator('.diff-view .op').evaluateAll((items) => items.map((item) => `${item.getAttribute('data-op')} ${item.getAttribute('data-path')}`));
+    expect(ops.length).toBeGreaterThan(0);
+    await page.locator('select[data-compare]').selectOption(fixture.checkpoints[fixture.checkpoints.length - 1]!);
+    await page.locator(`.diff-view[data-diff-from="${fixture.checkpoints[fixture.checkpoints.length - 1]}"] .op`).first().waitFor();
+    await shot(page, 'diff');
+
+    // The writes of a step.
+    await page.locator('button[data-tab="writes"]').click();
+    await page.locator('.writes').waitFor();
+
+    // Filter by a changed path: only steps that changed /turns are left, each with its change.
+    await page.locator('.filter input').fill('/turns');
+    await page.locator('.filter button[type="submit"]').click();
+    await page.locator('.filter-on').waitFor();
+    await expect.poll(async () => (await page.locator('.entries [data-checkpoint-id]').count()) < ids.length).toBe(true);
+    const filtered = await page.locator('.entries [data-checkpoint-id]').count();
+    expect(filtered).toBeGreaterThan(0);
+    expect(await page.locator('.entries [data-checkpoint-id] .changes').count()).toBe(filtered);
+    await shot(page, 'filter');
+    await page.locator('.filter .clear').click();
+    await expect.poll(() => page.locator('.entries [data-checkpoint-id]').count()).toBe(ids.length);
+
+    // Export a redacted debug bundle of the selected step.
+    await page.locator(`.entries [data-checkpoint-id="${fixture.checkpoints[0]}"]`).click();
+    const [download] = await Promise.all([page.waitForEvent('download'), page.locator('#export-bundle').click()]);
+    const text = readFileSync((await download.path())!, 'utf8');
+    const bundle = JSON.parse(text) as { thread: { thread_id: string }; timeline: { checkpoint_id: string }[]; selected: { id: string; state: { values: { messages: unknown[] } } } };
+    expect(bundle.thread.thread_id).toBe(fixture.thread);
+    expect(bundle.timeline.map((entry) => entry.checkpoint_id)).toEqual(ids);
+    expect(bundle.selected.id).toBe(fixture.checkpoints[0]);
+    expect(bundle.selected.state.values.messages.length).toBeGreaterThan(2);
+    for (const secret of fixture.privateTexts) expect(text).not.toContain(secret);
+    expect(text).toContain('[redacted');
+
+    // The OpenAI Agents session: its positions on the timeline and its items.
+    await openThread(page, fixture.agentSession);
+    await page.locator('.state-view').waitFor();
+    await expect.poll(() => page.locator('.state-view [data-path="/items"]').count()).toBe(1);
+
+    // Plain checkpoints with the tampered row: shown, marked failed, its state refused.
+    await openThread(page, fixture.plainSession);
+    const tampered = page.locator(`.entries [data-checkpoint-id="${fixture.plainRows[1]}"]`);
+    await expect.poll(() => tampered.getAttribute('data-verified')).toBe('false');
+    expect(await page.locator('.entries [data-checkpoint-id]').count()).toBe(fixture.plainRows.length);
+    await tampered.click();
+    await page.locator('.detail .verify-failed').waitFor();
+    expect(Number(await page.locator('.verification').getAttribute('data-rows-failed'))).toBeGreaterThanOrEqual(1);
+    await shot(page, 'tampered');
+
+    expect(errors).toEqual([]);
+    // Nothing but this server was asked for anything.
+    expect(requests.filter((url) => !url.startsWith(`http://127.0.0.1:${inspector.port}/`))).toEqual([]);
+  });
+});
+
+describe.skipIf(!PG_URL)('session-checkpoint inspect on PostgreSQL', () => {
+  const schema = `sc_cli_inspect_${process.pid}`;
+  let inspector: InspectChild | undefined;
+  let browser: Browser | undefined;
+
+  afterAll(async () => {
+    await browser?.close();
+    if (inspector) expect((await inspector.stop('SIGINT')).code).toBe(0);
+    const pool = new pg.Pool({ connectionString: PG_URL, max: 1 });
+    await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    await pool.end();
+    removeTempDirs();
+  });
+
+  it.skipIf(!BROWSER)('shows the same threads, states and the tampered row', async () => {
+    const store = await openPostgresStore(PG_URL!, { schema, create: true });
+    let fixture: InspectFixture;
+    try {
+      fixture = await writeInspectFixture(store);
+    } finally {
+      await store.close();
+    }
+    const pool = new pg.Pool({ connectionString: PG_URL, max: 1 });
+    await pool.query(`update "${schema}".checkpoints set payload_json = replace(payload_json, 'step 2', 'step 2, edited') where id = $1`, [fixture.plainRows[1]]);
+    await pool.end();
+    inspector = await startInspect(['--database-url', PG_URL!, '--schema', schema, '--no-open'], tempDir('sc-inspect-pg-'));
+
+    browser = await launch();
+    const page = await browser.newPage();
+    await page.goto(inspector.url);
+    await openThread(page, fixture.thread);
+    expect(await page.locator('.entries [data-checkpoint-id]').count()).toBe(fixture.checkpoints.length);
+    await page.locator(`.entries [data-checkpoint-id="${fixture.checkpoints[2]}"]`).click();
+    await page.locator(`.state-view[data-state-for="${fixture.checkpoints[2]}"] [data-path="/values/messages"]`).waitFor();
+    await openThread(page, fixture.plainSession);
+    await expect.poll(() => page.locator(`.entries [data-checkpoint-id="${fixture.plainRows[1]}"]`).getAttribute('data-verified')).toBe('false');
+  });
+});
