@@ -72,6 +72,8 @@ const CALLS: string[][] = [
   ['list', '--store', 's.sqlite', '--namespace='],
   ['list', '--store', 's.sqlite', '--database-url', 'postgres://u@127.0.0.1:1/x'],
   ['list', '--store', 'p.json'],
+  ['inspect', '--store', 'missing.sqlite', '--no-open'],
+  ['inspect', '--store', 's.sqlite', '--port', '70000', '--no-open'],
   ['hello', '--store', 's.sqlite'],
   ['frobnicate'],
   [],
