@@ -18,3 +18,4 @@ export * from './lossless/index.js';
 export * from './python/index.js';
 export * from './cache/two-generation-cache.js';
 export * from './store/store-argument.js';
+export * from './store/checked-rows.js';

@@ -38,7 +38,8 @@ import { pruneThreads, type PruneReport, type SaverPruneOptions } from './retent
 import { loadValue, storeValue, type StoredValue } from './stored-value.js';
 import { allRowsByPrefix, PAGE_SIZE, rowsByPrefix } from './thread-rows.js';
 import { jsonSizeWithin } from './json-size.js';
-import { groupRows, keyOf, TupleReader, type CheckpointEntry } from './tuple-reader.js';
+import { entryAt, groupRows, newestEntries, type CheckpointEntry } from './checkpoint-entries.js';
+import { keyOf, TupleReader } from './tuple-reader.js';
 
 /** Options of {@link SessionCheckpointSaver}. */
 export interface SessionCheckpointSaverOptions {
@@ -502,31 +503,9 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
     return report;
   }
 
-  /**
-   * Checkpoints of one (thread, namespace) prefix, newest first, each with its writes: a
-   * descending range read, where a checkpoint's writes come just before it. Pages start at about
-   * `hint` checkpoints and grow by `growth` (default 4) up to PAGE_SIZE rows.
-   */
-  async *#newestFirst(prefix: string, before: string | undefined, hint: number, growth = 4): AsyncGenerator<CheckpointEntry> {
-    const orphans = new Map<string, WritePayload[]>();
-    // Every row read is verified, so read about what is needed and grow the pages when more is:
-    // `hint` checkpoints and one more row (e.g. the latest checkpoint and one task's writes).
-    let limit = Math.min(PAGE_SIZE, hint + 1);
-    let bound = before;
-    for (;;) {
-      const page = await this.store.listBySourceRefPrefix({ namespace: this.namespace, prefix, descending: true, limit, ...(bound === undefined ? {} : { before: bound }) });
-      for (const entry of groupRows(page, orphans)) {
-        if (before !== undefined) {
-          // A checkpoint whose id begins the bound's (ids "a" and "a-1") has its writes above the bound.
-          const ref = checkpointBound(entry.checkpoint.thread_id, entry.checkpoint.checkpoint_ns, entry.checkpoint.checkpoint_id);
-          if (writesBeyondBound(ref, before)) entry.writes = (await allRowsByPrefix(this.store, { namespace: this.namespace, prefix: `${ref}/` })).map(writePayload);
-        }
-        yield entry;
-      }
-      if (page.length < limit) return;
-      bound = page[page.length - 1]?.sourceRef ?? undefined;
-      limit = Math.min(PAGE_SIZE, limit * growth);
-    }
+  /** Checkpoints of one (thread, namespace) prefix, newest first, each with its writes (see {@link newestEntries}). */
+  #newestFirst(prefix: string, before: string | undefined, hint: number, growth = 4): AsyncGenerator<CheckpointEntry> {
+    return newestEntries(this.store, this.namespace, prefix, before, hint, growth);
   }
 
   /** Inserts the row; an identical row already there counts as done (`inserted: false`). */
@@ -558,17 +537,6 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
   #remember(thread: string, ns: string, id: string, holders: Holders): void {
     this.#holderCache.set(`${thread}\u0000${ns}\u0000${id}`, holders);
   }
-}
-
-/** The checkpoint `id` of (`thread`, `ns`) with its writes, or `undefined` when it is not stored. */
-async function entryAt(store: CheckpointStore, namespace: string, thread: string, ns: string, id: string): Promise<CheckpointEntry | undefined> {
-  // The checkpoint and its writes in one range: its ref, then its ref continued by "/".
-  const ref = checkpointRef(thread, ns, id);
-  // One page nearly always holds it all; only a checkpoint with hundreds of task rows reads on.
-  const page = await store.listBySourceRefPrefix({ namespace, prefix: ref, limit: PAGE_SIZE });
-  const rows = page.length < PAGE_SIZE ? page : await allRowsByPrefix(store, { namespace, prefix: ref });
-  const [entry] = groupRows(rows.filter((row) => row.sourceRef === ref || row.sourceRef?.startsWith(`${ref}/`)));
-  return entry;
 }
 
 /** The entries `keep` accepts, at most `limit` of them, pulled one by one. */

@@ -1,21 +1,19 @@
 import type { RunnableConfig } from '@langchain/core/runnables';
 import {
-  compareWritesSortKeys,
   maxChannelVersion,
   TASKS,
-  writesSortKey,
   type Checkpoint,
   type CheckpointMetadata,
   type CheckpointPendingWrite,
   type CheckpointTuple,
   type SerializerProtocol,
 } from '@langchain/langgraph-checkpoint';
-import { CheckpointIntegrityError, type Checkpoint as StoredRow, type CheckpointStore } from '@session-checkpoint/core';
+import type { Checkpoint as StoredRow, CheckpointStore } from '@session-checkpoint/core';
+import { sortedWrites, storedWrite, writePartRows, type CheckpointEntry } from './checkpoint-entries.js';
 import { ChannelRebuilder, channelsOf, keyOf, type RowInfo } from './channel-rebuild.js';
 import type { ListState } from './list-state.js';
-import { checkpointPayload, isCheckpointRow, writePayload, type CheckpointPayload, type StoredWrite, type WritePayload } from './row-payloads.js';
-import { checkpointRef, writePartRef } from './source-refs.js';
-import { joinValue } from './split-value.js';
+import { writePayload, type CheckpointPayload, type WritePayload } from './row-payloads.js';
+import { checkpointRef } from './source-refs.js';
 import { isThenable, loadValue, loadValueNow, type StoredValue } from './stored-value.js';
 import { allRowsByPrefix } from './thread-rows.js';
 
@@ -26,49 +24,10 @@ import { allRowsByPrefix } from './thread-rows.js';
  */
 
 export { keyOf } from './channel-rebuild.js';
-
-/** A checkpoint payload with the write payloads of its tasks. */
-export interface CheckpointEntry {
-  checkpoint: CheckpointPayload;
-  writes: WritePayload[];
-  /** The checkpoint row's verified payload SHA-256 and its id. */
-  sha: string;
-  rowId: number;
-}
+export { groupRows, sortedWrites, type CheckpointEntry } from './checkpoint-entries.js';
 
 /** Called with the list values a tuple handed out, so that the next put can extend them. */
 export type RememberLists = (p: CheckpointPayload, lists: Map<string, ListState>) => void;
-
-/**
- * Splits verified rows of a range read into checkpoints and the writes found for each, keeping
- * the order of the checkpoints. Writes of checkpoints not among `rows` are returned in `orphans`.
- */
-export function groupRows(rows: readonly StoredRow[], orphans = new Map<string, WritePayload[]>()): CheckpointEntry[] {
-  const entries: CheckpointEntry[] = [];
-  for (const row of rows) {
-    if (isCheckpointRow(row)) entries.push({ checkpoint: checkpointPayload(row), writes: [], sha: row.payloadSha256, rowId: row.id });
-    else {
-      const w = writePayload(row);
-      const k = keyOf(w);
-      const list = orphans.get(k);
-      if (list) list.push(w);
-      else orphans.set(k, [w]);
-    }
-  }
-  for (const entry of entries) {
-    const k = keyOf(entry.checkpoint);
-    entry.writes = orphans.get(k) ?? [];
-    orphans.delete(k);
-  }
-  return entries;
-}
-
-/** Pending writes of task rows, flattened in LangGraph's `writesSortKey` order. */
-export function sortedWrites(rows: readonly WritePayload[]): { task: WritePayload; write: WritePayload['writes'][number] }[] {
-  return rows
-    .flatMap((task) => task.writes.map((write) => ({ task, write, key: writesSortKey(task.task_path, task.task_id, write.idx) })))
-    .sort((a, b) => compareWritesSortKeys(a.key, b.key));
-}
 
 /** Stored values a stream remembers as free of revivable objects, at most, before it forgets them. */
 const PLAIN_MEMO_MAX = 256;
@@ -178,7 +137,7 @@ export class TupleReader {
     const out: CheckpointPendingWrite[] = [];
     for (const { task, write } of sortedWrites(writes)) {
       if (only !== undefined && !only.has(write.channel)) continue;
-      const value = loadValueNow(this.serde, write.value.parts === undefined ? write.value : joinWrite(p, task, write, writeParts));
+      const value = loadValueNow(this.serde, storedWrite(p, task, write, writeParts));
       out.push([task.task_id, write.channel, isThenable(value) ? await value : value]);
     }
     return out;
@@ -207,17 +166,8 @@ export class TupleReader {
   }
 
   /** The part rows of split pending writes of these entries, by ref, in one call. */
-  async #writeParts(entries: readonly CheckpointEntry[]): Promise<Map<string, StoredRow>> {
-    const refs: string[] = [];
-    for (const e of entries) {
-      for (const task of e.writes) {
-        for (const w of task.writes) for (const part of w.value.parts ?? []) refs.push(writePartRef(task.thread_id, task.checkpoint_ns, task.checkpoint_id, task.task_id, part.k));
-      }
-    }
-    const out = new Map<string, StoredRow>();
-    if (refs.length === 0) return out;
-    for (const row of await this.store.findBySourceRefs(this.namespace, refs)) if (row.sourceRef !== null) out.set(row.sourceRef, row);
-    return out;
+  #writeParts(entries: readonly CheckpointEntry[]): Promise<Map<string, StoredRow>> {
+    return writePartRows(this.store, this.namespace, entries);
   }
 
   /** Checkpoints before v4 kept pending sends in the parent's TASKS writes; move them into channel_values. */
@@ -229,14 +179,4 @@ export class TupleReader {
     const versions = Object.values(checkpoint.channel_versions);
     checkpoint.channel_versions[TASKS] = versions.length > 0 ? maxChannelVersion(...versions) : 1;
   }
-}
-
-/** A split pending write joined back from its verified part rows (each bound by its SHA-256). */
-function joinWrite(p: CheckpointPayload, task: WritePayload, write: StoredWrite, parts: Map<string, StoredRow>): StoredValue {
-  const rowOf = (k: number) => parts.get(writePartRef(task.thread_id, task.checkpoint_ns, task.checkpoint_id, task.task_id, k));
-  return joinValue(write.value, rowOf, (reason) =>
-    new CheckpointIntegrityError(`LangGraph checkpoint ${p.checkpoint_id} of thread '${p.thread_id}': write '${write.channel}' of task ${task.task_id} cannot be rebuilt: ${reason}`, {
-      failures: [],
-    }),
-  );
 }

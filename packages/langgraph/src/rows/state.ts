@@ -1,24 +1,87 @@
-import type { CheckpointStore } from '@session-checkpoint/core';
-import type { CheckpointSelector, LanggraphState, LanggraphWrite } from './types.js';
+import { CheckpointNotFoundError, type CheckpointStore } from '@session-checkpoint/core';
+import { channelsOf, ChannelRebuilder } from '../channel-rebuild.js';
+import { entryAt, newestEntries, sortedWrites, storedWrite, writePartRows, type CheckpointEntry } from '../checkpoint-entries.js';
+import { checkpointPrefix } from '../source-refs.js';
+import { jsonForm } from './json-form.js';
+import { LANGGRAPH_NAMESPACE } from './namespace.js';
+import { nextNodes } from './next-nodes.js';
+import type { CheckpointSelector, LanggraphState, LanggraphWrite, PendingWriteTuple } from './types.js';
+
+/** The entry a selector names: its checkpoint id, or the latest of (thread, ns). */
+export async function selectedEntry(store: CheckpointStore, selector: CheckpointSelector): Promise<CheckpointEntry> {
+  const namespace = selector.namespace ?? LANGGRAPH_NAMESPACE;
+  const ns = selector.checkpointNs ?? '';
+  let entry: CheckpointEntry | undefined;
+  if (selector.checkpointId !== undefined) entry = await entryAt(store, namespace, selector.threadId, ns, selector.checkpointId);
+  else for await (const e of newestEntries(store, namespace, checkpointPrefix(selector.threadId, ns), undefined, 1)) return e;
+  if (entry) return entry;
+  const where = `thread '${selector.threadId}'${ns === '' ? '' : ` (checkpoint namespace '${ns}')`} of namespace '${namespace}'`;
+  throw new CheckpointNotFoundError(selector.checkpointId === undefined ? `no LangGraph checkpoint in ${where}` : `no LangGraph checkpoint ${selector.checkpointId} in ${where}`);
+}
+
+/** The channel values of an entry as the saver rebuilds them, in their JSON form. */
+export async function entryValues(store: CheckpointStore, namespace: string, entry: CheckpointEntry, only?: ReadonlySet<string>): Promise<Record<string, unknown>> {
+  const p = entry.checkpoint;
+  const rebuilder = new ChannelRebuilder(store, namespace);
+  await rebuilder.load([{ p, sha: entry.sha, rowId: entry.rowId }]);
+  const values: Record<string, unknown> = {};
+  for (const channel of channelsOf(p)) {
+    if (only !== undefined && !only.has(channel)) continue;
+    // A channel name is data: define it, never assign through a setter such as __proto__.
+    Object.defineProperty(values, channel, { value: jsonForm(rebuilder.value(p, channel, entry.rowId).stored), enumerable: true, writable: true, configurable: true });
+  }
+  return values;
+}
+
+/** The pending writes of an entry, in LangGraph's order, values in JSON form. */
+async function writesOf(store: CheckpointStore, namespace: string, entry: CheckpointEntry): Promise<LanggraphWrite[]> {
+  const parts = await writePartRows(store, namespace, [entry]);
+  return sortedWrites(entry.writes).map(({ task, write }) => ({
+    task_id: task.task_id,
+    task_path: task.task_path,
+    idx: write.idx,
+    channel: write.channel,
+    value: jsonForm(storedWrite(entry.checkpoint, task, write, parts)),
+  }));
+}
 
 /**
  * The state at one checkpoint, verified: the channel values exactly as the saver's `getTuple`
  * rebuilds them, in their serialised JSON form (LangChain messages as `{ lc: 1, type:
  * "constructor", id, kwargs }`), with metadata, pending writes and the derived `next` nodes.
  * A value the serializer stored as bytes (not JSON) comes back as `{ "$type": tag, "$base64": data }`.
+ * Checkpoints of format version 1 to 3 before LangGraph's v4 (pending sends in the parent's writes)
+ * are shown as stored, without LangGraph's migration of those sends.
  *
  * @throws CheckpointNotFoundError when the thread or checkpoint has no row.
  * @throws CheckpointIntegrityError naming the checkpoint and channel when a row it needs fails verification.
  * @example
  * ```ts
  * const latest = await langgraphState(store, { threadId: 'chat-1' });
- * const step3 = await langgraphState(store, { threadId: 'chat-1', checkpointId: latest.parent_checkpoint_id! });
+ * const before = await langgraphState(store, { threadId: 'chat-1', checkpointId: latest.parent_checkpoint_id! });
  * ```
  */
 export async function langgraphState(store: CheckpointStore, selector: CheckpointSelector): Promise<LanggraphState> {
-  void store;
-  void selector;
-  throw new Error('not yet');
+  const namespace = selector.namespace ?? LANGGRAPH_NAMESPACE;
+  const entry = await selectedEntry(store, selector);
+  const p = entry.checkpoint;
+  const values = await entryValues(store, namespace, entry);
+  const checkpoint = jsonForm(p.checkpoint) as Record<string, unknown>;
+  const writes = await writesOf(store, namespace, entry);
+  return {
+    family: 'langgraph',
+    namespace,
+    thread_id: p.thread_id,
+    checkpoint_ns: p.checkpoint_ns,
+    checkpoint_id: p.checkpoint_id,
+    parent_checkpoint_id: p.parent_checkpoint_id,
+    ts: typeof checkpoint.ts === 'string' ? checkpoint.ts : '',
+    values,
+    next: nextNodes(checkpoint, new Set(Object.keys(values))),
+    metadata: jsonForm(p.metadata),
+    pending_writes: writes.map((w): PendingWriteTuple => [w.task_id, w.channel, w.value]),
+    checkpoint,
+  };
 }
 
 /**
@@ -32,7 +95,5 @@ export async function langgraphState(store: CheckpointStore, selector: Checkpoin
  * ```
  */
 export async function langgraphWrites(store: CheckpointStore, selector: CheckpointSelector & { checkpointId: string }): Promise<LanggraphWrite[]> {
-  void store;
-  void selector;
-  throw new Error('not yet');
+  return writesOf(store, selector.namespace ?? LANGGRAPH_NAMESPACE, await selectedEntry(store, selector));
 }

@@ -1,5 +1,10 @@
-import type { CheckpointStore } from '@session-checkpoint/core';
-import type { LanggraphTimelineEntry, RowsPlace, TimelinePage } from './types.js';
+import { CheckpointValidationError, type Checkpoint as StoredRow, type CheckpointRow, type CheckpointStore } from '@session-checkpoint/core';
+import { checkRows, utf8Length } from './checked.js';
+import { checkpointPayload, writePayload, CHECKPOINT_KIND, type CheckpointPayload } from '../row-payloads.js';
+import { checkpointPrefix, parseSourceRef, partRef, writePartRef } from '../source-refs.js';
+import { decodeCursor, encodeCursor, jsonForm, rowError } from './json-form.js';
+import { LANGGRAPH_NAMESPACE } from './namespace.js';
+import type { LanggraphTimelineEntry, RowError, RowsPlace, TimelinePage } from './types.js';
 
 /** Options of {@link langgraphTimeline}. */
 export interface LanggraphTimelineOptions extends RowsPlace {
@@ -12,13 +17,34 @@ export interface LanggraphTimelineOptions extends RowsPlace {
   cursor?: string;
 }
 
+/** A checkpoint row of the page with the write rows read before it (descending order puts them first). */
+interface Step {
+  ref: string;
+  row: CheckpointRow;
+  bytes: number;
+  error?: RowError;
+  p?: CheckpointPayload;
+  writeChannels: Set<string>;
+  partRefs: string[];
+}
+
+/** One range read of raw rows, each checked on its own (a bad row does not fail the page). */
+async function readRange(store: CheckpointStore, namespace: string, prefix: string, before: string | undefined, limit: number) {
+  const query = { namespace, prefix, descending: true, limit, ...(before === undefined ? {} : { before }) };
+  const raw = store.adapter.listBySourceRefPrefix ? await store.adapter.listBySourceRefPrefix(query) : await store.listBySourceRefPrefix(query);
+  return checkRows(raw);
+}
+
 /**
  * One page of a thread's checkpoints in one checkpoint namespace, newest first (by checkpoint id,
- * as `list` orders them). Reads only the rows of the page (one range read of the checkpoint rows
- * with their writes, one of their part rows), never a state: each entry carries its ids, times,
- * stored bytes, metadata and the channels it changed. A row that fails verification (or is not a
- * row the saver writes) is an entry with `status: "failed"` and the error, never left out.
+ * as `list` orders them). Reads only the rows of the page (a range read of the checkpoint rows
+ * with their writes, one read of their part rows), never a state: each entry carries its ids,
+ * times, stored bytes, metadata and the channels it changed. Each row is verified on its own: a
+ * row that fails (or is not a row the saver writes) makes its entry `status: "failed"` with the
+ * error, never left out. `"verified"` covers the step's own rows; the rows a state reads from
+ * earlier steps are verified when {@link langgraphState} rebuilds it.
  *
+ * @throws CheckpointValidationError for a bad `limit` or `cursor`.
  * @example
  * ```ts
  * let page = await langgraphTimeline(store, { threadId: 'chat-1', limit: 50 });
@@ -26,7 +52,113 @@ export interface LanggraphTimelineOptions extends RowsPlace {
  * ```
  */
 export async function langgraphTimeline(store: CheckpointStore, options: LanggraphTimelineOptions): Promise<TimelinePage<LanggraphTimelineEntry>> {
-  void store;
-  void options;
-  throw new Error('not yet');
+  const namespace = options.namespace ?? LANGGRAPH_NAMESPACE;
+  const limit = options.limit ?? 100;
+  if (!Number.isSafeInteger(limit) || limit < 1 || limit > 1000) throw new CheckpointValidationError('limit must be an integer from 1 to 1000');
+  let before: string | undefined;
+  if (options.cursor !== undefined) {
+    before = decodeCursor(options.cursor);
+    if (before === undefined) throw new CheckpointValidationError(`not a timeline cursor: ${JSON.stringify(options.cursor)}`);
+  }
+  const prefix = checkpointPrefix(options.threadId, options.checkpointNs ?? '');
+  const steps: Step[] = [];
+  // Writes come before their checkpoint in descending order: keep them until it shows up.
+  let pending: { bytes: number; error?: RowError; channels: string[]; partRefs: string[] }[] = [];
+  let more = false;
+  const chunk = Math.min(1000, limit * 2 + 2);
+  read: for (;;) {
+    const page = await readRange(store, namespace, prefix, before, chunk);
+    for (const checked of page) {
+      const raw = checked.ok ? checked.row : checked.raw;
+      const ref = String(raw.sourceRef);
+      const parsed = parseSourceRef(raw.sourceRef);
+      if (steps.length === limit) {
+        more = true;
+        break read;
+      }
+      before = ref;
+      const bytes = utf8Length(raw.payloadJson);
+      if (parsed?.what === 'writes' || (checked.ok && checked.row.kind !== CHECKPOINT_KIND)) {
+        if (!checked.ok) {
+          pending.push({ bytes, error: rowError(checked.error), channels: [], partRefs: [] });
+          continue;
+        }
+        try {
+          const w = writePayload(checked.row);
+          const partRefs = w.writes.flatMap((x) => (x.value.parts ?? []).map((part) => writePartRef(w.thread_id, w.checkpoint_ns, w.checkpoint_id, w.task_id, part.k)));
+          pending.push({ bytes, channels: w.writes.map((x) => x.channel), partRefs });
+        } catch (error) {
+          pending.push({ bytes, error: rowError(error), channels: [], partRefs: [] });
+        }
+        continue;
+      }
+      const step: Step = { ref, row: raw as CheckpointRow, bytes, writeChannels: new Set(), partRefs: [] };
+      if (!checked.ok) step.error = rowError(checked.error);
+      else {
+        try {
+          step.p = checkpointPayload(checked.row as StoredRow);
+          step.partRefs = valuePartRefs(step.p);
+        } catch (error) {
+          step.error = rowError(error);
+        }
+      }
+      for (const w of pending) {
+        step.bytes += w.bytes;
+        if (w.error && !step.error) step.error = w.error;
+        for (const ch of w.channels) step.writeChannels.add(ch);
+        step.partRefs.push(...w.partRefs);
+      }
+      pending = [];
+      steps.push(step);
+    }
+    if (page.length < chunk) break;
+  }
+  await addParts(store, namespace, steps);
+  return { entries: steps.map(entryOf), next_cursor: more && steps.length > 0 ? encodeCursor((steps[steps.length - 1] as Step).ref) : null };
+}
+
+/** The part rows a checkpoint's own values and list pieces are split into. */
+function valuePartRefs(p: CheckpointPayload): string[] {
+  const refs: string[] = [];
+  for (const v of [...Object.values(p.values), ...Object.values(p.lists ?? {})]) for (const part of v.parts ?? []) refs.push(partRef(p.thread_id, p.checkpoint_ns, p.checkpoint_id, part.k));
+  return refs;
+}
+
+/** Adds the bytes of the steps' part rows (one read), failing a step whose part row fails. */
+async function addParts(store: CheckpointStore, namespace: string, steps: Step[]): Promise<void> {
+  const refs = steps.flatMap((s) => s.partRefs);
+  if (refs.length === 0) return;
+  const raw = store.adapter.findBySourceRefs ? await store.adapter.findBySourceRefs(namespace, refs) : await store.findBySourceRefs(namespace, refs);
+  const byRef = new Map(checkRows(raw).map((c) => [String((c.ok ? c.row : c.raw).sourceRef), c] as const));
+  for (const step of steps) {
+    for (const ref of step.partRefs) {
+      const c = byRef.get(ref);
+      if (c === undefined) continue; // a missing part fails the state read, named there
+      step.bytes += utf8Length((c.ok ? c.row : c.raw).payloadJson);
+      if (!c.ok && !step.error) step.error = rowError(c.error);
+    }
+  }
+}
+
+function entryOf(step: Step): LanggraphTimelineEntry {
+  const parsed = parseSourceRef(step.row.sourceRef);
+  const p = step.p;
+  const entry: LanggraphTimelineEntry = {
+    checkpoint_id: p?.checkpoint_id ?? parsed?.id ?? '',
+    parent_checkpoint_id: p?.parent_checkpoint_id ?? null,
+    checkpoint_ns: p?.checkpoint_ns ?? parsed?.ns ?? '',
+    created_at: String(step.row.createdAt),
+    bytes: step.bytes,
+    row_id: Number(step.row.id),
+    status: step.error ? 'failed' : 'verified',
+  };
+  if (step.error) entry.error = step.error;
+  if (p) {
+    const checkpoint = jsonForm(p.checkpoint) as Record<string, unknown> | null;
+    if (checkpoint !== null && typeof checkpoint === 'object' && typeof checkpoint.ts === 'string') entry.ts = checkpoint.ts;
+    entry.metadata = jsonForm(p.metadata);
+    entry.changed_channels = [...Object.keys(p.values), ...Object.keys(p.lists ?? {})].sort();
+    entry.write_channels = [...step.writeChannels].sort();
+  }
+  return entry;
 }

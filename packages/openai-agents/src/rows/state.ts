@@ -1,4 +1,6 @@
-import type { CheckpointStore } from '@session-checkpoint/core';
+import { CheckpointNotFoundError, CheckpointValidationError, type CheckpointStore } from '@session-checkpoint/core';
+import { itemRowsAscending } from '../item-rows.js';
+import { AGENTS_NAMESPACE } from './namespace.js';
 import type { SessionRowsPlace, SessionState } from './types.js';
 
 /** Options of {@link sessionState}. */
@@ -9,10 +11,12 @@ export interface SessionStateOptions extends SessionRowsPlace {
 }
 
 /**
- * A session's items, verified and decoded by the session's own decoder: equal to `getItems()` in
- * JSON, or, with `position`, its first `position` items.
+ * A session's items, verified and decoded by the session's own decoder (item-rows.ts): equal to
+ * `getItems()`, or, with `position`, its items up to that position. Reads rows oldest first and
+ * stops at the position.
  *
  * @throws CheckpointNotFoundError when the session has no item rows.
+ * @throws CheckpointValidationError when `position` is not a positive integer.
  * @throws CheckpointIntegrityError naming the row when a row fails verification.
  * @example
  * ```ts
@@ -20,7 +24,21 @@ export interface SessionStateOptions extends SessionRowsPlace {
  * ```
  */
 export async function sessionState(store: CheckpointStore, options: SessionStateOptions): Promise<SessionState> {
-  void store;
-  void options;
-  throw new Error('not yet');
+  const namespace = options.namespace ?? AGENTS_NAMESPACE;
+  const upTo = options.position;
+  if (upTo !== undefined && (!Number.isSafeInteger(upTo) || upTo < 0)) throw new CheckpointValidationError('position must be a non-negative integer');
+  const items: unknown[] = [];
+  let position = 0;
+  let rows = 0;
+  for await (const row of itemRowsAscending(store, { namespace, sessionId: options.sessionId })) {
+    rows++;
+    for (let i = 0; i < row.items.length; i++) {
+      if (upTo !== undefined && row.seq + i > upTo) break;
+      items.push(row.items[i]);
+      position = row.seq + i;
+    }
+    if (upTo !== undefined && row.seq + row.items.length > upTo) break;
+  }
+  if (rows === 0) throw new CheckpointNotFoundError(`no OpenAI Agents session '${options.sessionId}' in namespace '${namespace}'`);
+  return { family: 'openai-agents', namespace, session_id: options.sessionId, position, items };
 }
