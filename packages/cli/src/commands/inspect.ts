@@ -14,7 +14,7 @@ export default class Inspect extends BaseCommand<typeof Inspect> {
     '<%= config.bin %> <%= command.id %> --store app.sqlite --namespace langgraph --port 8765 --no-open',
   ];
   static override flags = {
-    namespace: namespaceFlag({ optional: true, description: 'Only this store namespace. Default is every namespace.' }),
+    namespace: namespaceFlag({ optional: true, description: "Only this store namespace. Default is each family's default namespace (langgraph, openai-agents, default)." }),
     'no-open': Flags.boolean({ default: false, description: 'Do not open the system browser; just print the URL.' }),
     port: integerFlag({ default: 0, description: 'Port on 127.0.0.1. Default is 0: a random free port.' }),
   };
