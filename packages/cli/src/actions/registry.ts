@@ -13,6 +13,7 @@ import type { CommandAction } from './command-context.js';
 export const ACTIONS: Readonly<Record<string, () => Promise<CommandAction>>> = {
   create: async () => (await import('./create-checkpoint.js')).createCheckpoint,
   delete: async () => (await import('./delete-checkpoint.js')).deleteCheckpoint,
+  diff: async () => (await import('./diff-states.js')).diffStates,
   export: async () => (await import('./export-bundle.js')).exportBundle,
   get: async () => (await import('./get-checkpoint.js')).getCheckpoint,
   history: async () => (await import('./session-history.js')).sessionHistory,
@@ -23,5 +24,7 @@ export const ACTIONS: Readonly<Record<string, () => Promise<CommandAction>>> = {
   migrate: async () => (await import('./migrate-checkpoints.js')).migrateCheckpoints,
   prune: async () => (await import('./prune-checkpoints.js')).pruneCheckpoints,
   sessions: async () => (await import('./list-sessions.js')).listSessions,
+  state: async () => (await import('./show-state.js')).showState,
+  threads: async () => (await import('./list-threads.js')).listThreads,
   verify: async () => (await import('./verify-store.js')).verifyStore,
 };

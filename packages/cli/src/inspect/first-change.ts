@@ -1,4 +1,11 @@
-import type { CheckpointStore } from '@session-checkpoint/core';
+import { CheckpointNotFoundError, type CheckpointStore } from '@session-checkpoint/core';
+import { langgraphChannelValues, langgraphTimeline, type LanggraphTimelineEntry } from '@session-checkpoint/langgraph/rows';
+import { sessionState } from '@session-checkpoint/openai-agents/rows';
+import { diffDocuments } from './diff.js';
+import { plainIdsOldestFirst, plainState } from './plain-rows.js';
+import { parsePointer, valueAtPointer } from './pointer.js';
+import { positionOf } from './state.js';
+import { resolveFamily } from './threads.js';
 import type { FirstChange, ThreadSelector } from './types.js';
 
 /** Options of {@link firstChange}. */
@@ -9,20 +16,127 @@ export interface FirstChangeOptions extends ThreadSelector {
   to?: string;
 }
 
+type At = { found: boolean; value?: unknown };
+
+function same(a: At, b: At): boolean {
+  if (a.found !== b.found) return false;
+  return !a.found || diffDocuments(a.value, b.value).length === 0;
+}
+
+function hit(base: Omit<FirstChange, 'checkpoint_id' | 'parent_checkpoint_id'>, id: string, parent: string | null, before: At, after: At): FirstChange {
+  return {
+    ...base,
+    checkpoint_id: id,
+    parent_checkpoint_id: parent,
+    ...(before.found ? { before: before.value } : {}),
+    ...(after.found ? { after: after.value } : {}),
+  };
+}
+
+/** Every timeline entry of a LangGraph (thread, ns), by checkpoint id (pages of 1000, no state rebuilt). */
+async function allEntries(store: CheckpointStore, namespace: string, threadId: string, checkpointNs: string): Promise<Map<string, LanggraphTimelineEntry>> {
+  const out = new Map<string, LanggraphTimelineEntry>();
+  let cursor: string | undefined;
+  do {
+    const page = await langgraphTimeline(store, { namespace, threadId, checkpointNs, limit: 1000, ...(cursor === undefined ? {} : { cursor }) });
+    for (const e of page.entries) out.set(e.checkpoint_id, e);
+    cursor = page.next_cursor ?? undefined;
+  } while (cursor !== undefined);
+  return out;
+}
+
 /**
  * The first checkpoint on a thread's line (the parent chain from `to`, oldest first) where the
  * value at `pointer` differs from its parent's: "which step made this value what it is". For
  * LangGraph, checkpoints whose rows do not change the pointer's channel are skipped without
- * rebuilding a state. For sessions the line is the positions (item rows); for plain checkpoints,
- * the rows oldest first.
+ * rebuilding a state (the timeline says which channels each checkpoint stores); only the
+ * pointer's channel is rebuilt at the others. For sessions the line is the item rows (each
+ * state a prefix of the history, read once); for plain checkpoints, the rows oldest first.
  *
+ * @throws CheckpointValidationError for a bad pointer; CheckpointNotFoundError for an unknown thread or `to`.
  * @example
  * ```ts
  * const hit = await firstChange(store, { threadId: 't-1', pointer: '/messages/2' });
  * ```
  */
 export async function firstChange(store: CheckpointStore, options: FirstChangeOptions): Promise<FirstChange> {
-  void store;
-  void options;
-  throw new Error('not yet');
+  const tokens = parsePointer(options.pointer);
+  const { family, namespace } = await resolveFamily(store, options);
+  const base = { family, pointer: options.pointer, walked: 0, rebuilt: 0 };
+  const none = (): FirstChange => ({ ...base, checkpoint_id: null, parent_checkpoint_id: null });
+
+  if (family === 'langgraph') {
+    const ns = options.checkpointNs ?? '';
+    const entries = await allEntries(store, namespace, options.threadId, ns);
+    const start = options.to ?? [...entries.keys()].sort().pop();
+    if (start === undefined || !entries.has(start)) throw new CheckpointNotFoundError(`no LangGraph checkpoint ${String(start)} in thread '${options.threadId}'`);
+    const line: LanggraphTimelineEntry[] = [];
+    for (let id: string | null = start; id !== null && entries.has(id) && line.length <= entries.size; ) {
+      const e = entries.get(id) as LanggraphTimelineEntry;
+      line.push(e);
+      id = e.parent_checkpoint_id;
+    }
+    line.reverse();
+    const channel = tokens[0];
+    const rest = `/${tokens.slice(1).map((t) => t.replace(/~/g, '~0').replace(/\//g, '~1')).join('/')}`;
+    const at = async (id: string): Promise<At> => {
+      base.rebuilt++;
+      const values = await langgraphChannelValues(store, { namespace, threadId: options.threadId, checkpointNs: ns, checkpointId: id, channels: channel === undefined ? (entries.get(id)?.channels ?? []) : [channel] });
+      if (channel === undefined) return { found: true, value: values };
+      if (!Object.hasOwn(values, channel)) return { found: false };
+      return tokens.length === 1 ? { found: true, value: values[channel] } : valueAtPointer(values[channel], rest);
+    };
+    let before: At = { found: false };
+    let beforeId: string | null = null;
+    let present = false;
+    for (const e of line) {
+      base.walked++;
+      // A channel not stored here and present as before holds its parent's value: nothing to rebuild.
+      const has = channel === undefined || (e.channels ?? []).includes(channel);
+      const touched = channel === undefined || e.status === 'failed' || (e.changed_channels ?? []).includes(channel) || has !== present;
+      present = has;
+      if (touched) {
+        const after = await at(e.checkpoint_id);
+        if (!same(before, after)) return hit(base, e.checkpoint_id, beforeId, before, after);
+        before = after;
+      }
+      beforeId = e.checkpoint_id;
+    }
+    return none();
+  }
+
+  if (family === 'openai-agents') {
+    const upTo = options.to === undefined ? undefined : positionOf(options.to);
+    const { items, position } = await sessionState(store, { namespace, sessionId: options.threadId, ...(upTo === undefined ? {} : { position: upTo }) });
+    base.rebuilt = 1;
+    // Rows are appended or trimmed, never edited in place: the state at a position is a prefix of
+    // the history. The whole list first differs at the first position; item k first appears (and
+    // never changes after) at the k-th position.
+    const oldest = position - items.length + 1;
+    const first = tokens[0];
+    const n = tokens.length === 0 ? 1 : first !== undefined && /^(0|[1-9][0-9]*)$/.test(first) ? Number(first) + 1 : 0;
+    base.walked = Math.min(n, items.length);
+    if (n >= 1 && n <= items.length) {
+      const after = valueAtPointer(items.slice(0, n), options.pointer);
+      const pos = oldest + n - 1;
+      const before: At = n === 1 ? { found: false } : valueAtPointer(items.slice(0, n - 1), options.pointer);
+      if (!same(before, after)) return hit(base, String(pos), pos > 1 ? String(pos - 1) : null, before, after);
+    }
+    return none();
+  }
+
+  const ids = await plainIdsOldestFirst(store, namespace, options.threadId);
+  const end = options.to === undefined ? ids.length : ids.indexOf(options.to) + 1;
+  if (end === 0) throw new CheckpointNotFoundError(`no checkpoint ${String(options.to)} in session '${options.threadId}'`);
+  let before: At = { found: false };
+  let beforeId: string | null = null;
+  for (const id of ids.slice(0, end)) {
+    base.walked++;
+    base.rebuilt++;
+    const after = valueAtPointer((await plainState(store, namespace, options.threadId, id)).payload, options.pointer);
+    if (!same(before, after)) return hit(base, id, beforeId, before, after);
+    before = after;
+    beforeId = id;
+  }
+  return none();
 }

@@ -1,10 +1,39 @@
-import type { CheckpointStore } from '@session-checkpoint/core';
-import type { State, StepSelector, Writes } from './types.js';
+import { CheckpointValidationError, type CheckpointStore } from '@session-checkpoint/core';
+import { langgraphState, langgraphWrites } from '@session-checkpoint/langgraph/rows';
+import { sessionState } from '@session-checkpoint/openai-agents/rows';
+import { plainState } from './plain-rows.js';
+import { resolveFamily } from './threads.js';
+import type { Family, State, StepSelector, Writes } from './types.js';
+
+/** A session position given as text (a `checkpoint_id` of a session timeline). */
+export function positionOf(text: string): number {
+  if (!/^(0|[1-9][0-9]{0,15})$/.test(text)) throw new CheckpointValidationError(`a session position is a non-negative integer, not ${JSON.stringify(text)}`);
+  return Number(text);
+}
+
+/** The state of a step of a thread whose family is known. */
+export async function stateIn(store: CheckpointStore, family: Family, namespace: string, selector: StepSelector & { position?: number }): Promise<State> {
+  if (family === 'langgraph') {
+    if (selector.position !== undefined) throw new CheckpointValidationError('--position is for OpenAI Agents sessions; a LangGraph step is named by its checkpoint id');
+    return langgraphState(store, {
+      namespace,
+      threadId: selector.threadId,
+      checkpointNs: selector.checkpointNs ?? '',
+      ...(selector.checkpointId === undefined ? {} : { checkpointId: selector.checkpointId }),
+    });
+  }
+  if (family === 'openai-agents') {
+    const position = selector.position ?? (selector.checkpointId === undefined ? undefined : positionOf(selector.checkpointId));
+    return sessionState(store, { namespace, sessionId: selector.threadId, ...(position === undefined ? {} : { position }) });
+  }
+  if (selector.position !== undefined) throw new CheckpointValidationError('--position is for OpenAI Agents sessions; a plain checkpoint is named by its id');
+  return plainState(store, namespace, selector.threadId, selector.checkpointId);
+}
 
 /**
  * The state at one step, verified (the latest when `checkpointId` is absent): a LangGraph
  * checkpoint's values as `getTuple` rebuilds them (serialised), a session's items (up to
- * `position`), or a plain checkpoint's payload.
+ * `position`, or up to `checkpointId` read as a position), or a plain checkpoint's payload.
  *
  * @throws CheckpointNotFoundError, CheckpointIntegrityError (a row the state needs fails verification).
  * @example
@@ -13,9 +42,8 @@ import type { State, StepSelector, Writes } from './types.js';
  * ```
  */
 export async function readState(store: CheckpointStore, selector: StepSelector & { position?: number }): Promise<State> {
-  void store;
-  void selector;
-  throw new Error('not yet');
+  const { family, namespace } = await resolveFamily(store, selector);
+  return stateIn(store, family, namespace, selector);
 }
 
 /**
@@ -28,9 +56,9 @@ export async function readState(store: CheckpointStore, selector: StepSelector &
  * ```
  */
 export async function readWrites(store: CheckpointStore, selector: StepSelector & { checkpointId: string }): Promise<Writes> {
-  void store;
-  void selector;
-  throw new Error('not yet');
+  const { family, namespace } = await resolveFamily(store, selector);
+  if (family !== 'langgraph') return [];
+  return langgraphWrites(store, { namespace, threadId: selector.threadId, checkpointNs: selector.checkpointNs ?? '', checkpointId: selector.checkpointId });
 }
 
 /**

@@ -1,5 +1,9 @@
-import type { CheckpointStore } from '@session-checkpoint/core';
-import type { Family, ThreadSelector, ThreadSummary } from './types.js';
+import { CheckpointNotFoundError, CheckpointValidationError, type CheckpointStore } from '@session-checkpoint/core';
+import { langgraphThreads, langgraphTimeline } from '@session-checkpoint/langgraph/rows';
+import { agentSessions, sessionTimeline } from '@session-checkpoint/openai-agents/rows';
+import { DEFAULT_NAMESPACES } from './families.js';
+import { plainSummary } from './plain-rows.js';
+import { FAMILIES, type Family, type ThreadSelector, type ThreadSummary } from './types.js';
 
 /**
  * The threads and sessions of a store, most recently active first. With `namespace`, the threads
@@ -13,9 +17,25 @@ import type { Family, ThreadSelector, ThreadSummary } from './types.js';
  * ```
  */
 export async function listThreads(store: CheckpointStore, options: { namespace?: string } = {}): Promise<ThreadSummary[]> {
-  void store;
-  void options;
-  throw new Error('not yet');
+  const ns = (family: Family) => options.namespace ?? DEFAULT_NAMESPACES[family];
+  const out: ThreadSummary[] = [...(await langgraphThreads(store, { namespace: ns('langgraph') })), ...(await agentSessions(store, { namespace: ns('openai-agents') }))];
+  const claimed = new Set(out.filter((t) => t.namespace === ns('checkpoints')).map((t) => t.thread_id));
+  for (const s of await store.sessions({ namespace: ns('checkpoints') })) {
+    if (claimed.has(s.sessionId)) continue;
+    const summary = await plainSummary(store, ns('checkpoints'), s.sessionId);
+    if (summary) out.push(summary);
+  }
+  // Stable: families keep their order among threads active at the same second.
+  return out.sort((a, b) => (a.latest_created_at < b.latest_created_at ? 1 : a.latest_created_at > b.latest_created_at ? -1 : 0));
+}
+
+/** True when `family` holds the thread in `namespace` (one small range read). */
+async function holds(store: CheckpointStore, family: Family, namespace: string, threadId: string, checkpointNs?: string): Promise<boolean> {
+  if (family === 'langgraph') return (await langgraphTimeline(store, { namespace, threadId, checkpointNs: checkpointNs ?? '', limit: 1 })).entries.length > 0;
+  if (family === 'openai-agents') return (await sessionTimeline(store, { namespace, sessionId: threadId, limit: 1 })).entries.length > 0;
+  if ((await langgraphTimeline(store, { namespace, threadId, limit: 1 })).entries.length > 0) return false;
+  if ((await sessionTimeline(store, { namespace, sessionId: threadId, limit: 1 })).entries.length > 0) return false;
+  return (await store.adapter.listRows({ namespace, sessionId: threadId, limit: 1, offset: 0 })).length > 0;
 }
 
 /**
@@ -24,9 +44,22 @@ export async function listThreads(store: CheckpointStore, options: { namespace?:
  *
  * @throws CheckpointNotFoundError when no family holds it; CheckpointValidationError (naming the
  *   families) when several do and `family` is not given.
+ * @example
+ * ```ts
+ * await resolveFamily(store, { threadId: 'chat-1' }); // { family: 'langgraph', namespace: 'langgraph' }
+ * ```
  */
 export async function resolveFamily(store: CheckpointStore, selector: ThreadSelector): Promise<{ family: Family; namespace: string }> {
-  void store;
-  void selector;
-  throw new Error('not yet');
+  if (selector.family !== undefined && !FAMILIES.includes(selector.family)) throw new CheckpointValidationError(`family must be one of ${FAMILIES.join(', ')}`);
+  const candidates = selector.family !== undefined ? [selector.family] : FAMILIES;
+  const found: { family: Family; namespace: string }[] = [];
+  for (const family of candidates) {
+    const namespace = selector.namespace ?? DEFAULT_NAMESPACES[family];
+    if (await holds(store, family, namespace, selector.threadId, selector.checkpointNs)) found.push({ family, namespace });
+  }
+  const [one] = found;
+  if (found.length === 1 && one) return one;
+  const where = selector.namespace === undefined ? 'the default namespaces' : `namespace '${selector.namespace}'`;
+  if (found.length === 0) throw new CheckpointNotFoundError(`no ${selector.family ?? 'thread or session'} '${selector.threadId}' in ${where}`);
+  throw new CheckpointValidationError(`'${selector.threadId}' names threads of several families (${found.map((f) => `${f.family} in namespace '${f.namespace}'`).join(', ')}); choose one with --family`);
 }

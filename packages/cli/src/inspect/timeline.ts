@@ -1,5 +1,10 @@
 import type { CheckpointStore } from '@session-checkpoint/core';
+import { langgraphTimeline } from '@session-checkpoint/langgraph/rows';
+import { sessionTimeline } from '@session-checkpoint/openai-agents/rows';
+import { plainTimeline } from './plain-rows.js';
+import { resolveFamily } from './threads.js';
 import type { ThreadSelector, Timeline } from './types.js';
+import { CheckpointValidationError } from '@session-checkpoint/core';
 
 /** Options of {@link readTimeline}. */
 export interface TimelineOptions extends ThreadSelector {
@@ -22,7 +27,12 @@ export interface TimelineOptions extends ThreadSelector {
  * ```
  */
 export async function readTimeline(store: CheckpointStore, options: TimelineOptions): Promise<Timeline> {
-  void store;
-  void options;
-  throw new Error('not yet');
+  const { family, namespace } = await resolveFamily(store, options);
+  const limit = options.limit ?? 100;
+  if (!Number.isSafeInteger(limit) || limit < 1 || limit > 1000) throw new CheckpointValidationError('limit must be an integer from 1 to 1000');
+  const paging = { limit, ...(options.cursor === undefined ? {} : { cursor: options.cursor }) };
+  const head = { family, namespace, thread_id: options.threadId, checkpoint_ns: family === 'langgraph' ? (options.checkpointNs ?? '') : '' };
+  if (family === 'langgraph') return { ...head, ...(await langgraphTimeline(store, { namespace, threadId: options.threadId, checkpointNs: options.checkpointNs ?? '', ...paging })) };
+  if (family === 'openai-agents') return { ...head, ...(await sessionTimeline(store, { namespace, sessionId: options.threadId, ...paging })) };
+  return { ...head, ...(await plainTimeline(store, namespace, options.threadId, limit, options.cursor)) };
 }

@@ -17,7 +17,7 @@
  */
 export { langgraphThreads } from './threads.js';
 export { langgraphTimeline, type LanggraphTimelineOptions } from './timeline.js';
-export { langgraphState, langgraphWrites } from './state.js';
+export { langgraphChannelValues, langgraphState, langgraphWrites } from './state.js';
 export { LANGGRAPH_NAMESPACE } from './namespace.js';
 export type {
   CheckpointSelector,

@@ -97,3 +97,19 @@ export async function langgraphState(store: CheckpointStore, selector: Checkpoin
 export async function langgraphWrites(store: CheckpointStore, selector: CheckpointSelector & { checkpointId: string }): Promise<LanggraphWrite[]> {
   return writesOf(store, selector.namespace ?? LANGGRAPH_NAMESPACE, await selectedEntry(store, selector));
 }
+
+/**
+ * The values of some channels at one checkpoint, rebuilt and verified like {@link langgraphState}
+ * but only for `channels` (a channel without a value there is left out): what a search over many
+ * checkpoints needs without rebuilding whole states.
+ *
+ * @throws CheckpointNotFoundError when the checkpoint has no row.
+ * @example
+ * ```ts
+ * const { messages } = await langgraphChannelValues(store, { threadId: 'chat-1', checkpointId: '1ef…', channels: ['messages'] });
+ * ```
+ */
+export async function langgraphChannelValues(store: CheckpointStore, selector: CheckpointSelector & { checkpointId: string; channels: readonly string[] }): Promise<Record<string, unknown>> {
+  const entry = await selectedEntry(store, selector);
+  return entryValues(store, selector.namespace ?? LANGGRAPH_NAMESPACE, entry, new Set(selector.channels));
+}

@@ -158,6 +158,7 @@ function entryOf(step: Step): LanggraphTimelineEntry {
     if (checkpoint !== null && typeof checkpoint === 'object' && typeof checkpoint.ts === 'string') entry.ts = checkpoint.ts;
     entry.metadata = jsonForm(p.metadata);
     entry.changed_channels = [...Object.keys(p.values), ...Object.keys(p.lists ?? {})].sort();
+    entry.channels = [...Object.keys(p.values), ...Object.keys(p.lists ?? {}), ...Object.keys(p.carried)].sort();
     entry.write_channels = [...step.writeChannels].sort();
   }
   return entry;

@@ -48,6 +48,8 @@ export interface LanggraphTimelineEntry {
   metadata?: unknown;
   /** Channels whose value changed at this checkpoint (stored here, in full or as appended items). */
   changed_channels?: string[];
+  /** Every channel with a value at this checkpoint (changed here or carried over). */
+  channels?: string[];
   /** Channels that tasks wrote as pending writes on this checkpoint. */
   write_channels?: string[];
 }
