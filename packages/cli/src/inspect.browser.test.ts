@@ -44,7 +44,7 @@ async function shot(page: Page, name: string): Promise<void> {
 async function openThread(page: Page, id: string): Promise<void> {
   await page.locator(`.thread[data-thread-id="${id}"]`).first().click();
   await page.locator('.thread-title code', { hasText: id }).waitFor();
-  await page.locator('.entries [data-checkpoint-id]').first().waitFor();
+  await page.locator('.timeline[data-loading="false"] .entries [data-checkpoint-id]').first().waitFor();
 }
 
 describe('session-checkpoint inspect on SQLite', () => {
@@ -129,7 +129,12 @@ describe('session-checkpoint inspect on SQLite', () => {
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
     page.on('console', (message) => {
-      if (message.type() === 'error') errors.push(message.text());
+      // A failed request is logged by the browser too; those are checked one by one below.
+      if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) errors.push(message.text());
+    });
+    const failures: string[] = [];
+    page.on('response', (response) => {
+      if (response.status() >= 400) failures.push(`${response.status()} ${new URL(response.url()).pathname}?${new URL(response.url()).searchParams.get('checkpoint')}`);
     });
     await page.goto(inspector.url);
     expect(new URL(page.url()).searchParams.get('token')).toBeNull();
@@ -172,14 +177,15 @@ describe('session-checkpoint inspect on SQLite', () => {
     // Filter by a changed path: only steps that changed /turns are left, each with its change.
     await page.locator('.filter input').fill('/turns');
     await page.locator('.filter button[type="submit"]').click();
-    await page.locator('.filter-on').waitFor();
-    await expect.poll(async () => (await page.locator('.entries [data-checkpoint-id]').count()) < ids.length).toBe(true);
+    await page.locator('.timeline[data-filter="/turns"][data-loading="false"]').waitFor();
     const filtered = await page.locator('.entries [data-checkpoint-id]').count();
     expect(filtered).toBeGreaterThan(0);
     expect(await page.locator('.entries [data-checkpoint-id] .changes').count()).toBe(filtered);
     await shot(page, 'filter');
+    expect(filtered).toBeLessThan(ids.length);
     await page.locator('.filter .clear').click();
-    await expect.poll(() => page.locator('.entries [data-checkpoint-id]').count()).toBe(ids.length);
+    await page.locator('.timeline[data-filter=""][data-loading="false"]').waitFor();
+    expect(await page.locator('.entries [data-checkpoint-id]').count()).toBe(ids.length);
 
     // Export a redacted debug bundle of the selected step.
     await page.locator(`.entries [data-checkpoint-id="${fixture.checkpoints[0]}"]`).click();
@@ -195,6 +201,7 @@ describe('session-checkpoint inspect on SQLite', () => {
 
     // The OpenAI Agents session: its positions on the timeline and its items.
     await openThread(page, fixture.agentSession);
+    await page.locator('button[data-tab="state"]').click();
     await page.locator('.state-view').waitFor();
     await expect.poll(() => page.locator('.state-view [data-path="/items"]').count()).toBe(1);
 
@@ -209,6 +216,8 @@ describe('session-checkpoint inspect on SQLite', () => {
     await shot(page, 'tampered');
 
     expect(errors).toEqual([]);
+    // The one request that failed: the tampered row's state, refused by verification.
+    expect(failures).toEqual([`500 /api/state?${fixture.plainRows[1]}`]);
     // Nothing but this server was asked for anything.
     expect(requests.filter((url) => !url.startsWith(`http://127.0.0.1:${inspector.port}/`))).toEqual([]);
   });

@@ -48,6 +48,12 @@ describe('redact', () => {
     expect(redact({ note: 'bob@example.com', 'ann@example.com': 1, ids: ['thread-1'] })).toEqual({ note: '[email]', '[email]': 1, ids: ['thread-1'] });
   });
 
+  it('never mistakes ids, UUIDs, dates or times for phone numbers', () => {
+    const entry = { checkpoint_id: '1f1ef1e1-5141-6110-8002-ce764316bd6b', created_at: '2026-12-03T13:32:03Z', note: 'at 2026-12-03 13:32:03 run 1f1ef1e1-4e6e-6690-8003-06c6c2a26452', id: 'user-ann@example.com' };
+    expect(redact(entry)).toEqual(entry);
+    expect(scrubString('call 030 1234567 or (030) 123-4567')).toBe('call [phone] or [phone]');
+  });
+
   it('takes extra path rules to mask and to keep, with * for one segment', () => {
     const state = { values: { notes: { plan: 'secret plan' }, messages: [{ content: 'public' }, { content: 'also' }] } };
     expect(redact(state, { redact: ['/values/notes'], keep: ['/values/messages/*/content'] })).toEqual({

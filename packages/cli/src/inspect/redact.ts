@@ -32,10 +32,15 @@ const SECRET_KEY = /(?:^|[_\-.])(?:api[_-]?key|apikey|token|access[_-]?token|ref
  */
 const STRUCTURE_KEYS = /^(?:id|ids|type|role|name|status|channel|channels|call_id|tool_call_id|checkpoint_id|checkpoint_ns|thread_id|session_id|parent_checkpoint_id|task_id|lc|kind|format|mime_type|detail|index|step|source)$|_id$/iu;
 
+/** A date (`2026-12-03`): digits and dashes like a phone number, but kept. */
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/u;
 /** E-mail addresses inside any string. */
 const EMAIL = /[\p{L}\p{N}._%+-]+@[\p{L}\p{N}.-]+\.\p{L}{2,}/gu;
-/** Phone-like numbers: 7 or more digits with optional +, spaces, dots, dashes or brackets. */
-const PHONE = /(?<![\p{L}\p{N}])\+?\d[\d ().-]{5,}\d(?![\p{L}\p{N}])/gu;
+/**
+ * Phone-like numbers: 7 or more digits with optional +, spaces, dots, dashes or brackets, standing
+ * alone (not a run inside an id such as a UUID, nor a date or time next to `-` or `:`).
+ */
+const PHONE = /(?<![\p{L}\p{N}:_-])\+?\(?\d[\d ().-]{5,}\d(?![\p{L}\p{N}:_-])/gu;
 
 /** Options of {@link redact}. */
 export interface RedactOptions {
@@ -53,7 +58,7 @@ export interface RedactOptions {
 }
 
 /** How a value is being masked at one point of the walk. */
-type Mode = 'none' | 'content' | 'secret';
+type Mode = 'none' | 'content' | 'secret' | 'id';
 
 /** A compiled pointer pattern: its segments, `*` matching any one. */
 type Pattern = readonly string[];
@@ -79,7 +84,7 @@ function matches(pattern: Pattern, path: readonly string[]): boolean {
  * ```
  */
 export function scrubString(text: string): string {
-  return text.replace(EMAIL, '[email]').replace(PHONE, '[phone]');
+  return text.replace(EMAIL, '[email]').replace(PHONE, (match) => (ISO_DATE.test(match) ? match : '[phone]'));
 }
 
 /**
@@ -111,6 +116,7 @@ export function redact(value: unknown, options: RedactOptions = {}): unknown {
     if (keep.some((pattern) => matches(pattern, path))) return node;
     const effective: Mode = extra.some((pattern) => matches(pattern, path)) ? 'secret' : mode;
     if (typeof node === 'string') {
+      if (effective === 'id') return node;
       if (effective === 'none') return scrubString(node);
       return effective === 'secret' ? MASKED_SCALAR : maskedString(node);
     }
@@ -122,7 +128,9 @@ export function redact(value: unknown, options: RedactOptions = {}): unknown {
       let childMode = effective;
       if (SECRET_KEY.test(key)) childMode = 'secret';
       else if (effective !== 'secret' && CONTENT_KEYS.has(key.toLowerCase())) childMode = 'content';
-      else if (effective === 'content' && STRUCTURE_KEYS.test(key)) childMode = 'none';
+      // Identifiers and type names are kept exactly, wherever they are (no e-mail or phone scrub).
+      else if (effective !== 'secret' && STRUCTURE_KEYS.test(key)) childMode = 'id';
+      else if (effective === 'id') childMode = 'none';
       // Keys are structure: kept, except the e-mail or phone number a key might be.
       Object.defineProperty(out, scrubString(key), { value: walk(child, [...path, key], childMode), enumerable: true, writable: true, configurable: true });
     }

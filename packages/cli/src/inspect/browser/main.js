@@ -185,7 +185,18 @@ function App() {
     if (ref) writeHash(ref, selected);
   }, [refKey(ref), selected]);
 
+  // Loading starts in the same render as the new filter, so the timeline never shows the old
+  // entries as the answer to the new question.
+  const applyFilter = (value) => {
+    if (value === filter) return;
+    setLoading(true);
+    setFilter(value);
+  };
   const pick = (thread) => {
+    if (refKey(thread) === refKey(ref)) return;
+    setLoading(true);
+    setEntries([]);
+    setNext(null);
     setSelected(undefined);
     setCompare('parent');
     setRef(thread);
@@ -208,14 +219,14 @@ function App() {
     <main class="center">
       ${ref
         ? html`<h2 class="thread-title">${ref.family} <code>${ref.thread}</code></h2>
-            <form class="filter" onSubmit=${(event) => { event.preventDefault(); setFilter(filterText.trim()); }}>
+            <form class="filter" onSubmit=${(event) => { event.preventDefault(); applyFilter(filterText.trim()); }}>
               <input name="changed" placeholder="changed path, e.g. /messages" value=${filterText} onInput=${(event) => setFilterText(event.currentTarget.value)} />
               <button type="submit">filter</button>
-              ${filter ? html`<button type="button" class="clear" onClick=${() => { setFilterText(''); setFilter(''); }}>clear</button> <span class="filter-on">steps that changed <code>${filter}</code></span>` : null}
+              ${filter ? html`<button type="button" class="clear" onClick=${() => { setFilterText(''); applyFilter(''); }}>clear</button> <span class="filter-on">steps that changed <code>${filter}</code></span>` : null}
             </form>
             ${entries.length > 0 ? html`<${SizeChart} entries=${chartEntries} selected=${selected} onSelect=${setSelected} />` : null}
             ${timelineError ? html`<${ErrorBox} error=${timelineError} what="the timeline" />` : null}
-            <${Timeline} entries=${entries} selected=${selected} compare=${compare === 'parent' ? null : compare} onSelect=${setSelected} next=${next} loading=${loading} total=${filter ? undefined : total} onLoadEarlier=${() => loadPage(next, false)} />`
+            <${Timeline} entries=${entries} selected=${selected} compare=${compare === 'parent' ? null : compare} onSelect=${setSelected} next=${next} loading=${loading} total=${filter ? undefined : total} filter=${filter} onLoadEarlier=${() => loadPage(next, false)} />`
         : html`<p class="empty">Pick a thread.</p>`}
     </main>
     ${ref ? html`<${Detail} ref=${ref} entries=${entries} selected=${selected} compare=${compare} setCompare=${setCompare} tab=${tab} setTab=${setTab} onFailed=${(id) => setFailedReads((old) => new Set([...old, id]))} />` : null}

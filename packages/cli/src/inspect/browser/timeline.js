@@ -43,9 +43,9 @@ function Entry({ entry, index, layout, selected, compare, onSelect }) {
 }
 
 /** The list, with "load earlier" at its end while earlier steps exist. */
-export function Timeline({ entries, selected, compare, onSelect, next, loading, onLoadEarlier, total }) {
+export function Timeline({ entries, selected, compare, onSelect, next, loading, onLoadEarlier, total, filter }) {
   const layout = useMemo(() => forkLayout(entries), [entries]);
-  return html`<div class="timeline">
+  return html`<div class="timeline" data-loading=${loading ? 'true' : 'false'} data-filter=${filter ?? ''}>
     <div class="timeline-head">${entries.length}${total !== undefined ? ` of ${total}` : ''} steps, latest first</div>
     <ol class="entries">${entries.map((entry, index) => html`<${Entry} key=${entry.id} entry=${entry} index=${index} layout=${layout} selected=${entry.id === selected} compare=${entry.id === compare} onSelect=${onSelect} />`)}</ol>
     ${next !== null ? html`<button class="load-earlier" disabled=${loading} onClick=${onLoadEarlier}>${loading ? 'loading…' : 'load earlier'}</button>` : html`<div class="timeline-end">first step reached</div>`}
