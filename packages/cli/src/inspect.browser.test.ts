@@ -34,10 +34,13 @@ async function launch(): Promise<Browser> {
   return playwright.launch({ executablePath: CHROMIUM!, headless: true, args: ['--no-sandbox', '--disable-gpu'] });
 }
 
-async function shot(page: Page, name: string): Promise<void> {
+/** A screenshot for docs/inspect.md (only with SC_INSPECT_SCREENSHOTS=1): the page, or one panel of it to keep the file small. */
+async function shot(page: Page, name: string, panel?: string): Promise<void> {
   if (SCREENSHOTS === undefined) return;
   mkdirSync(SCREENSHOTS, { recursive: true });
-  await page.screenshot({ path: join(SCREENSHOTS, `inspect-${name}.png`) });
+  const path = join(SCREENSHOTS, `inspect-${name}.png`);
+  if (panel === undefined) await page.screenshot({ path });
+  else await page.locator(panel).screenshot({ path });
 }
 
 /** Picks a thread in the list and waits for its timeline. */
@@ -122,7 +125,7 @@ describe('session-checkpoint inspect on SQLite', () => {
 
   it.skipIf(!BROWSER)(`walks the stored history in Chromium${CHROMIUM ? '' : ' (no chromium on PATH)'}`, async () => {
     browser = await launch();
-    const context = await browser.newContext({ acceptDownloads: true, viewport: { width: 1360, height: 820 } });
+    const context = await browser.newContext({ acceptDownloads: true, viewport: { width: 1280, height: 720 } });
     const page = await context.newPage();
     const requests: string[] = [];
     page.on('request', (request) => requests.push(request.url()));
@@ -168,7 +171,7 @@ describe('session-checkpoint inspect on SQLite', () => {
     expect(ops.length).toBeGreaterThan(0);
     await page.locator('select[data-compare]').selectOption(fixture.checkpoints[fixture.checkpoints.length - 1]!);
     await page.locator(`.diff-view[data-diff-from="${fixture.checkpoints[fixture.checkpoints.length - 1]}"] .op`).first().waitFor();
-    await shot(page, 'diff');
+    await shot(page, 'diff', '.detail');
 
     // The writes of a step.
     await page.locator('button[data-tab="writes"]').click();
@@ -181,7 +184,7 @@ describe('session-checkpoint inspect on SQLite', () => {
     const filtered = await page.locator('.entries [data-checkpoint-id]').count();
     expect(filtered).toBeGreaterThan(0);
     expect(await page.locator('.entries [data-checkpoint-id] .changes').count()).toBe(filtered);
-    await shot(page, 'filter');
+    await shot(page, 'filter', '.center');
     expect(filtered).toBeLessThan(ids.length);
     await page.locator('.filter .clear').click();
     await page.locator('.timeline[data-filter=""][data-loading="false"]').waitFor();

@@ -20,7 +20,8 @@ export function SizeChart({ entries, selected, onSelect }) {
         legend: { show: false },
         cursor: { drag: { x: false, y: false } },
         scales: { x: { time: false } },
-        axes: [{ label: 'step (oldest → latest)', size: 34 }, { label: 'bytes', size: 60 }],
+        // Whole steps only on the x axis.
+        axes: [{ label: 'step (oldest → latest)', size: 34, incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 20000] }, { label: 'bytes', size: 60 }],
         series: [{}, { label: 'bytes', stroke: '#2563eb', fill: 'rgba(37,99,235,0.12)', width: 1.5, points: { show: entries.length <= 200 } }],
       },
       [xs, ys],

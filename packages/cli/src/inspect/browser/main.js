@@ -29,7 +29,7 @@ function writeHash(ref, checkpoint) {
 function ErrorBox({ error, what }) {
   const failed = /Integrity|verif|tamper|sha256|hash/i.test(`${error.type} ${error.message}`);
   return html`<div class=${`error ${failed ? 'verify-failed' : ''}`} role="alert" data-error-type=${error.type ?? ''}>
-    <strong>${failed ? 'Verification failed' : 'Could not read'} ${what}</strong><div>${error.type ? `${error.type}: ` : ''}${error.message}</div>
+    <strong>${failed ? `${what[0].toUpperCase()}${what.slice(1)} failed verification` : `Could not read ${what}`}</strong><div>${error.type ? `${error.type}: ` : ''}${error.message}</div>
   </div>`;
 }
 
