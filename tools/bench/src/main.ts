@@ -14,6 +14,8 @@
  * 300, 20 with --quick) builds a chat of that many turns on each saver and walks
  * `getStateHistory` in a child process under a 512 MB heap; --walk-peer-turns N runs LangGraph's
  * savers only up to N turns (they store the whole history per step: O(N^2) to build).
+ * inspect (issue 29) runs only when named in --only: `state` of the latest checkpoint of a 300-turn
+ * chat against getTuple, and `diff` of two 2 MB states.
  * PostgreSQL scenarios run when SC_PG_URL is set. cliCalls also times the Python reference CLI's
  * `get` when SC_BENCH_PYTHON_REFERENCE names a checkout of it (the folder holding its
  * `session_checkpoint` package; not part of this repository).
@@ -30,6 +32,7 @@ import { chat, DELTA_CHAT_TURNS } from './scenarios/chat.js';
 import { cliCalls } from './scenarios/cli-calls.js';
 import { growth } from './scenarios/growth.js';
 import { historyWalk } from './scenarios/history-walk.js';
+import { inspect } from './scenarios/inspect.js';
 import { langgraphSaver } from './scenarios/langgraph-saver.js';
 import { memory } from './scenarios/memory.js';
 import { postgres } from './scenarios/postgres.js';
@@ -63,6 +66,7 @@ const PER_RUN: Record<string, (c: typeof ctx) => Promise<Sample[]>> = {
 /** Scenarios run only when named in --only (each builds long threads on every saver). */
 const OPT_IN: Record<string, (c: typeof ctx) => Promise<Sample[]>> = {
   historyWalk: (c) => historyWalk(c, { turns: walkTurns, peerMaxTurns: Number(value('--walk-peer-turns') ?? Infinity) }),
+  inspect,
 };
 
 /** The command that reproduces this report, as a reader would type it (`--samples` and its file left out). */

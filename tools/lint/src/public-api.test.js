@@ -3,7 +3,8 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 /**
- * Every name each package exports from its main entry (`packages/<dir>/src/index.ts`), values and
+ * Every name each package exports from its main entry (`packages/<dir>/src/index.ts`) and its public
+ * subpaths (`langgraph/rows`: `packages/langgraph/src/rows/index.ts`), values and
  * types, sorted. Each is a semver promise: widening (or narrowing) an API means editing this list on
  * purpose. Helpers shared between packages belong in an `./internal` subpath, which is not pinned.
  * (The test target lists every package's `src` among its Nx inputs, so an edit there re-runs it.)
@@ -69,9 +70,22 @@ const PUBLIC_NAMES = {
     'PART_KIND',
     'PartPayload',
   ],
+  'langgraph/rows': [
+    'CheckpointSelector', 'LANGGRAPH_NAMESPACE', 'LanggraphState', 'LanggraphThreadSummary', 'LanggraphTimelineEntry',
+    'LanggraphTimelineOptions', 'LanggraphWrite', 'PendingWriteTuple', 'RowError', 'RowsPlace', 'TimelinePage',
+    'langgraphChannelValues', 'langgraphState', 'langgraphThreads', 'langgraphTimeline', 'langgraphWrites',
+  ],
+  'openai-agents/rows': [
+    'AGENTS_NAMESPACE', 'RowError', 'SessionRowsPlace', 'SessionState', 'SessionStateOptions', 'SessionSummary',
+    'SessionTimelineEntry', 'SessionTimelineOptions', 'TimelinePage', 'agentSessions', 'sessionState', 'sessionTimeline',
+  ],
 };
 
-const entryOf = (dir) => fileURLToPath(new URL(`../../../packages/${dir}/src/index.ts`, import.meta.url));
+/** `core` is packages/core/src/index.ts; a subpath such as `langgraph/rows`, packages/langgraph/src/rows/index.ts. */
+const entryOf = (key) => {
+  const [dir, ...sub] = key.split('/');
+  return fileURLToPath(new URL(`../../../packages/${dir}/src/${[...sub, 'index.ts'].join('/')}`, import.meta.url));
+};
 
 /** One program over every entry; names need no standard library, so none is loaded. */
 let program;

@@ -209,4 +209,34 @@ describe('installed globally (npm i -g of the tarballs), with the example plugin
     });
     expect(global('plugins')).toMatchObject({ status: 0, json: { ok: true, result: [{ name: 'session-checkpoint-plugin-hello', type: 'user' }] } });
   });
+
+  it('inspects a LangGraph thread and an Agents session with neither those packages nor their frameworks installed', async () => {
+    // The binary carries the framework-free readers of @session-checkpoint/langgraph/rows and
+    // .../openai-agents/rows in its bundle: nothing of LangGraph, LangChain or the Agents SDK is
+    // installed with it, and `threads` and `state` still read their rows.
+    const installed = (dir) => (existsSync(dir) ? readdirSync(dir) : []);
+    for (const dir of [join(prefix, 'lib', 'node_modules'), join(prefix, 'lib', 'node_modules', '@session-checkpoint', 'cli', 'node_modules')]) {
+      expect(installed(dir).filter((name) => name === '@langchain' || name === '@openai')).toEqual([]);
+      expect(installed(join(dir, '@session-checkpoint')).filter((name) => name === 'langgraph' || name === 'openai-agents')).toEqual([]);
+    }
+    // The rows are written here by the workspace's own saver and session.
+    const { SessionCheckpointSaver } = await import('@session-checkpoint/langgraph');
+    const { CheckpointSession } = await import('@session-checkpoint/openai-agents');
+    const { emptyCheckpoint } = await import('@langchain/langgraph-checkpoint');
+    const { openSqliteStore } = await import('@session-checkpoint/store-kysely');
+    const store = await openSqliteStore(join(home, 'inspect.sqlite'));
+    try {
+      const saver = new SessionCheckpointSaver(store);
+      const checkpoint = { ...emptyCheckpoint(), id: '1ef00000-0000-6000-8000-000000000001', channel_values: { messages: ['hello'] }, channel_versions: { messages: 1 } };
+      await saver.put({ configurable: { thread_id: 'chat', checkpoint_ns: '' } }, checkpoint, { source: 'input', step: -1, parents: {} }, { messages: 1 });
+      await new CheckpointSession(store, { sessionId: 'user-42' }).addItems([{ role: 'user', content: 'hi' }]);
+    } finally {
+      await store.close();
+    }
+    const threads = global('threads', '--store', 'inspect.sqlite');
+    expect(threads).toMatchObject({ status: 0, json: { ok: true } });
+    expect(threads.json.result.map((t) => [t.family, t.thread_id]).sort()).toEqual([['langgraph', 'chat'], ['openai-agents', 'user-42']]);
+    expect(global('state', '--store', 'inspect.sqlite', '--thread', 'chat')).toMatchObject({ status: 0, json: { ok: true, result: { family: 'langgraph', checkpoint_id: '1ef00000-0000-6000-8000-000000000001', values: { messages: ['hello'] } } } });
+    expect(global('state', '--store', 'inspect.sqlite', '--thread', 'user-42')).toMatchObject({ status: 0, json: { ok: true, result: { family: 'openai-agents', items: [{ role: 'user', content: 'hi' }] } } });
+  });
 });
