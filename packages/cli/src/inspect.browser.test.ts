@@ -9,8 +9,8 @@
  * Without Chromium the browser part is skipped, except under CI=true, where it fails.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openPostgresStore, openSqliteStore } from '@session-checkpoint/store-kysely';
 import Database from 'better-sqlite3';
@@ -20,7 +20,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findChromium } from './test-support/find-chromium.js';
 import { writeInspectFixture, type InspectFixture } from './test-support/inspect-fixture.js';
 import { rawRequest, startInspect, type InspectChild } from './test-support/inspect-server.js';
-import { removeTempDirs, tempDir } from './test-support/run-cli.js';
+import { removeTempDirs, runCli, tempDir } from './test-support/run-cli.js';
 
 const CHROMIUM = findChromium();
 const BROWSER = CHROMIUM !== undefined || process.env.CI === 'true';
@@ -121,6 +121,24 @@ describe('session-checkpoint inspect on SQLite', () => {
     expect(page.body).toContain('<script type="module" src="/assets/inspect.js">');
     // Every asset is served by this server: no other origin is named anywhere in the page.
     expect(page.body).not.toMatch(/https?:\/\//);
+  });
+
+  it('asks the system to open the URL without --no-open, serves on when no browser opens, and reports a port in use', async () => {
+    // A stand-in for xdg-open that records what it was asked to open.
+    const bin = join(dir, 'bin');
+    mkdirSync(bin, { recursive: true });
+    writeFileSync(join(bin, 'xdg-open'), `#!/bin/sh\nprintf '%s' "$1" > ${JSON.stringify(join(dir, 'opened.txt'))}\n`, { mode: 0o755 });
+    const opened = await startInspect(['--store', file], dir, { PATH: `${bin}${delimiter}${process.env.PATH ?? ''}` });
+    await expect.poll(() => (existsSync(join(dir, 'opened.txt')) ? readFileSync(join(dir, 'opened.txt'), 'utf8') : '')).toBe(opened.url);
+    expect((await opened.stop('SIGINT')).code).toBe(0);
+    // No opener at all: the URL is printed and the server runs.
+    const alone = await startInspect(['--store', file], dir, { PATH: join(dir, 'no-such-dir') });
+    expect((await rawRequest(alone.port, '/api/threads', { Host: `127.0.0.1:${alone.port}`, 'X-Session-Checkpoint-Token': alone.token })).status).toBe(200);
+    expect((await alone.stop()).code).toBe(0);
+    // The running inspector's port is taken.
+    const taken = await runCli(['inspect', '--store', file, '--no-open', '--port', String(inspector.port)], { cwd: dir });
+    expect(taken.code).toBe(1);
+    expect(JSON.parse(taken.stdout)).toMatchObject({ ok: false, type: 'OSError' });
   });
 
   it.skipIf(!BROWSER)(`walks the stored history in Chromium${CHROMIUM ? '' : ' (no chromium on PATH)'}`, async () => {

@@ -17,10 +17,11 @@ export interface InspectChild {
  * @example
  * ```ts
  * const inspector = await startInspect(['--store', file, '--no-open'], dir);
+ * const opened = await startInspect(['--store', file], dir, { PATH: `${fakeOpener}:${process.env.PATH}` });
  * ```
  */
-export async function startInspect(args: readonly string[], cwd: string): Promise<InspectChild> {
-  const child: ChildProcess = spawn(process.execPath, [CLI_BIN, 'inspect', ...args], { cwd, env: cliEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+export async function startInspect(args: readonly string[], cwd: string, env: Record<string, string | undefined> = {}): Promise<InspectChild> {
+  const child: ChildProcess = spawn(process.execPath, [CLI_BIN, 'inspect', ...args], { cwd, env: cliEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
