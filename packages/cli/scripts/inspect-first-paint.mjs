@@ -8,7 +8,9 @@
 // the timeline is in the document and painted (the next animation frame), and the same for the
 // state of the latest step. Prints the median and every round as JSON.
 //
-// Usage (after the build): node packages/cli/scripts/inspect-first-paint.mjs [checkpoints=1500] [rounds=7]
+// Usage (after the build): node packages/cli/scripts/inspect-first-paint.mjs [checkpoints=1500] [rounds=7] [chat|counter]
+// `counter` writes a state of one small counter instead of a growing chat, to reach 10,000
+// checkpoints in minutes rather than hours (the timeline's cost is per page, not per state).
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,6 +24,7 @@ import { chromium } from 'playwright-core';
 
 const checkpoints = Number(process.argv[2] ?? 1500);
 const rounds = Number(process.argv[3] ?? 7);
+const shape = process.argv[4] ?? 'chat';
 const cli = fileURLToPath(new URL('../bin/run.cjs', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'sc-inspect-paint-'));
 const file = join(dir, 'chat.sqlite');
@@ -29,7 +32,7 @@ const file = join(dir, 'chat.sqlite');
 const State = Annotation.Root({ ...MessagesAnnotation.spec, turns: Annotation({ reducer: (_, b) => b, default: () => 0 }) });
 const store = await openSqliteStore(file);
 const graph = new StateGraph(State)
-  .addNode('agent', (s) => ({ turns: s.turns + 1, messages: [new AIMessage(`answer ${s.turns + 1}: ${'lorem ipsum '.repeat(8)}`)] }))
+  .addNode('agent', (s) => (shape === 'chat' ? { turns: s.turns + 1, messages: [new AIMessage(`answer ${s.turns + 1}: ${'lorem ipsum '.repeat(8)}`)] } : { turns: s.turns + 1 }))
   .addEdge(START, 'agent')
   .compile({ checkpointer: new SessionCheckpointSaver(store) });
 const config = { configurable: { thread_id: 'long-chat' } };
@@ -38,7 +41,7 @@ const count = async () => {
   for await (const _ of graph.checkpointer.list(config)) n++;
   return n;
 };
-const turn = (n) => graph.invoke({ messages: [new HumanMessage(`question ${n}`)] }, config);
+const turn = (n) => graph.invoke(shape === 'chat' ? { messages: [new HumanMessage(`question ${n}`)] } : { turns: n }, config);
 const started = performance.now();
 await turn(0);
 const first = await count();
@@ -96,6 +99,7 @@ process.stdout.write(
       node: process.version,
       chromium: execFileSync(chromiumPath, ['--version'], { encoding: 'utf8' }).trim(),
       checkpoints: written,
+      shape,
       rounds,
       median: { timelineMs: median(results.map((r) => r.timelineMs)), stateMs: median(results.map((r) => r.stateMs)) },
       results,

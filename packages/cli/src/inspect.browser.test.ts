@@ -116,6 +116,9 @@ describe('session-checkpoint inspect on SQLite', () => {
     expect(first.status).toBe(303);
     expect(first.headers.location).toBe('/');
     expect(String(first.headers['set-cookie'])).toMatch(new RegExp(`^sc_inspect_${inspector.port}=${inspector.token}; Path=/; HttpOnly; SameSite=Strict$`));
+    // The redirect stays on this server whatever the request line says.
+    expect((await rawRequest(inspector.port, `//evil.example/?token=${inspector.token}`, { Host: host })).headers.location).toBeUndefined();
+    expect((await rawRequest(inspector.port, `/?token=${inspector.token}&x=1`, { Host: host })).headers.location).toBe('/?x=1');
     const page = await rawRequest(inspector.port, '/', { Host: host, Cookie: `sc_inspect_${inspector.port}=${inspector.token}` });
     expect(page.status).toBe(200);
     expect(page.body).toContain('<script type="module" src="/assets/inspect.js">');

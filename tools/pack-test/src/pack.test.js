@@ -3,6 +3,7 @@
 // trip, the CLI binary and the example plugin installed from its tarball; then a global install
 // (`npm i -g`) of the tarballs with the plugin; and attw on every tarball. Slow set-up, generous
 // timeouts, no timing verdicts.
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -238,5 +239,40 @@ describe('installed globally (npm i -g of the tarballs), with the example plugin
     expect(threads.json.result.map((t) => [t.family, t.thread_id]).sort()).toEqual([['langgraph', 'chat'], ['openai-agents', 'user-42']]);
     expect(global('state', '--store', 'inspect.sqlite', '--thread', 'chat')).toMatchObject({ status: 0, json: { ok: true, result: { family: 'langgraph', checkpoint_id: '1ef00000-0000-6000-8000-000000000001', values: { messages: ['hello'] } } } });
     expect(global('state', '--store', 'inspect.sqlite', '--thread', 'user-42')).toMatchObject({ status: 0, json: { ok: true, result: { family: 'openai-agents', items: [{ role: 'user', content: 'hi' }] } } });
+  });
+
+  it('serves the inspect viewer from the installed package: the page, its bundled script and styles, the API, nothing from elsewhere', async () => {
+    // Uses the store of the test above. The page's libraries (preact, htm, uPlot) are bundled into
+    // the tarball's dist/inspect-ui at build time: nothing is fetched at run time.
+    const child = spawn(join(prefix, 'bin', 'session-checkpoint'), ['inspect', '--store', 'inspect.sqlite', '--no-open'], { cwd: home, env: { ...cleanEnv(home), npm_config_offline: 'true' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const exited = new Promise((resolve) => child.on('exit', (code) => resolve(code)));
+    let out = '';
+    const url = await new Promise((resolve, reject) => {
+      child.stdout.on('data', (chunk) => {
+        out += chunk;
+        try {
+          resolve(JSON.parse(out).result.url);
+        } catch {
+          // not a whole document yet
+        }
+      });
+      exited.then((code) => reject(new Error(`inspect exited with ${code}: ${out}`)));
+    });
+    try {
+      const { port, searchParams } = new URL(url);
+      const get = (path) => fetch(`http://127.0.0.1:${port}${path}`, { headers: { 'X-Session-Checkpoint-Token': searchParams.get('token') } });
+      const page = await get('/');
+      expect(page.status).toBe(200);
+      const html = await page.text();
+      expect(html).not.toMatch(/https?:\/\//);
+      for (const asset of ['/assets/inspect.js', '/assets/inspect.css', '/assets/uPlot.min.css']) expect((await get(asset)).status, asset).toBe(200);
+      expect(await (await get('/assets/inspect.js')).text()).not.toMatch(/\bfrom\s*["'](?:preact|htm|uplot)/);
+      const threads = await (await get('/api/threads')).json();
+      expect(threads.threads.map((t) => t.thread_id).sort()).toEqual(['chat', 'user-42']);
+      expect((await fetch(`http://127.0.0.1:${port}/api/threads`)).status).toBe(403);
+    } finally {
+      child.kill('SIGTERM');
+    }
+    expect(await exited).toBe(0);
   });
 });

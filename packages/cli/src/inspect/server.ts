@@ -35,23 +35,25 @@ async function handle(request: IncomingMessage, response: ServerResponse, port: 
     send(response, verdict.status, 'text/plain; charset=utf-8', `${verdict.reason}\n`, head, verdict.status === 405 ? { Allow: 'GET, HEAD' } : {});
     return;
   }
-  const url = new URL(request.url ?? '/', `http://127.0.0.1:${port}`);
-  if (verdict.fromQuery) {
+  // Parsed as a path of this server only: a request line like `//evil.example/` stays a path here
+  // (a 404), never another host.
+  const url = new URL(`http://127.0.0.1:${port}${(request.url ?? '/').startsWith('/') ? request.url : '/'}`);
+  const cookie: Record<string, string> = verdict.fromQuery ? { 'Set-Cookie': tokenCookie(port, token) } : {};
+  if (verdict.fromQuery && url.pathname === '/') {
     // The token moves into the cookie and out of the address bar (and out of the history).
     url.searchParams.delete('token');
-    const location = `${url.pathname}${url.search}`;
-    response.writeHead(303, { ...SECURITY_HEADERS, 'Set-Cookie': tokenCookie(port, token), Location: location, 'Content-Length': '0' });
+    response.writeHead(303, { ...SECURITY_HEADERS, ...cookie, Location: `/${url.search}`, 'Content-Length': '0' });
     response.end();
     return;
   }
   if (url.pathname.startsWith('/api/')) {
     const answer = await answerApi(url, source);
-    send(response, answer.status, answer.type, answer.body, head, answer.headers);
+    send(response, answer.status, answer.type, answer.body, head, { ...answer.headers, ...cookie });
     return;
   }
   const asset = assets.get(url.pathname);
   if (asset === undefined) send(response, 404, 'text/plain; charset=utf-8', 'not found\n', head);
-  else send(response, 200, asset.type, asset.body, head);
+  else send(response, 200, asset.type, asset.body, head, cookie);
 }
 
 /**
