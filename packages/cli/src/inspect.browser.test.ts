@@ -177,6 +177,19 @@ describe('session-checkpoint inspect on SQLite', () => {
     await expect.poll(() => page.locator(`[data-checkpoint-id="${fixture.forkedFrom}"] .fork`).count()).toBe(1);
     await expect.poll(() => page.locator('.chart canvas').count()).toBeGreaterThan(0);
 
+    // Paging: five at a time, "load earlier" until the first step.
+    const paged = await context.newPage();
+    await paged.goto(`http://127.0.0.1:${inspector.port}/#family=langgraph&namespace=langgraph&thread=${fixture.thread}&limit=5`);
+    await paged.locator('.timeline[data-loading="false"] .entries [data-checkpoint-id]').first().waitFor();
+    expect(await paged.locator('.entries [data-checkpoint-id]').count()).toBe(5);
+    for (const count of [10, fixture.checkpoints.length]) {
+      await paged.locator('.load-earlier').click();
+      await expect.poll(() => paged.locator('.entries [data-checkpoint-id]').count()).toBe(count);
+    }
+    await paged.locator('.timeline-end').waitFor();
+    expect(await paged.locator('.entries [data-checkpoint-id]').evaluateAll((items) => items.map((item) => item.getAttribute('data-checkpoint-id')))).toEqual(ids);
+    await paged.close();
+
     // Pick a step and read its state.
     const step = fixture.checkpoints[1]!;
     await page.locator(`.entries [data-checkpoint-id="${step}"]`).click();

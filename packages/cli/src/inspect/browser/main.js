@@ -7,7 +7,11 @@ import { html, render, useEffect, useMemo, useState } from './preact.js';
 import { Timeline } from './timeline.js';
 import { Tree } from './tree.js';
 
-const PAGE = 100;
+/** Timeline page size: 100, or `#limit=N` in the address (1 to 500). */
+const PAGE = (() => {
+  const n = Number(new URLSearchParams(location.hash.slice(1)).get('limit'));
+  return Number.isInteger(n) && n >= 1 && n <= 500 ? n : 100;
+})();
 
 function refKey(ref) {
   return ref ? `${ref.family}\u0000${ref.namespace}\u0000${ref.thread}\u0000${ref.checkpointNs ?? ''}` : '';
@@ -22,7 +26,7 @@ function readHash() {
 }
 
 function writeHash(ref, checkpoint) {
-  const params = new URLSearchParams(query(ref, { checkpoint }));
+  const params = new URLSearchParams(query(ref, { checkpoint, limit: PAGE === 100 ? undefined : PAGE }));
   history.replaceState(null, '', `#${params.toString()}`);
 }
 
