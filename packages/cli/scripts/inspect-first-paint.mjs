@@ -71,6 +71,24 @@ const url = await new Promise((resolve, reject) => {
   child.on('exit', (code) => reject(new Error(`inspect exited with ${code}: ${out}`)));
 });
 
+// The server's own answers, timed from here (median of 5): what the page waits for first.
+const { port, searchParams } = new URL(url);
+const api = async (path) => {
+  const times = [];
+  for (let i = 0; i < 5; i++) {
+    const t = performance.now();
+    const response = await fetch(`http://127.0.0.1:${port}${path}`, { headers: { 'X-Session-Checkpoint-Token': searchParams.get('token') } });
+    await response.arrayBuffer();
+    times.push(performance.now() - t);
+  }
+  return Math.round(times.sort((a, b) => a - b)[2]);
+};
+const serverMs = {
+  threads: await api('/api/threads'),
+  timelinePage: await api('/api/timeline?family=langgraph&namespace=langgraph&thread=long-chat&limit=100'),
+  latestState: await api('/api/state?family=langgraph&namespace=langgraph&thread=long-chat'),
+};
+
 const browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: ['--no-sandbox', '--disable-gpu'] });
 const paint = (selector) => `new Promise((resolve) => { const look = () => document.querySelector(${JSON.stringify(selector)}) ? requestAnimationFrame(() => resolve(performance.now())) : setTimeout(look, 5); look(); })`;
 const results = [];
@@ -101,6 +119,7 @@ process.stdout.write(
       checkpoints: written,
       shape,
       rounds,
+      serverMs,
       median: { timelineMs: median(results.map((r) => r.timelineMs)), stateMs: median(results.map((r) => r.stateMs)) },
       results,
     },
