@@ -247,6 +247,14 @@ describe('session-checkpoint inspect on SQLite', () => {
     const tampered = page.locator(`.entries [data-checkpoint-id="${fixture.plainRows[1]}"]`);
     await expect.poll(() => tampered.getAttribute('data-verified')).toBe('false');
     expect(await page.locator('.entries [data-checkpoint-id]').count()).toBe(fixture.plainRows.length);
+    // A filter keeps the failed row, and the step after it whose change cannot be computed.
+    await page.locator('.filter input').fill('/step');
+    await page.locator('.filter button[type="submit"]').click();
+    await page.locator('.timeline[data-filter="/step"][data-loading="false"]').waitFor();
+    expect(await page.locator('.entries [data-checkpoint-id]').count()).toBe(fixture.plainRows.length);
+    expect(await page.locator(`.entries [data-checkpoint-id="${fixture.plainRows[2]}"] .change-error`).count()).toBe(1);
+    await page.locator('.filter .clear').click();
+    await page.locator('.timeline[data-filter=""][data-loading="false"]').waitFor();
     await tampered.click();
     await page.locator('.detail .verify-failed').waitFor();
     expect(Number(await page.locator('.verification').getAttribute('data-rows-failed'))).toBeGreaterThanOrEqual(1);

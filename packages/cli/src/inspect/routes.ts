@@ -79,12 +79,13 @@ function firstSegment(pointer: string): string {
  * Steps of the timeline whose change from their parent touches `pointer`, looking at up to
  * FILTER_SCAN steps per request (the page asks again with `next_cursor`). A LangGraph step whose
  * `changed_channels` do not include the pointer's channel is passed over without a diff. A step
- * that failed verification is always kept (marked failed): a filter must not hide it.
+ * that failed verification is always kept (marked failed), and so is a step whose change cannot be
+ * computed (its parent failed): a filter must not hide a failure.
  */
 async function changedTimeline(source: InspectSource, ref: ThreadRef, pointer: string, cursor: string | undefined, limit: number): Promise<unknown> {
   if (!pointer.startsWith('/')) throw new BadRequest('the changed path is a JSON pointer starting with "/" (for example /messages)');
   const channel = ref.family === 'langgraph' ? firstSegment(pointer) : undefined;
-  const matched: (TimelineEntry & { changes: PatchOperation[] })[] = [];
+  const matched: (TimelineEntry & { changes: PatchOperation[]; change_error?: string })[] = [];
   let next: string | null = cursor ?? null;
   let scanned = 0;
   let page: Timeline | undefined;
@@ -98,7 +99,16 @@ async function changedTimeline(source: InspectSource, ref: ThreadRef, pointer: s
       }
       const channels = (entry as { changed_channels?: string[] }).changed_channels;
       if (channel !== undefined && channels !== undefined && !channels.includes(channel)) continue;
-      const changes = (await source.change(ref, entry)).filter((operation) => touches(operation, pointer));
+      let patch: readonly PatchOperation[];
+      try {
+        patch = await source.change(ref, entry);
+      } catch (error) {
+        // Its parent failed verification (or vanished): the change is unknown, so the step stays,
+        // with the reason, rather than being filtered out as "unchanged".
+        matched.push({ ...entry, changes: [], change_error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) });
+        continue;
+      }
+      const changes = patch.filter((operation) => touches(operation, pointer));
       if (changes.length > 0) matched.push({ ...entry, changes });
     }
     next = page.next_cursor;

@@ -42,6 +42,7 @@ export function view(entry) {
     error: entry.error ? `${entry.error.code}: ${entry.error.message}` : null,
     channels: entry.changed_channels,
     changes: entry.changes,
+    changeError: entry.change_error ?? null,
   };
 }
 

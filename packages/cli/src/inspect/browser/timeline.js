@@ -30,13 +30,14 @@ function Entry({ entry, index, layout, selected, compare, onSelect }) {
   const forks = layout.children.get(entry.id) ?? 0;
   const classes = ['entry', branch ? 'branch' : 'trunk', entry.verified ? 'verified' : 'failed', selected ? 'selected' : '', compare ? 'compare' : ''].join(' ');
   return html`<li class=${classes} data-checkpoint-id=${entry.id} data-parent-id=${entry.parent ?? ''} data-verified=${entry.verified ? 'true' : 'false'}
-      title=${entry.error ?? entry.id} onClick=${() => onSelect(entry.id)}>
+      title=${entry.error ?? entry.changeError ?? entry.id} onClick=${() => onSelect(entry.id)}>
     <span class="lane">${branch ? '↳' : '●'}</span>
     <span class="step">${entry.step ?? ''}</span>
     <span class="label">${entry.label ?? ''}</span>
     <code class="id">${shortId(entry.id)}</code>
     ${forks > 1 ? html`<span class="fork" title="steps made from this one">fork ×${forks}</span>` : null}
     ${entry.changes && entry.changes.length > 0 ? html`<span class="changes" title=${entry.changes.map((c) => `${c.op} ${c.path}`).join('\n')}>${entry.changes.length} change${entry.changes.length > 1 ? 's' : ''}</span>` : null}
+    ${entry.changeError ? html`<span class="change-error" title=${entry.changeError}>change unknown</span>` : null}
     <span class="bytes">${size(entry.bytes)}</span>
     <span class=${`badge ${entry.verified ? 'ok' : 'bad'}`}>${entry.verified ? 'verified' : 'failed'}</span>
   </li>`;
