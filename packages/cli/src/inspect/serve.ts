@@ -42,8 +42,9 @@ function signalled(): Promise<string> {
  * ```
  */
 export async function serveInspector(options: ServeOptions): Promise<void> {
-  const stop = options.stop ?? signalled();
   const server = await startInspectServer({ source: readerSource(options.store, { namespace: options.namespace }), port: options.port ?? 0 });
+  // Listening from here on: a signal before this point (or a failed start) ends the process as usual.
+  const stop = options.stop ?? signalled();
   try {
     writeResult({ url: server.url });
     if (options.open !== false) openBrowser(server.url);
