@@ -1,4 +1,4 @@
-import type pg from 'pg';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPostgresStore } from '../index.js';
 import { dropSchema, PG_URL, testPool, uniqueSchema } from '../test-support/postgres.js';
@@ -66,6 +66,38 @@ describe.skipIf(!PG_URL)('prepared statements on PostgreSQL', () => {
     const store = await openPostgresStore(pool, { schema: fresh(), preparedStatements: false });
     await work(store);
     expect(await prepared(pool)).toBe(0);
+    await store.close();
+  });
+
+  it('with generic plans from the first call, a conditional insert still waits for the lock holder and sees its delete', async () => {
+    // force_generic_plan: the named statements run the plan made without their parameters'
+    // values, which pg would otherwise choose after five calls.
+    const pool = new pg.Pool({ connectionString: PG_URL, max: 2, options: '-c plan_cache_mode=force_generic_plan' });
+    pools.push(pool);
+    const store = await openPostgresStore(pool, { schema: fresh() });
+    const row = (ref: string) => store.prepare({ namespace: 'app', sessionId: 's', payload: { ref }, sourceRef: ref });
+    await store.create({ namespace: 'app', sessionId: 's', payload: { n: 1 }, sourceRef: 'parent' });
+    for (let i = 0; i < 8; i++) expect(await store.insertPreparedIfPresent(row(`child-${i}`), { present: [{ sourceRef: 'parent' }], lockKey: 'app/t' })).toBeDefined();
+    let reached!: () => void;
+    let release!: () => void;
+    const atLock = new Promise<void>((resolve) => (reached = resolve));
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const deleter = store.transaction(async (tx) => {
+      await tx.adapter.transactionLock?.('app/t');
+      const parent = await tx.findBySourceRef('app', 'parent');
+      if (parent) await tx.delete(parent.id, { namespace: 'app', apply: true, force: true });
+      reached();
+      await gate;
+    });
+    await atLock;
+    const insert = store.insertPreparedIfPresent(row('late'), { present: [{ sourceRef: 'parent' }], lockKey: 'app/t' });
+    // Long enough for an insert that does not wait to decide on what it saw before the delete.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    release();
+    await deleter;
+    expect(await insert).toBeUndefined();
+    expect(await store.findBySourceRef('app', 'late')).toBeUndefined();
+    expect((await pool.query("select count(*) as n from pg_prepared_statements where name like 'sc\\_%'")).rows[0].n).not.toBe('0');
     await store.close();
   });
 
