@@ -30,7 +30,7 @@ export interface PostgresAdapterOptions {
   connectTimeoutMs?: number;
   /**
    * Run the store's statements as named (prepared) statements, parsed once per connection: about
-   * half the server's CPU of a one-row insert. Default is `true`. Set `false` behind a
+   * a third less server CPU per LangGraph put or putWrites. Default is `true`. Set `false` behind a
    * transaction-pooling proxy that cannot keep a connection's prepared statements (PgBouncer in
    * transaction mode before 1.21, or without `max_prepared_statements`).
    *
