@@ -10,7 +10,7 @@ describe('statementName', () => {
   it('names data statements, one name per text, and leaves the rest unnamed', () => {
     const text = 'select "id" from "s"."checkpoints" where "id" = $1 -- named-statements.test';
     const name = statementName(text);
-    expect(name).toMatch(/^sc_\d+$/u);
+    expect(name).toMatch(/^sc_[0-9a-f]{40}$/u);
     expect(statementName(text)).toBe(name);
     expect(statementName(`${text} `)).not.toBe(name);
     for (const other of ['begin', 'commit', 'create table "x" ("a" int)', 'set local lock_timeout = 5']) expect(statementName(other)).toBeUndefined();

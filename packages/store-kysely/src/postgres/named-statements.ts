@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { PostgresPoolClient } from 'kysely';
 
 /*
@@ -12,8 +13,9 @@ import type { PostgresPoolClient } from 'kysely';
  * Only data statements are named (select, insert, update, delete, with): BEGIN, COMMIT and DDL
  * gain nothing. At most MAX_NAMED distinct texts per process get a name (a statement with a
  * variable number of parameters, as an IN list, has one text per count); the rest run unnamed as
- * before. A name is `sc_` and a counter: pg refuses one name for two texts on a connection, and
- * this map gives every text one name for the process's life.
+ * before. A name is `sc_` and the SHA-1 of the text: pg refuses one name for two texts on a
+ * connection, so a name must follow from its text alone, also when two copies of this package
+ * share a pool.
  */
 
 /** Distinct SQL texts named per process; beyond it, statements run unnamed. */
@@ -28,7 +30,7 @@ const wrappers = new WeakMap<object, PostgresPoolClient>();
 export function statementName(text: string): string | undefined {
   const known = names.get(text);
   if (known !== undefined || names.size >= MAX_NAMED || !DATA_STATEMENT.test(text)) return known;
-  const name = `sc_${names.size + 1}`;
+  const name = `sc_${createHash('sha1').update(text).digest('hex')}`;
   names.set(text, name);
   return name;
 }
