@@ -1,11 +1,12 @@
 import { CheckpointError, CheckpointStore, CheckpointValidationError, type CheckpointStoreOptions } from '@session-checkpoint/core';
-import type { PostgresPool } from 'kysely';
+import type { PostgresPool, PostgresPoolClient } from 'kysely';
 import { KyselyAdapter } from '../kysely-adapter.js';
 import type { CheckpointDatabase } from '../schema.js';
 import { storeOptions } from '../store-options.js';
 import { connectionFailure, explicitSslMode, postgresTarget, type PostgresTarget } from './postgres-connection-error.js';
 import { checkSchemaName } from './postgres-schema-name.js';
 import { guardClient } from './guard-client.js';
+import { namingStatements } from './named-statements.js';
 
 /** Options of {@link openPostgresAdapter}. */
 export interface PostgresAdapterOptions {
@@ -27,6 +28,18 @@ export interface PostgresAdapterOptions {
    * given (set `connectionTimeoutMillis` on it).
    */
   connectTimeoutMs?: number;
+  /**
+   * Run the store's statements as named (prepared) statements, parsed once per connection: about
+   * a third less server CPU per LangGraph put or putWrites. Default is `true`. Set `false` behind a
+   * transaction-pooling proxy that cannot keep a connection's prepared statements (PgBouncer in
+   * transaction mode before 1.21, or without `max_prepared_statements`).
+   *
+   * @example
+   * ```ts
+   * await openPostgresStore(pgbouncerUrl, { preparedStatements: false });
+   * ```
+   */
+  preparedStatements?: boolean;
 }
 
 /** Connection attempts give up after this long unless `connectTimeoutMs` says otherwise. */
@@ -67,7 +80,8 @@ export async function openPostgresAdapter(connection: PostgresConnection, option
     import('kysely'),
     import('./ensure-postgres-schema.js'),
   ]);
-  const pool = typeof connection === 'string' ? await openPool(connection, options.poolSize ?? 10, timeout) : borrowed(connection);
+  const named = options.preparedStatements ?? true;
+  const pool = typeof connection === 'string' ? await openPool(connection, options.poolSize ?? 10, timeout, named) : borrowed(connection, named);
   const db = new Kysely<CheckpointDatabase>({ dialect: new PostgresDialect({ pool }) });
   try {
     await ensurePostgresSchema(db, schema, options.create ?? true);
@@ -106,17 +120,23 @@ function targetOf(connection: PostgresConnection): PostgresTarget {
   return { host: options.host ?? target.host, port: options.port ?? target.port };
 }
 
-/** The caller's pool without `end`: closing the store must not close what it does not own. */
-function borrowed(pool: PostgresPool): PostgresPool {
-  return { connect: async () => guardClient(await pool.connect()), end: async () => undefined };
+/** The caller's pool without `end` (closing the store must not close what it does not own), its clients guarded and naming their statements. */
+function borrowed(pool: PostgresPool, named: boolean): PostgresPool {
+  return { connect: async () => clientOf(await pool.connect(), named), end: async () => undefined };
 }
 
-/** Our own pool, whose clients are guarded like a borrowed pool's. */
-function guarded(pool: PostgresPool): PostgresPool {
-  return { connect: async () => guardClient(await pool.connect()), end: () => pool.end() };
+/** Our own pool, whose clients are guarded (and name their statements) like a borrowed pool's. */
+function guarded(pool: PostgresPool, named: boolean): PostgresPool {
+  return { connect: async () => clientOf(await pool.connect(), named), end: () => pool.end() };
 }
 
-async function openPool(connectionString: string, max: number, connectionTimeoutMillis: number): Promise<PostgresPool> {
+/** A checked-out client, guarded, and seen through a view that names its statements when `named`. */
+function clientOf(client: PostgresPoolClient, named: boolean): PostgresPoolClient {
+  const guarded = guardClient(client);
+  return named ? namingStatements(guarded) : guarded;
+}
+
+async function openPool(connectionString: string, max: number, connectionTimeoutMillis: number, named: boolean): Promise<PostgresPool> {
   let pg: { default: { Pool: new (config: { connectionString: string; max: number; connectionTimeoutMillis: number }) => unknown } };
   try {
     pg = (await import('pg')) as unknown as typeof pg;
@@ -128,5 +148,5 @@ async function openPool(connectionString: string, max: number, connectionTimeout
   // 'error' event, which would crash the process unheard; pg has already discarded that
   // connection and the next query opens a new one, so there is nothing else to do.
   pool.on('error', () => undefined);
-  return guarded(pool);
+  return guarded(pool, named);
 }
