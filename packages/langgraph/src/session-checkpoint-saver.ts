@@ -15,6 +15,7 @@ import {
   CheckpointConflictError,
   CheckpointValidationError,
   isCheckpointConflictError,
+  type Checkpoint as StoredRow,
   type CheckpointStore,
   type CreateCheckpointInput,
   type PreparedCheckpoint,
@@ -25,6 +26,7 @@ import { deltaHistory, deltaHistoryOf } from './delta-history.js';
 import { ListStates } from './list-state.js';
 import { putAtOnce } from './put-at-once.js';
 import { PutPlan } from './put-plan.js';
+import { repeatDifference } from './repeated-put.js';
 import { sameJson } from './same-json.js';
 import { existingRefs, lockThread } from './thread-lock.js';
 import { own } from './own-keys.js';
@@ -291,7 +293,8 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
    *
    * @throws CheckpointValidationError when a value cannot be stored faithfully (BigInt, NaN, cycles)
    *   or the checkpoint without its values exceeds the store's limits; CheckpointConflictError when
-   *   the id exists with different content.
+   *   the id exists with different content (a repeat that rebuilds to the same content, however
+   *   its rows are laid out, is accepted as a no-op: see repeated-put.ts).
    */
   async put(config: RunnableConfig, checkpoint: Checkpoint, metadata: CheckpointMetadata, newVersions: ChannelVersions): Promise<RunnableConfig> {
     if (config.configurable === undefined) throw new CheckpointValidationError('Missing config.configurable in put: pass { configurable: { thread_id: "..." } }');
@@ -365,7 +368,7 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
       ...(Number.isNaN(created.getTime()) ? {} : { createdAt: created }),
     };
     const once = await putAtOnce(this.store, plan, input, thread, ns);
-    const row = once !== undefined ? { inserted: true, sha: once } : await this.store.transaction(async (tx) => {
+    const row: { inserted: boolean; sha: string; taken?: StoredRow } = once !== undefined ? { inserted: true, sha: once } : await this.store.transaction(async (tx) => {
       const release = await lockThread(tx, this.namespace, thread);
       // What this row links to must exist now, inside the transaction that inserts it.
       const links = plan.links();
@@ -388,6 +391,19 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
       await release();
       return stored;
     });
+    if (row.taken !== undefined) {
+      // The id is stored, laid out otherwise: a retry (by a new saver, or after retention pruned
+      // the parent) is a no-op when it rebuilds to the same content (see repeated-put.ts).
+      const channels = new Map(Object.keys(plan.holders()).map((channel) => [channel, () => valueOf(channel)] as const));
+      const [existing] = groupRows([row.taken]);
+      const differs = existing === undefined ? 'the row' : await repeatDifference(this.#reader, existing, { parent: parentId ?? null, checkpoint: storedCheckpoint, metadata: storedMetadata, channels });
+      if (differs !== undefined) {
+        throw new CheckpointConflictError(`LangGraph checkpoint ${input.name} of thread '${thread}' already exists with other content: ${differs} differs`, { ids: [row.taken.id] });
+      }
+      // Its holders are the stored row's, not this plan's: read them from the row when needed.
+      this.#holderCache.delete(`${thread}\u0000${ns}\u0000${id}`);
+      return { configurable: { thread_id: thread, checkpoint_ns: ns, checkpoint_id: id } };
+    }
     this.#remember(thread, ns, id, { versions: { ...checkpoint.channel_versions }, holder: plan.holders() });
     if (row.inserted) this.#lists.set(keyOf({ thread_id: thread, checkpoint_ns: ns, checkpoint_id: id }), plan.listStates(row.sha));
     if (this.maxCheckpointsPerThread !== undefined) {
@@ -529,8 +545,12 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
     }
   }
 
-  /** Inserts the row; an identical row already there counts as done (`inserted: false`). */
-  async #createOnce(tx: CheckpointStore, prepared: PreparedCheckpoint): Promise<{ inserted: boolean; sha: string }> {
+  /**
+   * Inserts the row; an identical row already there counts as done (`inserted: false`), another
+   * row of the same checkpoint is returned as `taken` (its content is compared after the
+   * transaction, see repeated-put.ts).
+   */
+  async #createOnce(tx: CheckpointStore, prepared: PreparedCheckpoint): Promise<{ inserted: boolean; sha: string; taken?: StoredRow }> {
     try {
       const row = await tx.insertPrepared(prepared);
       return { inserted: true, sha: row.payloadSha256 };
@@ -538,6 +558,7 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
       if (!isCheckpointConflictError(error)) throw error;
       const existing = await tx.findBySourceRef(this.namespace, prepared.sourceRef ?? '');
       if (existing && existing.payloadSha256 === prepared.payloadSha256) return { inserted: false, sha: existing.payloadSha256 };
+      if (existing && existing.kind === CHECKPOINT_KIND) return { inserted: false, sha: existing.payloadSha256, taken: existing };
       throw new CheckpointConflictError(`LangGraph checkpoint ${prepared.name} of thread '${prepared.sessionId}' already exists with other content`, {
         cause: error,
         ...(existing ? { ids: [existing.id] } : {}),
