@@ -87,12 +87,29 @@ export interface SessionCheckpointSaverOptions {
    * ```
    */
   inlineCarriedBytes?: number;
+  /**
+   * Memory for the list values the next put may extend (see `snapshotRatio`): the saver keeps the
+   * JSON of the lists of up to 256 recently put or read checkpoints, and at most this many bytes
+   * of them, counted as serialized JSON (successive checkpoints of a chat share most items, so
+   * the memory held is usually well below it). A checkpoint whose lists are over half of it is not
+   * kept: its next put stores them in full (a new snapshot; bytes in the store, never a wrong
+   * value). `0` keeps none. Default is 64 MiB (`67108864`): about a dozen states of a 300-turn,
+   * 5 MB chat, whose next put needs only its parent's.
+   *
+   * @example
+   * ```ts
+   * new SessionCheckpointSaver(store, { listCacheBytes: 256 * 1024 * 1024 }); // many long chats at once
+   * ```
+   */
+  listCacheBytes?: number;
 }
 
 /** Default of {@link SessionCheckpointSaverOptions.snapshotRatio}. */
 const DEFAULT_SNAPSHOT_RATIO = 4;
 /** Default of {@link SessionCheckpointSaverOptions.inlineCarriedBytes}. */
 const DEFAULT_INLINE_CARRIED_BYTES = 4096;
+/** Default of {@link SessionCheckpointSaverOptions.listCacheBytes}. */
+const DEFAULT_LIST_CACHE_BYTES = 64 * 1024 * 1024;
 
 interface Configurable {
   thread_id?: unknown;
@@ -145,13 +162,26 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
   /** Holder maps of recently put checkpoints: the parent of the next put is almost always here. */
   readonly #holderCache = new TwoGenerationCache<string, Holders>(HOLDER_CACHE_MAX);
   /** List values last stored or handed out per checkpoint: what the next put may extend. */
-  readonly #lists = new ListStates(LIST_CACHE_MAX);
+  readonly #lists: ListStates;
   /** Puts per (thread, namespace) since this saver last pruned it (maxCheckpointsPerThread). */
   readonly #putsSincePrune = new TwoGenerationCache<string, number>(HOLDER_CACHE_MAX);
   /** The snapshot rule's ratio (see the option). */
   readonly snapshotRatio: number;
   /** Bytes of unchanged values a row repeats rather than links (see the option). */
   readonly inlineCarriedBytes: number;
+
+  /**
+   * The list states kept for the next puts now: checkpoints and their weight (serialized bytes,
+   * each checkpoint counted as at least listCacheBytes / 256), for tests and diagnostics.
+   *
+   * @example
+   * ```ts
+   * saver.listCacheUse; // { checkpoints: 3, weight: 786432 }
+   * ```
+   */
+  get listCacheUse(): { checkpoints: number; weight: number } {
+    return { checkpoints: this.#lists.size, weight: this.#lists.weight };
+  }
 
   constructor(store: CheckpointStore, options: SessionCheckpointSaverOptions = {}) {
     super(options.serde);
@@ -168,6 +198,9 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
     const inline = options.inlineCarriedBytes ?? DEFAULT_INLINE_CARRIED_BYTES;
     if (!Number.isSafeInteger(inline) || inline < 0) throw new CheckpointValidationError('inlineCarriedBytes must be an integer >= 0');
     this.inlineCarriedBytes = inline;
+    const listBytes = options.listCacheBytes ?? DEFAULT_LIST_CACHE_BYTES;
+    if (!Number.isSafeInteger(listBytes) || listBytes < 0) throw new CheckpointValidationError('listCacheBytes must be an integer >= 0');
+    this.#lists = new ListStates(LIST_CACHE_MAX, listBytes);
     this.#reader = new TupleReader(store, this.namespace, this.serde);
   }
 
