@@ -342,6 +342,7 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
     // Step 1: serialise now, before any await, what this put stores (see value-capture.ts):
     // LangGraph runs its next step while the put is in flight, and nodes edit objects in place.
     const pending = new Map<string, Promise<Captured>>();
+    const parentLists = parentId === undefined ? undefined : this.#lists.get(keyOf({ thread_id: thread, checkpoint_ns: ns, checkpoint_id: parentId }));
     let small = 0;
     for (const channel of versions) {
       if (!Object.hasOwn(cv, channel)) continue;
@@ -350,7 +351,8 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
       const size = isNew || small > this.inlineCarriedBytes ? undefined : jsonSizeWithin(cv[channel], this.inlineCarriedBytes - small);
       if (!isNew && size === undefined) small = Infinity;
       else if (size !== undefined) small += size;
-      if (isNew || size !== undefined) pending.set(channel, captureValue(this.serde, cv[channel], `channel '${channel}'`));
+      // A changed list is captured against the parent's: its unchanged items are the saver's own objects again.
+      if (isNew || size !== undefined) pending.set(channel, captureValue(this.serde, cv[channel], `channel '${channel}'`, isNew ? parentLists?.get(channel)?.stored : undefined));
     }
     const captured = new Map<string, Captured>();
     // One Promise.all, created before any await: a value refused is this put's error, never an unhandled rejection.
@@ -363,7 +365,6 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
     const valueOf = async (channel: string): Promise<Captured> => captured.get(channel) ?? captureValue(this.serde, cv[channel], `channel '${channel}'`);
     // Step 2: the plan, channel by channel.
     const plan = new PutPlan(thread, ns, id, this.snapshotRatio, this.maxCheckpointsPerThread ?? Infinity);
-    const parentLists = parentId === undefined ? undefined : this.#lists.get(keyOf({ thread_id: thread, checkpoint_ns: ns, checkpoint_id: parentId }));
     let parent: Holders | undefined | null = null;
     const carried = new Map<string, string>();
     for (const channel of versions) {
