@@ -13,7 +13,10 @@ import { isList, type Captured } from './value-capture.js';
  * MemorySaver, which overwrites with the same content); different, it is a conflict, named.
  */
 
-/** What the retry would store, as captured at its call. */
+/**
+ * What the retry would store: its header and changed values as captured at its call; a value it
+ * did not read (unchanged, linked to the row holding it) is read when compared.
+ */
 export interface IncomingCheckpoint {
   parent: string | null;
   /** The checkpoint without its channel values, as stored. */
