@@ -75,13 +75,26 @@ function known(state: ListState | KnownList): KnownList | undefined {
   return { ...place, stored: json.map(cloneJson) };
 }
 
+/** The serialized bytes of a checkpoint's list states: each list's snapshot and the pieces since. */
+function bytesOf(lists: ReadonlyMap<string, KnownList>): number {
+  let bytes = 0;
+  for (const state of lists.values()) bytes += state.s + state.d;
+  return bytes;
+}
+
 /**
  * List values last stored or handed out, per checkpoint key: what the next put may extend. Keeps
- * JSON of its own, never the caller's objects.
+ * JSON of its own, never the caller's objects. Bounded twice: at most `maxEntries` checkpoints,
+ * and at most `maxBytes` of their lists counted as serialized JSON (a long chat's list is
+ * megabytes). Both bounds are one weight: a checkpoint weighs its bytes, and at least
+ * `maxBytes / maxEntries`. The count is conservative: successive states of one list share most
+ * of their item objects, so the memory held is usually well below the bytes counted. A
+ * checkpoint whose lists weigh more than half of `maxBytes` is not kept (its next put stores the
+ * lists in full, a new snapshot). A forgotten state costs bytes in the store, never correctness.
  *
  * @example
  * ```ts
- * const lists = new ListStates(256);
+ * const lists = new ListStates(256, 64 * 1024 * 1024);
  * lists.set(key, new Map([['messages', state]]));
  * lists.get(key)?.get('messages')?.stored;
  * ```
@@ -89,8 +102,27 @@ function known(state: ListState | KnownList): KnownList | undefined {
 export class ListStates {
   readonly #cache: TwoGenerationCache<string, Map<string, KnownList>>;
 
-  constructor(max: number) {
-    this.#cache = new TwoGenerationCache(max);
+  /**
+   * @param maxEntries checkpoints kept at most.
+   * @param maxBytes serialized bytes of their lists kept at most.
+   */
+  constructor(maxEntries: number, maxBytes: number) {
+    // With maxBytes 0 nothing is kept: every checkpoint weighs at least 1.
+    const floor = Math.max(maxBytes / maxEntries, 1);
+    this.#cache = new TwoGenerationCache(maxBytes, (lists) => Math.max(bytesOf(lists), floor));
+  }
+
+  /** Checkpoints kept now (for tests and diagnostics). */
+  get size(): number {
+    return this.#cache.size;
+  }
+
+  /**
+   * The weight kept now, at most `maxBytes`: each checkpoint's list bytes, counted as at least
+   * `maxBytes / maxEntries` (for tests and diagnostics).
+   */
+  get weight(): number {
+    return this.#cache.weight;
   }
 
   /** The lists of checkpoint `key`, if remembered. */

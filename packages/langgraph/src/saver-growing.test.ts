@@ -181,3 +181,36 @@ describe.each(list)('incremental lists on $name', (backend) => {
     }
   });
 });
+
+describe.each(list)('the list cache byte bound on $name', (backend) => {
+  it.skipIf(!backend.available)('a list over the bound is not kept: the next put stores it in full, and it reads back', async () => {
+    const store = await backend.open();
+    try {
+      const item = (i: number) => `item ${i} ${'y'.repeat(3_000)}`;
+      const put = async (saver: SessionCheckpointSaver, thread: string) => {
+        let parent: string | undefined;
+        for (let i = 0; i < 6; i++) {
+          const cp = checkpointWith({ items: Array.from({ length: i + 1 }, (_, k) => item(k)) }, i + 1);
+          parent = String((await saver.put(cfg(thread, parent), cp, meta(i), { items: i + 1 })).configurable?.checkpoint_id);
+        }
+        const rows = await store.list({ namespace: saver.namespace, limit: 100 });
+        return { parent, pieces: rows.filter((r) => (r.payload as { lists?: unknown }).lists !== undefined).length };
+      };
+      // Default bound: each put extends its parent's list (stored as the appended item).
+      const roomy = new SessionCheckpointSaver(store, { namespace: 'lc-roomy' });
+      expect((await put(roomy, 'a')).pieces).toBe(5);
+      expect(roomy.listCacheUse.checkpoints).toBeGreaterThan(0);
+      // 4 KiB: every list (items of 3 kB) weighs over half of it and is not kept.
+      const tight = new SessionCheckpointSaver(store, { namespace: 'lc-tight', listCacheBytes: 4096 });
+      const { parent, pieces } = await put(tight, 'b');
+      expect(pieces).toBe(0);
+      expect(tight.listCacheUse).toEqual({ checkpoints: 0, weight: 0 });
+      expect(tight.listCacheUse.weight).toBeLessThanOrEqual(4096);
+      const back = await new SessionCheckpointSaver(store, { namespace: 'lc-tight' }).getTuple(cfg('b', parent));
+      expect(back?.checkpoint.channel_values.items).toEqual(Array.from({ length: 6 }, (_, k) => item(k)));
+      expect(() => new SessionCheckpointSaver(store, { listCacheBytes: -1 })).toThrow(/listCacheBytes must be an integer >= 0/);
+    } finally {
+      await store.close();
+    }
+  });
+});

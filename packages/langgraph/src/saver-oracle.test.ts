@@ -76,34 +76,29 @@ const put = (lane: number, edits: Edit[], more: Partial<Extract<Op, { op: 'put' 
  * Discrepancies the oracle found, each as its minimal sequence (shrunk by fast-check, then cut by
  * hand where the shrinker stopped early), run on every backend.
  */
-const REGRESSIONS: { name: string; ops: Op[]; options?: OracleOptions; failsOnMain: boolean }[] = [
+const REGRESSIONS: { name: string; ops: Op[]; options?: OracleOptions }[] = [
   {
     // Issue 28 defect 1 as reported: put c1 with [a], change a.content, put c2 with [a, b].
     name: 'a message changed in place, then the list extended: the change is stored',
     ops: [put(0, []), put(0, [{ e: 'mutate', ch: 'messages', at: 0, text: 'redacted' }, { e: 'appendMessages', n: 1, size: 0 }])],
-    failsOnMain: false,
   },
   {
     // Shrunk by fast-check (seed 1000; it left a third, unrelated put, cut by hand): one item
     // edited, the list not extended, the version bumped.
     name: 'a message changed in place, the list the same length: the change is stored',
     ops: [put(2, []), put(2, [{ e: 'mutate', ch: 'messages', at: 0, text: '' }])],
-    failsOnMain: false,
   },
   {
     name: 'a JSON item handed out by getTuple of a fresh saver, changed in place: the change is stored',
     ops: [put(0, [{ e: 'appendItems', n: 2, size: 0 }]), { op: 'restart' }, put(0, [{ e: 'mutate', ch: 'items', at: 1, text: 'new' }], { source: 'ours' })],
-    failsOnMain: false,
   },
   {
     name: 'an item pushed onto the same array object: the new item is stored',
     ops: [put(0, [{ e: 'appendItems', n: 1, size: 0 }]), put(0, [{ e: 'pushInPlace', text: 'pushed' }])],
-    failsOnMain: false,
   },
   {
     name: 'a plain object changed in place, version bumped: the change is stored',
     ops: [put(0, []), put(0, [{ e: 'profile', key: 'counter', value: 7, inPlace: true }])],
-    failsOnMain: false,
   },
   {
     // Shrunk by fast-check (seed 1007 with MERGED_SPLIT_WRITES on; a trailing put cut by hand).
@@ -116,7 +111,6 @@ const REGRESSIONS: { name: string; ops: Op[]; options?: OracleOptions; failsOnMa
       { op: 'writes', lane: 2, at: 0, task: 'task-c', writes: [['messages', 'json']] },
       { op: 'writes', lane: 2, at: 0, task: 'task-c', writes: [['__interrupt__', 'big'], ['messages', 'json']] },
     ],
-    failsOnMain: false,
   },
   {
     // Shrunk by fast-check (seed 1000 with the `repeat` operation; a trailing list cut by hand).
@@ -125,7 +119,6 @@ const REGRESSIONS: { name: string; ops: Op[]; options?: OracleOptions; failsOnMa
     // full, so the rows differ and the retry is refused as a conflict. MemorySaver overwrites.
     name: 'a put repeated by a new saver with the same arguments is accepted (idempotent retry)',
     ops: [put(2, []), put(2, [{ e: 'appendItems', n: 1, size: 0 }]), { op: 'restart' }, { op: 'repeat', lane: 2 }],
-    failsOnMain: true,
   },
   {
     // Shrunk by fast-check (retention property, seed 1000 on SQLite; a trailing get cut by hand).
@@ -134,7 +127,6 @@ const REGRESSIONS: { name: string; ops: Op[]; options?: OracleOptions; failsOnMa
     name: 'a put repeated after retention pruned its parent is accepted (idempotent retry)',
     ops: [put(0, []), put(0, []), put(0, []), { op: 'repeat', lane: 0 }],
     options: { maxCheckpointsPerThread: 1 },
-    failsOnMain: true,
   },
 ];
 
@@ -147,13 +139,7 @@ describe.each(list)('oracle regressions on $name', (backend) => {
     if (backend.available) await store.close();
   });
 
-  for (const { name, ops, options = {}, failsOnMain } of REGRESSIONS) {
-    if (failsOnMain) {
-      // Still open: a put repeated by a new saver or after retention is refused as a conflict
-      // (see the two cases' comments); flip to `it` once fixed, with REPEATED_PUTS on.
-      it.skipIf(!backend.available).fails(name, () => runOracle(store, ops, options, ALL_ON));
-    } else {
-      it.skipIf(!backend.available)(name, () => runOracle(store, ops, options, ALL_ON));
-    }
+  for (const { name, ops, options = {} } of REGRESSIONS) {
+    it.skipIf(!backend.available)(name, () => runOracle(store, ops, options, ALL_ON));
   }
 });

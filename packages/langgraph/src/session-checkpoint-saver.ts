@@ -15,6 +15,7 @@ import {
   CheckpointConflictError,
   CheckpointValidationError,
   isCheckpointConflictError,
+  type Checkpoint as StoredRow,
   type CheckpointStore,
   type CreateCheckpointInput,
   type PreparedCheckpoint,
@@ -25,6 +26,7 @@ import { deltaHistory, deltaHistoryOf } from './delta-history.js';
 import { ListStates } from './list-state.js';
 import { putAtOnce } from './put-at-once.js';
 import { PutPlan } from './put-plan.js';
+import { repeatDifference } from './repeated-put.js';
 import { sameJson } from './same-json.js';
 import { existingRefs, lockThread } from './thread-lock.js';
 import { own } from './own-keys.js';
@@ -86,12 +88,29 @@ export interface SessionCheckpointSaverOptions {
    * ```
    */
   inlineCarriedBytes?: number;
+  /**
+   * Memory for the list values the next put may extend (see `snapshotRatio`): the saver keeps the
+   * JSON of the lists of up to 256 recently put or read checkpoints, and at most this many bytes
+   * of them, counted as serialized JSON (successive checkpoints of a chat share most items, so
+   * the memory held is usually well below it). A checkpoint whose lists are over half of it is not
+   * kept: its next put stores them in full (a new snapshot; bytes in the store, never a wrong
+   * value). `0` keeps none. Default is 64 MiB (`67108864`): about a dozen states of a 300-turn,
+   * 5 MB chat, whose next put needs only its parent's.
+   *
+   * @example
+   * ```ts
+   * new SessionCheckpointSaver(store, { listCacheBytes: 256 * 1024 * 1024 }); // many long chats at once
+   * ```
+   */
+  listCacheBytes?: number;
 }
 
 /** Default of {@link SessionCheckpointSaverOptions.snapshotRatio}. */
 const DEFAULT_SNAPSHOT_RATIO = 4;
 /** Default of {@link SessionCheckpointSaverOptions.inlineCarriedBytes}. */
 const DEFAULT_INLINE_CARRIED_BYTES = 4096;
+/** Default of {@link SessionCheckpointSaverOptions.listCacheBytes}. */
+const DEFAULT_LIST_CACHE_BYTES = 64 * 1024 * 1024;
 
 interface Configurable {
   thread_id?: unknown;
@@ -144,13 +163,26 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
   /** Holder maps of recently put checkpoints: the parent of the next put is almost always here. */
   readonly #holderCache = new TwoGenerationCache<string, Holders>(HOLDER_CACHE_MAX);
   /** List values last stored or handed out per checkpoint: what the next put may extend. */
-  readonly #lists = new ListStates(LIST_CACHE_MAX);
+  readonly #lists: ListStates;
   /** Puts per (thread, namespace) since this saver last pruned it (maxCheckpointsPerThread). */
   readonly #putsSincePrune = new TwoGenerationCache<string, number>(HOLDER_CACHE_MAX);
   /** The snapshot rule's ratio (see the option). */
   readonly snapshotRatio: number;
   /** Bytes of unchanged values a row repeats rather than links (see the option). */
   readonly inlineCarriedBytes: number;
+
+  /**
+   * The list states kept for the next puts now: checkpoints and their weight (serialized bytes,
+   * each checkpoint counted as at least listCacheBytes / 256), for tests and diagnostics.
+   *
+   * @example
+   * ```ts
+   * saver.listCacheUse; // { checkpoints: 3, weight: 786432 }
+   * ```
+   */
+  get listCacheUse(): { checkpoints: number; weight: number } {
+    return { checkpoints: this.#lists.size, weight: this.#lists.weight };
+  }
 
   constructor(store: CheckpointStore, options: SessionCheckpointSaverOptions = {}) {
     super(options.serde);
@@ -167,6 +199,9 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
     const inline = options.inlineCarriedBytes ?? DEFAULT_INLINE_CARRIED_BYTES;
     if (!Number.isSafeInteger(inline) || inline < 0) throw new CheckpointValidationError('inlineCarriedBytes must be an integer >= 0');
     this.inlineCarriedBytes = inline;
+    const listBytes = options.listCacheBytes ?? DEFAULT_LIST_CACHE_BYTES;
+    if (!Number.isSafeInteger(listBytes) || listBytes < 0) throw new CheckpointValidationError('listCacheBytes must be an integer >= 0');
+    this.#lists = new ListStates(LIST_CACHE_MAX, listBytes);
     this.#reader = new TupleReader(store, this.namespace, this.serde);
   }
 
@@ -292,7 +327,8 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
    *
    * @throws CheckpointValidationError when a value cannot be stored faithfully (BigInt, NaN, cycles)
    *   or the checkpoint without its values exceeds the store's limits; CheckpointConflictError when
-   *   the id exists with different content.
+   *   the id exists with different content (a repeat that rebuilds to the same content, however
+   *   its rows are laid out, is accepted as a no-op: see repeated-put.ts).
    */
   async put(config: RunnableConfig, checkpoint: Checkpoint, metadata: CheckpointMetadata, newVersions: ChannelVersions): Promise<RunnableConfig> {
     if (config.configurable === undefined) throw new CheckpointValidationError('Missing config.configurable in put: pass { configurable: { thread_id: "..." } }');
@@ -307,6 +343,7 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
     // Step 1: serialise now, before any await, what this put stores (see value-capture.ts):
     // LangGraph runs its next step while the put is in flight, and nodes edit objects in place.
     const pending = new Map<string, Promise<Captured>>();
+    const parentLists = parentId === undefined ? undefined : this.#lists.get(keyOf({ thread_id: thread, checkpoint_ns: ns, checkpoint_id: parentId }));
     let small = 0;
     for (const channel of versions) {
       if (!Object.hasOwn(cv, channel)) continue;
@@ -315,7 +352,8 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
       const size = isNew || small > this.inlineCarriedBytes ? undefined : jsonSizeWithin(cv[channel], this.inlineCarriedBytes - small);
       if (!isNew && size === undefined) small = Infinity;
       else if (size !== undefined) small += size;
-      if (isNew || size !== undefined) pending.set(channel, captureValue(this.serde, cv[channel], `channel '${channel}'`));
+      // A changed list is captured against the parent's: its unchanged items are the saver's own objects again.
+      if (isNew || size !== undefined) pending.set(channel, captureValue(this.serde, cv[channel], `channel '${channel}'`, isNew ? parentLists?.get(channel)?.stored : undefined));
     }
     const captured = new Map<string, Captured>();
     // One Promise.all, created before any await: a value refused is this put's error, never an unhandled rejection.
@@ -328,7 +366,6 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
     const valueOf = async (channel: string): Promise<Captured> => captured.get(channel) ?? captureValue(this.serde, cv[channel], `channel '${channel}'`);
     // Step 2: the plan, channel by channel.
     const plan = new PutPlan(thread, ns, id, this.snapshotRatio, this.maxCheckpointsPerThread ?? Infinity);
-    const parentLists = parentId === undefined ? undefined : this.#lists.get(keyOf({ thread_id: thread, checkpoint_ns: ns, checkpoint_id: parentId }));
     let parent: Holders | undefined | null = null;
     const carried = new Map<string, string>();
     for (const channel of versions) {
@@ -366,7 +403,7 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
       ...(Number.isNaN(created.getTime()) ? {} : { createdAt: created }),
     };
     const once = await putAtOnce(this.store, plan, input, thread, ns);
-    const row = once !== undefined ? { inserted: true, sha: once } : await this.store.transaction(async (tx) => {
+    const row: { inserted: boolean; sha: string; taken?: StoredRow } = once !== undefined ? { inserted: true, sha: once } : await this.store.transaction(async (tx) => {
       const release = await lockThread(tx, this.namespace, thread);
       // What this row links to must exist now, inside the transaction that inserts it.
       const links = plan.links();
@@ -389,6 +426,19 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
       await release();
       return stored;
     });
+    if (row.taken !== undefined) {
+      // The id is stored, laid out otherwise: a retry (by a new saver, or after retention pruned
+      // the parent) is a no-op when it rebuilds to the same content (see repeated-put.ts).
+      const channels = new Map(Object.keys(plan.holders()).map((channel) => [channel, () => valueOf(channel)] as const));
+      const [existing] = groupRows([row.taken]);
+      const differs = existing === undefined ? 'the row' : await repeatDifference(this.#reader, existing, { parent: parentId ?? null, checkpoint: storedCheckpoint, metadata: storedMetadata, channels });
+      if (differs !== undefined) {
+        throw new CheckpointConflictError(`LangGraph checkpoint ${input.name} of thread '${thread}' already exists with other content: ${differs} differs`, { ids: [row.taken.id] });
+      }
+      // Its holders are the stored row's, not this plan's: read them from the row when needed.
+      this.#holderCache.delete(`${thread}\u0000${ns}\u0000${id}`);
+      return { configurable: { thread_id: thread, checkpoint_ns: ns, checkpoint_id: id } };
+    }
     this.#remember(thread, ns, id, { versions: { ...checkpoint.channel_versions }, holder: plan.holders() });
     if (row.inserted) this.#lists.set(keyOf({ thread_id: thread, checkpoint_ns: ns, checkpoint_id: id }), plan.listStates(row.sha));
     if (this.maxCheckpointsPerThread !== undefined) {
@@ -508,8 +558,12 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
     return newestEntries(this.store, this.namespace, prefix, before, hint, growth);
   }
 
-  /** Inserts the row; an identical row already there counts as done (`inserted: false`). */
-  async #createOnce(tx: CheckpointStore, prepared: PreparedCheckpoint): Promise<{ inserted: boolean; sha: string }> {
+  /**
+   * Inserts the row; an identical row already there counts as done (`inserted: false`), another
+   * row of the same checkpoint is returned as `taken` (its content is compared after the
+   * transaction, see repeated-put.ts).
+   */
+  async #createOnce(tx: CheckpointStore, prepared: PreparedCheckpoint): Promise<{ inserted: boolean; sha: string; taken?: StoredRow }> {
     try {
       const row = await tx.insertPrepared(prepared);
       return { inserted: true, sha: row.payloadSha256 };
@@ -517,6 +571,7 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
       if (!isCheckpointConflictError(error)) throw error;
       const existing = await tx.findBySourceRef(this.namespace, prepared.sourceRef ?? '');
       if (existing && existing.payloadSha256 === prepared.payloadSha256) return { inserted: false, sha: existing.payloadSha256 };
+      if (existing && existing.kind === CHECKPOINT_KIND) return { inserted: false, sha: existing.payloadSha256, taken: existing };
       throw new CheckpointConflictError(`LangGraph checkpoint ${prepared.name} of thread '${prepared.sessionId}' already exists with other content`, {
         cause: error,
         ...(existing ? { ids: [existing.id] } : {}),

@@ -165,6 +165,19 @@ export class TupleReader {
     return out;
   }
 
+  /**
+   * Every channel value of the checkpoint of `entry` as stored (joined from its pieces and parts,
+   * not revived): what a repeated put compares with (see repeated-put.ts).
+   */
+  async storedValues(entry: CheckpointEntry): Promise<Map<string, StoredValue>> {
+    const p = entry.checkpoint;
+    const rebuilder = new ChannelRebuilder(this.store, this.namespace);
+    await rebuilder.load([rowInfo(entry)]);
+    const out = new Map<string, StoredValue>();
+    for (const ch of channelsOf(p)) out.set(ch, rebuilder.value(p, ch, entry.rowId).stored);
+    return out;
+  }
+
   /** The part rows of split pending writes of these entries, by ref, in one call. */
   #writeParts(entries: readonly CheckpointEntry[]): Promise<Map<string, StoredRow>> {
     return writePartRows(this.store, this.namespace, entries);

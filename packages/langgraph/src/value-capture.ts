@@ -1,5 +1,6 @@
 import type { SerializerProtocol } from '@langchain/langgraph-checkpoint';
 import { CheckpointValidationError, type JsonValue } from '@session-checkpoint/core';
+import { sameJson } from './same-json.js';
 import { cloneJson, isStockJsonPlus, storeValue, type StoredValue } from './stored-value.js';
 import { plainJsonOf } from './value-guard.js';
 
@@ -11,7 +12,9 @@ import { plainJsonOf } from './value-guard.js';
  * of the saver's own: nothing aliases the caller's objects except strings, which cannot change. A
  * list keeps that JSON item by item, so that the next put can tell by content which leading items
  * are unchanged (see list-state.ts); sharing the strings makes that check cost per node, not per
- * byte, when nothing changed.
+ * byte, when nothing changed. An item whose JSON equals the one at its position in the parent's
+ * list (by content, as list-state.ts compares) is that very object, not a new copy: the next step's
+ * check is then an identity, and an unchanged list allocates nothing per item.
  */
 
 /** A channel value as captured: a list as the JSON of each item, anything else as stored. */
@@ -32,7 +35,9 @@ const decoder = new TextDecoder('utf-8', { fatal: true });
  * stock serializer writes is captured item by item: plain items and items whose `toJSON()` is
  * plain (LangChain messages) are copied as JSON directly, others go through the serializer as a
  * list of one (written exactly as inside the whole list). With another serializer a list is
- * serialised whole and its items taken from the result.
+ * serialised whole and its items taken from the result. `previous`, the JSON the saver keeps of
+ * the parent's list (objects no caller holds), gives the item at each position when its JSON is
+ * equal to the item's now: equal content, so the result is the same as a copy.
  *
  * @throws CheckpointValidationError naming `where` for a BigInt, NaN, Infinity, invalid Date or cycle.
  * @example
@@ -41,7 +46,7 @@ const decoder = new TextDecoder('utf-8', { fatal: true });
  * // { t: 'json', items: [{ lc: 1, type: 'constructor', id: [...], kwargs: { content: 'hi', ... } }] }
  * ```
  */
-export async function captureValue(serde: SerializerProtocol, value: unknown, where: string): Promise<Captured> {
+export async function captureValue(serde: SerializerProtocol, value: unknown, where: string, previous?: readonly unknown[]): Promise<Captured> {
   // Async, so that a refusal is a rejected promise, never a throw before the caller holds it.
   if (!Array.isArray(value)) return { stored: await storeValue(serde, value, where) };
   if (!isStockJsonPlus(serde)) {
@@ -53,7 +58,9 @@ export async function captureValue(serde: SerializerProtocol, value: unknown, wh
   for (let i = 0; i < value.length; i++) {
     const plain = plainJsonOf(value[i], `${where}[${i}]`, String(i));
     if (plain !== undefined) {
-      items[i] = cloneJson(plain.json) as JsonValue;
+      const old = previous !== undefined && i < previous.length ? previous[i] : undefined;
+      // Compared now, before any await: the caller's objects are read at the call only.
+      items[i] = (old !== undefined && sameJson(plain.json, old) ? old : cloneJson(plain.json)) as JsonValue;
       continue;
     }
     // The serializer's own form (a Map, a Uint8Array, undefined...): dumpsTyped serialises before

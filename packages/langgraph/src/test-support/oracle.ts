@@ -55,9 +55,10 @@ export const ORACLE_FLAGS = {
    * its cache, the parent row still there), so it lays the same checkpoint out otherwise (a list
    * in full instead of the appended items, a carried value in full instead of a link) and refuses
    * it with CheckpointConflictError "already exists with other content". With the switch off,
-   * only repeats by the same saver without retention are generated.
+   * only repeats by the same saver without retention are generated. On since a repeated put
+   * compares what the stored row rebuilds to, not its bytes (repeated-put.ts).
    */
-  REPEATED_PUTS: false,
+  REPEATED_PUTS: true,
 };
 
 /** The row limit of the oracle's stores: small, so values of a few dozen KB go to part rows. */
