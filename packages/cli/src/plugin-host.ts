@@ -12,6 +12,7 @@ import { pathToFileURL } from 'node:url';
  * code under the data directory or a linked plugin's root (or not found from where they are
  * imported, as while `plugins link` checks a new plugin), resolve from the host package instead,
  * giving every plugin the one copy of BaseCommand, oclif and the drivers the CLI itself runs.
+ * main.ts leaves the hook off when it would change nothing (plugin-resolution.ts).
  */
 
 /** Package names (and their subpaths) a plugin gets from the host. */
