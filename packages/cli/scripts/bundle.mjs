@@ -37,7 +37,12 @@ const entries = (dir) => readdirSync(`${root}dist/${dir}`).filter((f) => f.endsW
 const output = (dir) => ({ dir: `${root}dist/${dir}`, format: 'esm', entryFileNames: '[name].js', chunkFileNames: 'chunks/[name]-[hash].js', sourcemap: false });
 
 await build({
-  input: Object.fromEntries([...entries('commands'), ...entries('hooks')]),
+  // plugin.js is `@session-checkpoint/cli/plugin` (package.json "exports"): one module and the
+  // chunks it shares with the built-in commands (BaseCommand among them), instead of the ~140
+  // files of dist, core and store-kysely it imports unbundled. Each is an ESM load, and while the
+  // plugin host's resolve hook is on (src/plugin-host.ts) each also a round trip to Node 20's
+  // loader thread: that was most of a plugin command's start-up (docs/benchmark-analysis.md).
+  input: Object.fromEntries([...entries('commands'), ...entries('hooks'), ['plugin', `${root}dist/plugin.js`]]),
   platform: 'node',
   external: [/^node:/, 'better-sqlite3', 'pg', /^@oclif\//, '@session-checkpoint/langgraph', /^@langchain\//],
   output: output('bundle'),

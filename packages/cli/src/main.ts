@@ -2,7 +2,8 @@ import { UsageError } from './errors/usage-error.js';
 import { isDirectCommand, runDirect } from './direct/run-direct.js';
 import { pluginsLeaveBuiltinAlone } from './direct/plugin-manifests.js';
 import { packageRoot } from './package-root.js';
-import { dataDir, registerHostModules, userPluginRoots } from './plugin-host.js';
+import { dataDir, HOST_FALLBACK_PACKAGES, registerHostModules, SHARED_PACKAGES, userPluginRoots } from './plugin-host.js';
+import { hostHookChangesResolution } from './plugin-resolution.js';
 import { holdStrayFailure, resetDocumentLatch } from './output/one-document.js';
 import { guardStderr } from './output/stderr-guard.js';
 import { writeError, writeResult } from './output/write-json.js';
@@ -54,9 +55,10 @@ export async function main(argv: string[], root: string): Promise<number> {
       const code = await runDirect(argv);
       if (code !== undefined) return code;
     }
-    // Plugins (and `plugins link` checking a new one) get the host's packages (plugin-host.ts).
+    // Plugins get the host's packages (plugin-host.ts), unless their own lookup already does.
     const host = packageRoot(root);
-    if (host !== undefined) registerHostModules(host, userPluginRoots() ?? []);
+    const pluginRoots = host === undefined ? [] : (userPluginRoots() ?? []);
+    if (host !== undefined && hostHookChangesResolution(host, pluginRoots, SHARED_PACKAGES, HOST_FALLBACK_PACKAGES)) registerHostModules(host, pluginRoots);
     // The subpath, not '@oclif/core': the bundle keeps it external, so commands loaded by oclif
     // share the one copy in node_modules.
     const { run } = await import('@oclif/core/run');

@@ -12,6 +12,7 @@ import { pathToFileURL } from 'node:url';
  * code under the data directory or a linked plugin's root (or not found from where they are
  * imported, as while `plugins link` checks a new plugin), resolve from the host package instead,
  * giving every plugin the one copy of BaseCommand, oclif and the drivers the CLI itself runs.
+ * main.ts leaves the hook off when it would change nothing (plugin-resolution.ts).
  */
 
 /** Package names (and their subpaths) a plugin gets from the host. */
@@ -158,7 +159,33 @@ export function registerHostModules(hostRoot: string, pluginRoots: string[]): vo
   if (typeof module.register !== 'function' || registry[REGISTERED] || !workingDirectoryExists()) return;
   registry[REGISTERED] = true;
   const asDir = (dir: string) => pathToFileURL(join(dir, '/')).href;
-  module.register(`data:text/javascript,${encodeURIComponent(HOOKS)}`, {
-    data: { shared: SHARED_PACKAGES, fallback: HOST_FALLBACK_PACKAGES, hostUrl: pathToFileURL(join(hostRoot, 'package.json')).href, pluginUrls: pluginRoots.map(asDir) },
-  });
+  const data = { shared: [...SHARED_PACKAGES], fallback: [...HOST_FALLBACK_PACKAGES], hostUrl: pathToFileURL(join(hostRoot, 'package.json')).href, pluginUrls: pluginRoots.map(asDir) };
+  // Node >= 22.15 runs synchronous hooks on this thread: no loader thread to start and no round
+  // trip per import, which on Node 20 cost a plugin command about as much as all the rest.
+  const registerHooks = (module as { registerHooks?: (hooks: { resolve: SyncResolve }) => unknown }).registerHooks;
+  if (typeof registerHooks === 'function') registerHooks({ resolve: inThreadResolve(data) });
+  else module.register(`data:text/javascript,${encodeURIComponent(HOOKS)}`, { data });
+}
+
+/** What Node's synchronous `resolve` hook gets and returns (module.registerHooks). */
+type SyncResolve = (specifier: string, context: { parentURL?: string; conditions?: readonly string[] }, next: (specifier: string, context?: object) => unknown) => unknown;
+
+/**
+ * {@link HOOKS} as a synchronous hook on this thread. Unlike the loader thread's hooks these also
+ * see `require()`; calls without the `import` condition pass through untouched, as before.
+ */
+function inThreadResolve(data: { shared: string[]; fallback: string[]; hostUrl: string; pluginUrls: string[] }): SyncResolve {
+  const named = (list: string[], specifier: string) => list.some((name) => specifier === name || specifier.startsWith(`${name}/`));
+  return (specifier, context, next) => {
+    const isShared = named(data.shared, specifier);
+    if ((!isShared && !named(data.fallback, specifier)) || !context.conditions?.includes('import')) return next(specifier, context);
+    const parent = typeof context.parentURL === 'string' ? context.parentURL : '';
+    if (isShared && data.pluginUrls.some((url) => parent.startsWith(url))) return next(specifier, { ...context, parentURL: data.hostUrl });
+    try {
+      return next(specifier, context);
+    } catch (error) {
+      if ((error as { code?: unknown } | undefined)?.code !== 'ERR_MODULE_NOT_FOUND') throw error;
+      return next(specifier, { ...context, parentURL: data.hostUrl });
+    }
+  };
 }

@@ -1,4 +1,8 @@
-import { MemoryAdapter, type CheckpointRow, type InsertOptions, type InsertResult, type ListRowsQuery, type NewCheckpointRow } from '@session-checkpoint/core';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+import { MemoryAdapter, type AdapterCapabilities, type CheckpointRow, type InsertOptions, type InsertResult, type ListRowsQuery, type NewCheckpointRow } from '@session-checkpoint/core';
 import { describe, expect, it } from 'vitest';
 import { ConformanceFailure, runConformanceGroup, runConformanceSuite, type ConformanceOptions } from './index.js';
 import { JsonFileAdapter, jsonFileSubject, type FileState, type OpenFile } from './test-support/json-file-adapter.js';
@@ -120,6 +124,39 @@ class MemorySequenceFileAdapter extends JsonFileAdapter {
   }
 }
 
+/**
+ * Declares `multiProcess`, but its one-call-at-a-time queue holds only the callers of its own
+ * process: another process's read-modify-write of the file in between is overwritten.
+ */
+class MultiProcessFileAdapter extends JsonFileAdapter {
+  override get capabilities(): AdapterCapabilities {
+    return { ...super.capabilities, multiProcess: true };
+  }
+}
+
+/**
+ * The module the multi-process case's child processes open {@link MultiProcessFileAdapter} with:
+ * json-file-adapter.ts transpiled to JavaScript (a child process runs plain Node) under this
+ * package's out-tsc, so its imports resolve as the source's do.
+ */
+function multiProcessFileOpener(): string {
+  const dir = fileURLToPath(new URL('../out-tsc/process-child/', import.meta.url));
+  mkdirSync(dir, { recursive: true });
+  const source = readFileSync(fileURLToPath(new URL('./test-support/json-file-adapter.ts', import.meta.url)), 'utf8');
+  const { outputText } = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } });
+  writeFileSync(join(dir, 'json-file-adapter.mjs'), outputText);
+  writeFileSync(
+    join(dir, 'open-multi-process-file.mjs'),
+    `import { JsonFileAdapter } from './json-file-adapter.mjs';
+class MultiProcessFileAdapter extends JsonFileAdapter {
+  get capabilities() { return { ...super.capabilities, multiProcess: true }; }
+}
+export async function openAdapter(location) { return new MultiProcessFileAdapter(location); }
+`,
+  );
+  return join(dir, 'open-multi-process-file.mjs');
+}
+
 /** Its `close()` does nothing: calls after close keep working. */
 class IgnoredCloseFileAdapter extends JsonFileAdapter {
   override async close(): Promise<void> {}
@@ -148,23 +185,38 @@ const CONDITIONAL_CASES = [
 describe('the conformance suite', () => {
   it('passes the correct reference adapter on every case it can run, and reports the rest as skipped', async () => {
     const outcomes = await runSuite(memorySubject(() => new MemoryAdapter()));
-    expect(outcomes.length).toBe(43);
+    expect(outcomes.length).toBe(44);
     expect(failed(outcomes)).toEqual([]);
     expect(outcomes.filter((o) => o.skipped).map((o) => o.name)).toEqual([
       'transactions > a transaction lock is held until its holder commits, and the next holder sees what it committed (skipped: the adapter does not declare the capability transactionLocks)',
       'transactions > a transaction lock ends with a rollback too (skipped: the adapter does not declare the capability transactionLocks)',
       'transactions > a transaction lock is refused outside a transaction (skipped: the adapter does not declare the capability transactionLocks)',
       ...CONDITIONAL_CASES.map((name) => `${name} (skipped: the adapter does not declare the capability conditionalInserts)`),
+      'concurrency > creates from several OS processes at once are all stored, with distinct ids (skipped: the adapter does not declare the capability multiProcess)',
       'persistence > data survives a second adapter over the same store (skipped: the adapter does not declare the capability persistent)',
       'persistence > ids are never reused after deleting the highest row, closing and reopening (skipped: the adapter does not declare the capability persistent)',
     ]);
   });
 
-  it('passes a correct persistent JSON-file adapter on every case, none skipped', async () => {
+  it('passes a correct persistent JSON-file adapter on every case, only the multi-process one skipped (it locks within its own process)', async () => {
     const outcomes = await runSuite(() => jsonFileSubject());
-    expect(outcomes.length).toBe(43);
-    expect(outcomes.filter((o) => o.skipped)).toEqual([]);
+    expect(outcomes.length).toBe(44);
+    expect(outcomes.filter((o) => o.skipped).map((o) => o.name)).toEqual([
+      'concurrency > creates from several OS processes at once are all stored, with distinct ids (skipped: the adapter does not declare the capability multiProcess)',
+    ]);
     expect(failed(outcomes)).toEqual([]);
+  });
+
+  it('fails a JSON-file adapter that declares multiProcess but locks only within its own process, on the multi-process case only', async () => {
+    const opener = multiProcessFileOpener();
+    const outcomes = await runSuite(async () => {
+      const subject = await jsonFileSubject(MultiProcessFileAdapter);
+      return { ...subject, otherProcess: { module: opener, location: (subject.adapter as JsonFileAdapter).path } };
+    });
+    const name = 'concurrency > creates from several OS processes at once are all stored, with distinct ids';
+    expect(failed(outcomes)).toEqual([name]);
+    // Rows lost to another process's write-back, or a process failing on the half-written file it read.
+    expect(String(failure(outcomes, name))).toMatch(/^ConformanceFailure: (every create of every process must be stored: \d+ of 160 lost|every writer process must finish its creates: process \d exited 1: .+|creates from several processes must get distinct ids: .+)$/s);
   });
 
   it('fails a file adapter whose id sequence lives only in memory, on the reopening case only, naming the rule', async () => {
@@ -212,6 +264,7 @@ describe('the conformance suite', () => {
     expect(outcomes.filter((o) => o.skipped).map((o) => o.name)).toEqual([
       ...LOCK_CASES.map((name) => `${name} (skipped: the adapter does not declare the capability transactionLocks)`),
       ...CONDITIONAL_CASES.map((name) => `${name} (skipped: the adapter does not declare the capability conditionalInserts)`),
+      'concurrency > creates from several OS processes at once are all stored, with distinct ids (skipped: the adapter does not declare the capability multiProcess)',
     ]);
     expect(failed(outcomes).sort()).toEqual(ISOLATION.slice().sort());
     expect(String(failure(outcomes, ISOLATION[0]!))).toMatch(
@@ -259,6 +312,7 @@ describe('the conformance suite', () => {
       { name: 'sourceRef > listBySourceRefPrefix reads a prefix range of one namespace in code point order' },
       { name: 'sourceRef > findBySourceRefs finds the rows of several source refs of one namespace at once' },
       { name: 'concurrency > concurrent creates all succeed with distinct ids (skipped: not today)', skipped: true },
+      { name: 'concurrency > creates from several OS processes at once are all stored, with distinct ids (skipped: not today)', skipped: true },
     ]);
   });
 });

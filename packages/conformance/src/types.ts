@@ -43,6 +43,19 @@ export interface ConformanceSubject {
    * Required when `adapter.capabilities.persistent` is true; the suite closes what it opens.
    */
   reopen?(): Promise<CheckpointAdapter>;
+  /**
+   * How another OS process opens the same store. `module` is the file URL (or absolute path) of
+   * an ES module exporting `openAdapter(location: string): Promise<CheckpointAdapter>`; the
+   * suite's child processes import it and call it with `location` (a path, or whatever text your
+   * opener reads: a connection string, JSON). Required when `adapter.capabilities.multiProcess`
+   * is true; the `multiProcess` case fails without it. Default: none.
+   *
+   * @example
+   * ```ts
+   * { module: new URL('./open-my-adapter.mjs', import.meta.url).href, location: '/tmp/store.json' }
+   * ```
+   */
+  otherProcess?: { module: string; location: string };
   /** Closes everything and removes the store. */
   destroy(): Promise<void>;
 }

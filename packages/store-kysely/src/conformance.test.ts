@@ -15,6 +15,9 @@ import { dropSchema, PG_URL, tamperPostgres, testPool, uniqueSchema } from './te
 import { tamperSqlite } from './test-support/sqlite-tamper.js';
 import { tempDir } from './test-support/temp-dir.js';
 
+/** What the multi-process case's child processes open the store with. */
+const CHILD_OPENER = new URL('./test-support/conformance-child.mjs', import.meta.url).href;
+
 // Every backend runs the whole adapter contract, as every adapter in this repository does. The suite
 // reads each adapter's capabilities before registering, hence the async describe blocks.
 
@@ -30,6 +33,7 @@ describe('SQLite file', async () => {
       storesBytes: true,
       tamper: async (id, patch) => tamperSqlite(raw, id, patch),
       reopen: () => openSqliteAdapter(path, { create: false }),
+      otherProcess: { module: CHILD_OPENER, location: `sqlite:${path}` },
       destroy: async () => {
         raw.close();
         await adapter.close();
@@ -85,6 +89,7 @@ describe.skipIf(!PG_URL)('PostgreSQL', async () => {
       adapter,
       tamper: (id, patch) => tamperPostgres(pool, schema, id, patch),
       reopen: () => openPostgresAdapter(pool, { schema, create: false }),
+      otherProcess: { module: CHILD_OPENER, location: `pg:${schema}` },
       destroy: async () => {
         await adapter.close();
         await dropSchema(pool, schema);

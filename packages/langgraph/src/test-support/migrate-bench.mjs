@@ -1,12 +1,15 @@
 // Measures migrateCheckpoints on one long SqliteSaver thread (the built package):
-//   node src/test-support/migrate-bench.mjs [--turns 300] [--reply-bytes 16000] [--dir DIR]
+//   node src/test-support/migrate-bench.mjs [--turns 300] [--reply-bytes 16000] [--runs-on 3] [--dir DIR]
 // A real chat graph (one reply node) runs `turns` turns on a SqliteSaver file, each reply about
 // `reply-bytes` characters; SqliteSaver stores the whole message list at every checkpoint, so the
 // file grows with the square of the turns (300 turns of 16 kB: about 4.2 GiB). The thread is then
 // migrated into a SessionCheckpointSaver on a SQLite store, timed, and compared (verifyMigration,
-// timed separately). Prints one JSON object: bytes before and after, seconds, MB/s, peak RSS.
+// timed separately). Then the graph runs on: `runs-on` more turns on SqliteSaver and on the migrated
+// store, side by side, whose answers (every message's type and text) must be the same. Prints one
+// JSON object: bytes before and after, seconds, MB/s, peak RSS, and whether the answers agreed.
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { isDeepStrictEqual } from 'node:util';
 import { join } from 'node:path';
 import { AIMessage, HumanMessage } from '@langchain/core/messages';
 import { END, MessagesAnnotation, START, StateGraph } from '@langchain/langgraph';
@@ -23,6 +26,7 @@ const turns = Number(option('turns', '300'));
 const replyBytes = Number(option('reply-bytes', '16000'));
 const dir = option('dir', undefined) ?? mkdtempSync(join(tmpdir(), 'sc-migrate-bench-'));
 const keep = args.includes('--keep');
+const runsOn = Number(option('runs-on', '3'));
 
 /** Bytes of a SQLite database with its WAL and shared-memory files. */
 const fileBytes = (path) => ['', '-wal', '-shm'].reduce((n, suffix) => n + (existsSync(path + suffix) ? statSync(path + suffix).size : 0), 0);
@@ -37,14 +41,18 @@ const reply = (turn) => {
 
 const sourcePath = join(dir, 'sqlite-saver.db');
 const storePath = join(dir, 'store.sqlite');
-let started = performance.now();
-if (!existsSync(sourcePath)) {
-  const saver = SqliteSaver.fromConnString(sourcePath);
-  const graph = new StateGraph(MessagesAnnotation)
+/** The chat graph: one reply node whose answer depends on the whole state (its length). */
+const chatGraph = (checkpointer) =>
+  new StateGraph(MessagesAnnotation)
     .addNode('reply', (s) => ({ messages: [new AIMessage(reply(s.messages.length))] }))
     .addEdge(START, 'reply')
     .addEdge('reply', END)
-    .compile({ checkpointer: saver });
+    .compile({ checkpointer });
+
+let started = performance.now();
+if (!existsSync(sourcePath)) {
+  const saver = SqliteSaver.fromConnString(sourcePath);
+  const graph = chatGraph(saver);
   for (let turn = 0; turn < turns; turn++) {
     await graph.invoke({ messages: [new HumanMessage(`question ${turn}`)] }, { configurable: { thread_id: 'long-chat' } });
     if (turn % 25 === 24) process.stderr.write(`generated ${turn + 1} turns, ${(fileBytes(sourcePath) / 2 ** 20).toFixed(0)} MiB\n`);
@@ -72,6 +80,19 @@ const copyRss = process.resourceUsage().maxRSS * 1024;
 started = performance.now();
 const verification = await verifyMigration(source, target);
 const verifySeconds = (performance.now() - started) / 1000;
+// The graph runs on from the migrated state: the same turns on both sides, the same answers.
+const onSource = chatGraph(source);
+const onTarget = chatGraph(target);
+const said = (state) => state.messages.map((m) => [m.getType(), m.content]);
+let sameAnswers = true;
+let messagesAfter = 0;
+for (let turn = turns; turn < turns + runsOn; turn++) {
+  const input = () => ({ messages: [new HumanMessage(`question ${turn}`)] });
+  const config = { configurable: { thread_id: 'long-chat' } };
+  const [a, b] = [await onSource.invoke(input(), config), await onTarget.invoke(input(), config)];
+  sameAnswers &&= isDeepStrictEqual(said(a), said(b)) && a.messages.length === 2 * (turn + 1);
+  messagesAfter = b.messages.length;
+}
 await store.close();
 source.db.close();
 const storeBytes = fileBytes(storePath);
@@ -96,6 +117,9 @@ console.log(
       peakRssMiB: Math.round((process.resourceUsage().maxRSS * 1024) / 2 ** 20),
       differences: verification.differences.reduce((by, d) => ({ ...by, [d.what]: (by[d.what] ?? 0) + 1 }), {}),
       firstDifference: verification.differences[0] ?? null,
+      runsOn,
+      messagesAfter,
+      sameAnswers,
     },
     null,
     2,

@@ -1,0 +1,27 @@
+/*
+ * The child process of the `multiProcess` case (groups/concurrency.ts): opens the subject's store
+ * through its `otherProcess.module`, prints `ready`, waits for a line on stdin (so that every
+ * writer starts at once), creates checkpoints one by one, closes, and prints `done <count>`. Arguments: module, location, writer number, count. A failure prints its message
+ * on stderr and exits 1, for the case to report.
+ */
+import { isAbsolute } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { CheckpointStore, type CheckpointAdapter } from '@session-checkpoint/core';
+
+const [module, location, writer, count] = process.argv.slice(2);
+try {
+  const opener = (await import(isAbsolute(module!) ? pathToFileURL(module!).href : module!)) as { openAdapter?: (location: string) => Promise<CheckpointAdapter> };
+  if (typeof opener.openAdapter !== 'function') throw new Error(`${module} does not export openAdapter(location)`);
+  const store = new CheckpointStore(await opener.openAdapter(location!));
+  process.stdout.write('ready\n');
+  await new Promise((resolve) => process.stdin.once('data', resolve));
+  process.stdin.destroy();
+  for (let i = 0; i < Number(count); i++) {
+    await store.create({ namespace: 'app', sessionId: `process-${writer}`, payload: { writer: Number(writer), i } });
+  }
+  await store.close();
+  process.stdout.write(`done ${count}\n`);
+} catch (error) {
+  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+  process.exitCode = 1;
+}
