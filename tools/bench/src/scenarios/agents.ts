@@ -32,6 +32,8 @@ const PROCESSES = 4;
 /** The shared-thread variant: agents and threads. */
 const SHARED = { agents: 8, threads: 2 };
 export const AGENTS_OURS = 'SessionCheckpointSaver';
+/** Longest a contender's workers may run after `go` before they are killed and the contender fails. */
+const WORKER_LIMIT_MS = 15 * 60_000;
 
 /** What {@link agents} runs. */
 export interface AgentsOptions {
@@ -123,8 +125,17 @@ async function runWorkers(specs: AgentsSpec[], onReady: () => Promise<void>): Pr
     await onReady();
     const start = process.hrtime.bigint();
     for (const c of children) c.child.stdin.end('go\n');
-    const results = await Promise.all(children.map((c) => c.done));
-    return { results, seconds: Number(process.hrtime.bigint() - start) / 1e9 };
+    // A worker stuck for good (a lost wake-up, a lock never granted) fails the contender, not the bench.
+    let timer: NodeJS.Timeout | undefined;
+    const stuck = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`workers still running after ${WORKER_LIMIT_MS / 60_000} minutes`)), WORKER_LIMIT_MS);
+    });
+    try {
+      const results = await Promise.race([Promise.all(children.map((c) => c.done)), stuck]);
+      return { results, seconds: Number(process.hrtime.bigint() - start) / 1e9 };
+    } finally {
+      clearTimeout(timer);
+    }
   } finally {
     for (const c of children) if (c.child.exitCode === null) c.child.kill();
   }
