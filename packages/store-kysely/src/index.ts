@@ -23,3 +23,5 @@ export * from './sqlite/open-sqlite-store.js';
 export * from './postgres/open-postgres-store.js';
 export { PostgresConnectionError, type PostgresTarget } from './postgres/postgres-connection-error.js';
 export { checkSchemaName } from './postgres/postgres-schema-name.js';
+export { PostgresPoolTimeoutError } from './postgres/postgres-pool-timeout-error.js';
+export { isRetryablePostgresError } from './postgres/retryable-error.js';

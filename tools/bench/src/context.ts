@@ -6,7 +6,7 @@ import { join } from 'node:path';
 export interface Sample {
   scenario: string;
   impl: string;
-  unit: 'ops/s' | 'ms' | 'MB/s' | 'µs/op' | 'KiB' | 'pages/op';
+  unit: 'ops/s' | 'ms' | 'MB/s' | 'µs/op' | 'KiB' | 'pages/op' | 'turns/s' | 'commits/turn' | 'KiB/turn';
   /** The number; NaN when `failure` says why there is none. */
   value: number;
   /** Why this implementation produced no number in this run (it died, or returned a wrong result). */

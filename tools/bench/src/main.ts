@@ -16,6 +16,9 @@
  * savers only up to N turns (they store the whole history per step: O(N^2) to build).
  * inspect (issue 29) runs only when named in --only: `state` of the latest checkpoint of a 300-turn
  * chat against getTuple, and `diff` of two 2 MB states.
+ * agents (issue 30) runs only when named in --only: --agents 1,8,32,64 (concurrent agents over 4
+ * worker processes, each on its own thread; default 1,8,32,64, 1,8 with --quick), --agent-turns 6
+ * (chat turns per agent; 2 with --quick), --no-shared (leave out 8 agents sharing 2 threads).
  * PostgreSQL scenarios run when SC_PG_URL is set. cliCalls also times the Python reference CLI's
  * `get` when SC_BENCH_PYTHON_REFERENCE names a checkout of it (the folder holding its
  * `session_checkpoint` package; not part of this repository).
@@ -25,6 +28,7 @@
 import { appendFileSync, writeFileSync } from 'node:fs';
 import { createContext, type Sample } from './context.js';
 import { renderReport, ratio, type RatioResult, type RunSample } from './report.js';
+import { agents } from './scenarios/agents.js';
 import { agentsSession } from './scenarios/agents-session.js';
 import { bundleTransfer } from './scenarios/bundle-transfer.js';
 import { canonicalHash } from './scenarios/canonical-hash.js';
@@ -67,6 +71,12 @@ const PER_RUN: Record<string, (c: typeof ctx) => Promise<Sample[]>> = {
 const OPT_IN: Record<string, (c: typeof ctx) => Promise<Sample[]>> = {
   historyWalk: (c) => historyWalk(c, { turns: walkTurns, peerMaxTurns: Number(value('--walk-peer-turns') ?? Infinity) }),
   inspect,
+  agents: (c) =>
+    agents(c, {
+      agents: (value('--agents') ?? (quick ? '1,8' : '1,8,32,64')).split(',').map(Number),
+      turnsPerAgent: Number(value('--agent-turns') ?? (quick ? 2 : 6)),
+      shared: !flag('--no-shared'),
+    }),
 };
 
 /** The command that reproduces this report, as a reader would type it (`--samples` and its file left out). */

@@ -44,6 +44,7 @@ const PUBLIC_NAMES = {
     'KyselyConnection', 'KyselyConnectionOptions', 'LATEST_SCHEMA_VERSION', 'MIGRATIONS', 'MigrateOptions',
     'MigrationContext', 'MigrationReport', 'NAMESPACE_INDEX', 'PostgresAdapterOptions', 'PostgresConnection',
     'PostgresConnectionError', 'PostgresTarget', 'checkSchemaName',
+    'DEFAULT_ACQUIRE_TIMEOUT_MS', 'DEFAULT_POOL_SIZE', 'PostgresPoolTimeoutError', 'isRetryablePostgresError',
     'PostgresStoreOptions', 'QueryRunner', 'SCHEMA_VERSION', 'SESSION_INDEX', 'SQLITE_MEMORY', 'STORE_COLUMNS',
     'STORE_TABLES', 'SchemaMigration', 'SqlFlavor', 'SqliteAdapterOptions', 'SqliteDatabaseLike',
     'SqliteDurability', 'SqliteStatementLike', 'SqliteStoreOptions', 'createSqliteAdapter', 'migrateToLatest',

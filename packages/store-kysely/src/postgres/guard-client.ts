@@ -1,4 +1,5 @@
 import type { PostgresPoolClient } from 'kysely';
+import { markRetryable } from './retryable-error.js';
 
 /*
  * A pg client checked out of its pool has no 'error' listener (the pool listens to idle clients
@@ -36,7 +37,7 @@ export function connectionLost(error: unknown): unknown {
 
 /**
  * Hears a checked-out client's 'error' events (the failure reaches the caller through its query)
- * and maps its query failures with {@link connectionLost}. Idempotent: pools hand the same client out again.
+ * and maps its query failures with {@link connectionLost}, marking the retryable ones (`retryable: true`). Idempotent: pools hand the same client out again.
  */
 export function guardClient<C extends PostgresPoolClient>(client: C): C {
   if (guardedClients.has(client)) return client;
@@ -46,7 +47,7 @@ export function guardClient<C extends PostgresPoolClient>(client: C): C {
   (client as { query: unknown }).query = (...args: unknown[]) => {
     const result = query(...args);
     // A query given a callback or a cursor returns no promise; those are left as they are.
-    return result instanceof Promise ? result.catch((error: unknown) => Promise.reject(connectionLost(error))) : result;
+    return result instanceof Promise ? result.catch((error: unknown) => Promise.reject(markRetryable(connectionLost(error)))) : result;
   };
   return client;
 }

@@ -5,8 +5,10 @@ import type { CheckpointDatabase } from '../schema.js';
 import { storeOptions } from '../store-options.js';
 import { connectionFailure, explicitSslMode, postgresTarget, type PostgresTarget } from './postgres-connection-error.js';
 import { checkSchemaName } from './postgres-schema-name.js';
-import { guardClient } from './guard-client.js';
+import { boundedPool } from './bounded-pool.js';
+import { connectionLost, guardClient } from './guard-client.js';
 import { namingStatements } from './named-statements.js';
+import { markRetryable } from './retryable-error.js';
 
 /** Options of {@link openPostgresAdapter}. */
 export interface PostgresAdapterOptions {
@@ -18,10 +20,37 @@ export interface PostgresAdapterOptions {
   /** Create the schema and tables when missing. Default is `true`; `false` throws `StoreNotFoundError`. */
   create?: boolean;
   /**
-   * Connections of the pool opened for a connection string. Default is `10`. Ignored when a pool
-   * is given.
+   * Connections of the pool opened for a connection string: at most this many calls of this
+   * process talk to the server at once, the others wait ({@link acquireTimeoutMs}). Every process
+   * opens its own pool, so the server sees up to `poolSize` x processes connections (keep that
+   * under its `max_connections`, 100 by default). Default is `10`. Ignored when a pool is given.
+   *
+   * @example
+   * ```ts
+   * await openPostgresStore(url, { poolSize: 4 }); // 16 workers x 4 = 64 connections
+   * ```
    */
   poolSize?: number;
+  /**
+   * How long a call waits for a connection when all `poolSize` of them are in use, in ms; then it
+   * fails with a {@link PostgresPoolTimeoutError} (`retryable: true`) instead of waiting for ever.
+   * Default is `30000`. Ignored when a pool is given (pg's `connectionTimeoutMillis` bounds its queue).
+   */
+  acquireTimeoutMs?: number;
+  /**
+   * Longest a single SQL statement may run on the server, in ms (PostgreSQL's `statement_timeout`,
+   * set on each connection); a statement over it fails with SQLSTATE `57014` (query_canceled) and
+   * its transaction is rolled back. Default is `0`: no limit of ours (the server's or the role's
+   * setting applies, none unless configured). Ignored when a pool is given (set `statement_timeout` on it).
+   */
+  statementTimeoutMs?: number;
+  /**
+   * Longest a statement may wait for a lock, in ms (PostgreSQL's `lock_timeout`, set on each
+   * connection): a write waiting on another writer of the same thread, or on a table lock, fails
+   * after it with SQLSTATE `55P03` (lock_not_available, `retryable: true`). Default is `0`: no limit
+   * of ours (the server's setting applies). Ignored when a pool is given (set `lock_timeout` on it).
+   */
+  lockTimeoutMs?: number;
   /**
    * How long one connection attempt may take (TCP connect, TLS, start-up) before it fails with
    * an `ETIMEDOUT` error naming host and port, in ms. Default is `10000`. Ignored when a pool is
@@ -44,6 +73,10 @@ export interface PostgresAdapterOptions {
 
 /** Connection attempts give up after this long unless `connectTimeoutMs` says otherwise. */
 export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
+/** Connections of the store's own pool unless `poolSize` says otherwise. */
+export const DEFAULT_POOL_SIZE = 10;
+/** A call waits this long for a connection of a saturated pool unless `acquireTimeoutMs` says otherwise. */
+export const DEFAULT_ACQUIRE_TIMEOUT_MS = 30_000;
 
 /** Options of {@link openPostgresStore}: the database's and the store's. */
 export interface PostgresStoreOptions extends PostgresAdapterOptions, CheckpointStoreOptions {}
@@ -61,7 +94,11 @@ export type PostgresConnection = string | PostgresPool;
  *
  * Failures to connect name host and port: socket errors (`ECONNREFUSED`, `ETIMEDOUT` after
  * `connectTimeoutMs`) as Node system errors, others (TLS refused by the server, host not found)
- * as {@link PostgresConnectionError}.
+ * as {@link PostgresConnectionError}. Once open, a call that fails because the server went away
+ * (restart, failover, terminated connection), because the pool stayed saturated past
+ * `acquireTimeoutMs` ({@link PostgresPoolTimeoutError}), or on a lock or serialization conflict
+ * rejects with an error carrying `retryable: true` ({@link isRetryablePostgresError}); the pool
+ * drops the dead connections and the next call opens fresh ones.
  *
  * @throws StoreSchemaError when the schema holds incompatible store tables.
  * @example
@@ -71,17 +108,14 @@ export type PostgresConnection = string | PostgresPool;
  */
 export async function openPostgresAdapter(connection: PostgresConnection, options: PostgresAdapterOptions = {}): Promise<KyselyAdapter> {
   const schema = checkSchemaName(options.schema ?? 'public');
-  const timeout = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
-  if (!Number.isSafeInteger(timeout) || timeout <= 0 || timeout > 2 ** 31 - 1) {
-    throw new CheckpointValidationError('connectTimeoutMs must be a positive integer (milliseconds)');
-  }
+  const limits = poolLimits(options);
   // Kysely is loaded here, not by the package's main entry, which SQLite users load too.
   const [{ Kysely, PostgresDialect }, { ensurePostgresSchema }] = await Promise.all([
     import('kysely'),
     import('./ensure-postgres-schema.js'),
   ]);
   const named = options.preparedStatements ?? true;
-  const pool = typeof connection === 'string' ? await openPool(connection, options.poolSize ?? 10, timeout, named) : borrowed(connection, named);
+  const pool = typeof connection === 'string' ? await openPool(connection, limits, named) : borrowed(connection, named);
   const db = new Kysely<CheckpointDatabase>({ dialect: new PostgresDialect({ pool }) });
   try {
     await ensurePostgresSchema(db, schema, options.create ?? true);
@@ -120,33 +154,70 @@ function targetOf(connection: PostgresConnection): PostgresTarget {
   return { host: options.host ?? target.host, port: options.port ?? target.port };
 }
 
-/** The caller's pool without `end` (closing the store must not close what it does not own), its clients guarded and naming their statements. */
+/** The pool settings of `options`, checked, with defaults filled in. */
+interface PoolLimits {
+  max: number;
+  connectTimeoutMs: number;
+  acquireTimeoutMs: number;
+  statementTimeoutMs: number;
+  lockTimeoutMs: number;
+}
+
+function poolLimits(options: PostgresAdapterOptions): PoolLimits {
+  const check = (name: keyof PostgresAdapterOptions, value: number, min: number, what: string) => {
+    if (!Number.isSafeInteger(value) || value < min || value > 2 ** 31 - 1) throw new CheckpointValidationError(`${name} must be ${what}`);
+    return value;
+  };
+  return {
+    max: check('poolSize', options.poolSize ?? DEFAULT_POOL_SIZE, 1, 'a positive integer (connections)'),
+    connectTimeoutMs: check('connectTimeoutMs', options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS, 1, 'a positive integer (milliseconds)'),
+    acquireTimeoutMs: check('acquireTimeoutMs', options.acquireTimeoutMs ?? DEFAULT_ACQUIRE_TIMEOUT_MS, 1, 'a positive integer (milliseconds)'),
+    statementTimeoutMs: check('statementTimeoutMs', options.statementTimeoutMs ?? 0, 0, 'a non-negative integer (milliseconds; 0 for no limit)'),
+    lockTimeoutMs: check('lockTimeoutMs', options.lockTimeoutMs ?? 0, 0, 'a non-negative integer (milliseconds; 0 for no limit)'),
+  };
+}
+
+/**
+ * The caller's pool without `end` (closing the store must not close what it does not own), its
+ * clients guarded and, when `named`, seen through a view that names their statements.
+ */
 function borrowed(pool: PostgresPool, named: boolean): PostgresPool {
-  return { connect: async () => clientOf(await pool.connect(), named), end: async () => undefined };
+  return {
+    connect: async () => {
+      try {
+        const client = guardClient(await pool.connect());
+        return named ? namingStatements(client) : client;
+      } catch (error) {
+        throw markRetryable(connectionLost(error));
+      }
+    },
+    end: async () => undefined,
+  };
 }
 
-/** Our own pool, whose clients are guarded (and name their statements) like a borrowed pool's. */
-function guarded(pool: PostgresPool, named: boolean): PostgresPool {
-  return { connect: async () => clientOf(await pool.connect(), named), end: () => pool.end() };
+interface PgPoolConfig {
+  connectionString: string;
+  max: number;
+  connectionTimeoutMillis: number;
+  statement_timeout?: number;
+  lock_timeout?: number;
 }
 
-/** A checked-out client, guarded, and seen through a view that names its statements when `named`. */
-function clientOf(client: PostgresPoolClient, named: boolean): PostgresPoolClient {
-  const guarded = guardClient(client);
-  return named ? namingStatements(guarded) : guarded;
-}
-
-async function openPool(connectionString: string, max: number, connectionTimeoutMillis: number, named: boolean): Promise<PostgresPool> {
-  let pg: { default: { Pool: new (config: { connectionString: string; max: number; connectionTimeoutMillis: number }) => unknown } };
+async function openPool(connectionString: string, limits: PoolLimits, named: boolean): Promise<PostgresPool> {
+  let pg: { default: { Pool: new (config: PgPoolConfig) => unknown } };
   try {
     pg = (await import('pg')) as unknown as typeof pg;
   } catch (error) {
     throw new CheckpointError('PostgreSQL stores need the pg package: npm install pg', { cause: error });
   }
-  const pool = new pg.default.Pool({ connectionString: explicitSslMode(connectionString), max, connectionTimeoutMillis }) as PostgresPool & { on(event: 'error', listener: (error: Error) => void): unknown };
+  const config: PgPoolConfig = { connectionString: explicitSslMode(connectionString), max: limits.max, connectionTimeoutMillis: limits.connectTimeoutMs };
+  // Start-up parameters of every connection: no extra round trip per checkout.
+  if (limits.statementTimeoutMs > 0) config.statement_timeout = limits.statementTimeoutMs;
+  if (limits.lockTimeoutMs > 0) config.lock_timeout = limits.lockTimeoutMs;
+  const pool = new pg.default.Pool(config) as PostgresPool & { on(event: 'error', listener: (error: Error) => void): unknown };
   // An idle connection dropped by the server (restart, idle timeout) is reported as a pool
   // 'error' event, which would crash the process unheard; pg has already discarded that
   // connection and the next query opens a new one, so there is nothing else to do.
   pool.on('error', () => undefined);
-  return guarded(pool, named);
+  return boundedPool(pool, limits.max, limits.acquireTimeoutMs, named ? namingStatements : undefined);
 }
