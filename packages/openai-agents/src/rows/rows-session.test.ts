@@ -16,7 +16,7 @@ const batches: AgentInputItem[][] = [
   [
     { type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'second' }] },
     { type: 'function_call_result', callId: 'c', name: 'snap', status: 'completed', output: [{ type: 'image', image: { data: new Uint8Array([0, 1, 250]), mediaType: 'image/png' } }] },
-  ],
+  ] as AgentInputItem[],
   [{ role: 'user', content: large }],
   [{ role: 'user', content: 'last' }],
 ];
