@@ -1,5 +1,5 @@
 import type { PostgresPoolClient } from 'kysely';
-import { markRetryable } from './retryable-error.js';
+import { CONNECT_TIMEOUT, markRetryable } from './retryable-error.js';
 
 /*
  * A pg client checked out of its pool has no 'error' listener (the pool listens to idle clients
@@ -26,7 +26,8 @@ const guardedClients = new WeakSet<object>();
  * stay as they are.
  */
 export function connectionLost(error: unknown): unknown {
-  if (!(error instanceof Error) || !LOST.test(error.message)) return error;
+  // A connect that timed out is reported as a timeout (ETIMEDOUT) where the store is opened.
+  if (!(error instanceof Error) || !LOST.test(error.message) || CONNECT_TIMEOUT.test(error.message)) return error;
   const { severity, syscall } = error as { severity?: unknown; syscall?: unknown };
   if (severity !== undefined || syscall !== undefined) return error;
   return Object.assign(new Error(`the connection to PostgreSQL was lost (terminated by the server or the network): ${error.message}`, { cause: error }), {

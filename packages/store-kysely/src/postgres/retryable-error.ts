@@ -21,6 +21,12 @@
 const RETRYABLE_SQLSTATE = /^08|^(?:40001|40P01|53000|53300|55P03|57P01|57P02|57P03)$/u;
 
 /** Socket errors of a connection attempt or a live connection while the server is away. */
+/**
+ * pg's message for a connection attempt that timed out ("Connection terminated due to connection
+ * timeout"): a connection never made, not one lost.
+ */
+export const CONNECT_TIMEOUT = /due to connection timeout/iu;
+
 const RETRYABLE_SOCKET = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
 
 /**
@@ -41,6 +47,8 @@ export function isRetryablePostgresError(error: unknown): boolean {
   if ((error as { retryable?: unknown }).retryable === true) return true;
   if (error instanceof AggregateError) return error.errors.some(isRetryablePostgresError);
   const { code, severity, syscall } = error as { code?: unknown; severity?: unknown; syscall?: unknown };
+  // pg's plain Error for a connection attempt that timed out (the server restarting, overloaded).
+  if (code === undefined && error instanceof Error && CONNECT_TIMEOUT.test(error.message)) return true;
   if (typeof code !== 'string') return false;
   if (typeof severity === 'string') return RETRYABLE_SQLSTATE.test(code);
   return typeof syscall === 'string' && RETRYABLE_SOCKET.has(code);
