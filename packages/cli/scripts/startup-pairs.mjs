@@ -1,9 +1,12 @@
 #!/usr/bin/env node
 // Start-up of a plugin's own command against a built-in `get`, and of `get` against the floor
 // script, in paired rounds: each round runs the floor script, `get` (no plugin), `get` with the
-// example plugin linked and the plugin's own `hello`, back to back, so a busy machine slows the
-// members of a round alike and the per-round ratios stay comparable. Prints the median of the
-// per-round ratios and the median CPU time (user + system) of each call.
+// example plugin linked, the plugin's own `hello`, and a program that only imports `@oclif/core`,
+// back to back, so a busy machine slows the members of a round alike and the per-round ratios
+// stay comparable. Prints the median of the per-round ratios and the median CPU time (user +
+// system) of each call. The last call is a bound, not a command: a plugin command's class extends
+// oclif's `Command`, so no plugin command can start faster than that import
+// (docs/benchmark-analysis.md, "Plugin command start-up").
 //
 // Usage (after the build): node packages/cli/scripts/startup-pairs.mjs [rounds, default 20]
 // Environment: SC_BENCH_NODE picks another Node binary (with better-sqlite3 built for it). Needs
@@ -13,7 +16,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'nod
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const require = createRequire(import.meta.url);
 const NODE = process.env.SC_BENCH_NODE || process.execPath;
@@ -32,6 +35,11 @@ const sha = require('node:crypto').createHash('sha256').update(row.payload_json)
 process.stdout.write(JSON.stringify({ ok: sha === row.payload_sha256, result: row }, null, 2) + '\\n');
 db.close();
 `);
+
+// The host's own @oclif/core, imported as a plugin's code imports it (an ES module importing the
+// CommonJS package), by file URL so the working directory does not matter.
+const oclifAlone = join(dir, 'oclif-alone.mjs');
+writeFileSync(oclifAlone, `await import(${JSON.stringify(pathToFileURL(require.resolve('@oclif/core')).href)});\n`);
 
 const base = { ...process.env, XDG_CONFIG_HOME: join(dir, 'config'), XDG_CACHE_HOME: join(dir, 'cache') };
 delete base.SESSION_CHECKPOINT_DATA_DIR;
@@ -73,6 +81,7 @@ const calls = {
   get: [[cli, 'get', '--store', store, '--id', '1'], plain],
   'get (plugin linked)': [[cli, 'get', '--store', store, '--id', '1'], linked],
   'plugin command (hello)': [[cli, 'hello', '--store', store], linked],
+  '@oclif/core import alone': [[oclifAlone], plain],
 };
 const times = Object.fromEntries(Object.keys(calls).map((name) => [name, []]));
 for (let i = 0; i < rounds; i++) for (const [name, [args, env]] of Object.entries(calls)) times[name].push(cpu(args, env));
@@ -89,6 +98,7 @@ process.stdout.write(
         'get / floor': Number(ratio('get', 'floor').toFixed(2)),
         'get (plugin linked) / get': Number(ratio('get (plugin linked)', 'get').toFixed(2)),
         'plugin command / get': Number(ratio('plugin command (hello)', 'get').toFixed(2)),
+        '@oclif/core import alone / get': Number(ratio('@oclif/core import alone', 'get').toFixed(2)),
       },
     },
     null,
