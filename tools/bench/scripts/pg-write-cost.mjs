@@ -2,8 +2,8 @@
  * What one put and one putWrites cost on PostgreSQL, ours against PostgresSaver, with one client:
  * the calls of the langgraphSaver scenario (a chain where one of three 1 KiB channels changes per
  * put; two pending writes per putWrites), run in interleaved rounds so that the machine's drift
- * hits every saver alike. Ours runs twice, with prepared statements (the default) and without
- * (`preparedStatements: false`), so the statement naming is measured in the same run.
+ * hits every saver alike. Ours runs twice, as by default (unnamed statements) and with
+ * `preparedStatements: true`, so the statement naming is measured in the same run.
  *
  * Per saver and operation: ops/s (median and range over rounds), the per-round ratio to
  * PostgresSaver, statements sent per operation (calls of pg's Client.query), and CPU per operation
@@ -41,11 +41,11 @@ pg.Client.prototype.query = function (...args) {
 const admin = new pg.Client({ connectionString: url });
 await admin.connect();
 const tag = `${process.pid}`;
-const names = { prepared: 'ours', unprepared: 'ours, preparedStatements false', peer: 'PostgresSaver' };
+const names = { prepared: 'ours, preparedStatements true', unprepared: 'ours', peer: 'PostgresSaver' };
 const apps = { prepared: `wc_p_${tag}`, unprepared: `wc_u_${tag}`, peer: `wc_g_${tag}` };
 const schemas = { prepared: `wc_p_${tag}`, unprepared: `wc_u_${tag}`, peer: `wc_g_${tag}` };
 const stores = {
-  prepared: await openPostgresStore(withApp(apps.prepared), { schema: schemas.prepared, poolSize: 2 }),
+  prepared: await openPostgresStore(withApp(apps.prepared), { schema: schemas.prepared, poolSize: 2, preparedStatements: true }),
   unprepared: await openPostgresStore(withApp(apps.unprepared), { schema: schemas.unprepared, poolSize: 2, preparedStatements: false }),
 };
 await admin.query(`create schema "${schemas.peer}"`);

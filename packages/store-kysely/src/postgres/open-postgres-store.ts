@@ -58,14 +58,17 @@ export interface PostgresAdapterOptions {
    */
   connectTimeoutMs?: number;
   /**
-   * Run the store's statements as named (prepared) statements, parsed once per connection: about
-   * a third less server CPU per LangGraph put or putWrites. Default is `true`. Set `false` behind a
-   * transaction-pooling proxy that cannot keep a connection's prepared statements (PgBouncer in
-   * transaction mode before 1.21, or without `max_prepared_statements`).
+   * Run the store's statements as named (prepared) statements, parsed once per connection.
+   * Default is `false`: measured on a quiet machine (three interleaved runs of
+   * tools/bench/scripts/pg-write-cost.mjs), unnamed statements took less server CPU per LangGraph
+   * put and putWrites and were faster in every run; under heavy load the named ones had looked
+   * cheaper (docs/benchmark-analysis.md, issue 30). Try it on your own server before turning it
+   * on; leave it off behind a transaction-pooling proxy that cannot keep a connection's prepared
+   * statements (PgBouncer in transaction mode before 1.21).
    *
    * @example
    * ```ts
-   * await openPostgresStore(pgbouncerUrl, { preparedStatements: false });
+   * await openPostgresStore(url, { preparedStatements: true });
    * ```
    */
   preparedStatements?: boolean;
@@ -114,7 +117,7 @@ export async function openPostgresAdapter(connection: PostgresConnection, option
     import('kysely'),
     import('./ensure-postgres-schema.js'),
   ]);
-  const named = options.preparedStatements ?? true;
+  const named = options.preparedStatements ?? false;
   const pool = typeof connection === 'string' ? await openPool(connection, limits, named) : borrowed(connection, named);
   const db = new Kysely<CheckpointDatabase>({ dialect: new PostgresDialect({ pool }) });
   try {
