@@ -66,9 +66,15 @@ describe.skipIf(!PG_URL)('PostgreSQL pool limits', () => {
   }, 60_000);
 
   it('lockTimeoutMs ends a write waiting for a lock with retryable 55P03; statementTimeoutMs with 57014', async () => {
-    const holder = await pool.connect();
+    // The stores open before the lock is taken, and the statement limit is generous: opening runs
+    // catalog queries under that limit too, which a loaded machine can slow past a short one.
+    // Only the write stuck behind the lock should meet it.
     const lockStore = await openPostgresStore(PG_URL!, { schema, lockTimeoutMs: 200 });
-    const statementStore = await openPostgresStore(PG_URL!, { schema, statementTimeoutMs: 200 });
+    const statementStore = await openPostgresStore(PG_URL!, { schema, statementTimeoutMs: 3000 }).catch(async (error: unknown) => {
+      await lockStore.close();
+      throw error;
+    });
+    const holder = await pool.connect();
     try {
       await holder.query('begin');
       await holder.query(`lock table ${ident(schema)}.checkpoints in access exclusive mode`);
