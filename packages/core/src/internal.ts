@@ -19,3 +19,4 @@ export * from './python/index.js';
 export * from './cache/two-generation-cache.js';
 export * from './store/store-argument.js';
 export * from './store/checked-rows.js';
+export * from './store/display-rows.js';

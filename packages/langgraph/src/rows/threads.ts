@@ -1,7 +1,7 @@
 import type { CheckpointRow, CheckpointStore } from '@session-checkpoint/core';
 import { CHECKPOINT_KIND } from '../row-payloads.js';
 import { checkpointPrefix, parseSourceRef } from '../source-refs.js';
-import { utf8Length } from './checked.js';
+import { rawRange, utf8Length } from '@session-checkpoint/core/internal';
 import { LANGGRAPH_NAMESPACE } from './namespace.js';
 import type { LanggraphThreadSummary, RowsPlace } from './types.js';
 
@@ -9,11 +9,11 @@ import type { LanggraphThreadSummary, RowsPlace } from './types.js';
 const PAGE = 1000;
 
 /** Every raw row of a prefix range, ascending: a listing counts rows, it shows no payload. */
-async function* rawRange(store: CheckpointStore, namespace: string, prefix: string): AsyncGenerator<CheckpointRow> {
+async function* everyRow(store: CheckpointStore, namespace: string, prefix: string): AsyncGenerator<CheckpointRow> {
   let after: string | undefined;
   for (;;) {
     const query = { namespace, prefix, limit: PAGE, ...(after === undefined ? {} : { after }) };
-    const page = store.adapter.listBySourceRefPrefix ? await store.adapter.listBySourceRefPrefix(query) : await store.listBySourceRefPrefix(query);
+    const page = await rawRange(store, query);
     yield* page;
     if (page.length < PAGE) return;
     after = page[page.length - 1]?.sourceRef ?? undefined;
@@ -45,7 +45,7 @@ async function summary(store: CheckpointStore, namespace: string, threadId: stri
   let latest: string | undefined;
   let rows = 0;
   for (const range of [prefix, `lgp/${prefix.slice('lg/'.length)}`]) {
-    for await (const row of rawRange(store, namespace, range)) {
+    for await (const row of everyRow(store, namespace, range)) {
       rows++;
       bytes += utf8Length(row.payloadJson);
       const at = String(row.createdAt);

@@ -1,8 +1,8 @@
 import { CheckpointValidationError, type Checkpoint as StoredRow, type CheckpointRow, type CheckpointStore } from '@session-checkpoint/core';
-import { checkRows, utf8Length } from './checked.js';
+import { checkedByRef, checkedRange, decodeCursor, encodeCursor, rowError, utf8Length } from '@session-checkpoint/core/internal';
 import { checkpointPayload, writePayload, CHECKPOINT_KIND, type CheckpointPayload } from '../row-payloads.js';
 import { checkpointPrefix, parseSourceRef, partRef, writePartRef } from '../source-refs.js';
-import { decodeCursor, encodeCursor, jsonForm, rowError } from './json-form.js';
+import { jsonForm } from './json-form.js';
 import { LANGGRAPH_NAMESPACE } from './namespace.js';
 import type { LanggraphTimelineEntry, RowError, RowsPlace, TimelinePage } from './types.js';
 
@@ -31,8 +31,7 @@ interface Step {
 /** One range read of raw rows, each checked on its own (a bad row does not fail the page). */
 async function readRange(store: CheckpointStore, namespace: string, prefix: string, before: string | undefined, limit: number) {
   const query = { namespace, prefix, descending: true, limit, ...(before === undefined ? {} : { before }) };
-  const raw = store.adapter.listBySourceRefPrefix ? await store.adapter.listBySourceRefPrefix(query) : await store.listBySourceRefPrefix(query);
-  return checkRows(raw);
+  return checkedRange(store, query);
 }
 
 /**
@@ -128,8 +127,7 @@ function valuePartRefs(p: CheckpointPayload): string[] {
 async function addParts(store: CheckpointStore, namespace: string, steps: Step[]): Promise<void> {
   const refs = steps.flatMap((s) => s.partRefs);
   if (refs.length === 0) return;
-  const raw = store.adapter.findBySourceRefs ? await store.adapter.findBySourceRefs(namespace, refs) : await store.findBySourceRefs(namespace, refs);
-  const byRef = new Map(checkRows(raw).map((c) => [String((c.ok ? c.row : c.raw).sourceRef), c] as const));
+  const byRef = await checkedByRef(store, namespace, refs);
   for (const step of steps) {
     for (const ref of step.partRefs) {
       const c = byRef.get(ref);

@@ -3,12 +3,10 @@
  * are snake_case like the CLI's JSON output, so the CLI and the inspector print them as they are.
  */
 
+import type { RowError } from '@session-checkpoint/core/internal';
+
 /** A failure of one row, as a reader reports it instead of throwing (the entry stays visible). */
-export interface RowError {
-  /** The error code of session-checkpoint's errors, e.g. `"INTEGRITY"`. */
-  code: string;
-  message: string;
-}
+export type { RowError };
 
 /** One LangGraph thread of a store namespace. */
 export interface LanggraphThreadSummary {

@@ -1,8 +1,7 @@
 import { CheckpointValidationError, type CheckpointRow, type CheckpointStore } from '@session-checkpoint/core';
 import { rowEntries } from '../item-codec.js';
 import { itemPrefix, partRef, seqOfRef } from '../source-refs.js';
-import { checkedRange, decodeCursor, encodeCursor, rowError, utf8Length } from './checked.js';
-import { checkRows } from '@session-checkpoint/core/internal';
+import { checkedByRef, checkedRange, decodeCursor, encodeCursor, rowError, utf8Length } from '@session-checkpoint/core/internal';
 import { AGENTS_NAMESPACE } from './namespace.js';
 import type { SessionRowsPlace, SessionTimelineEntry, TimelinePage } from './types.js';
 
@@ -83,8 +82,7 @@ export async function sessionTimeline(store: CheckpointStore, options: SessionTi
   }
   const refs = [...partsOf.values()].flat();
   if (refs.length > 0) {
-    const raw = store.adapter.findBySourceRefs ? await store.adapter.findBySourceRefs(namespace, refs) : await store.findBySourceRefs(namespace, refs);
-    const byRef = new Map(checkRows(raw).map((c) => [String((c.ok ? c.row : c.raw).sourceRef), c] as const));
+    const byRef = await checkedByRef(store, namespace, refs);
     for (const [entry, list] of partsOf) {
       for (const ref of list) {
         const c = byRef.get(ref);

@@ -3,12 +3,10 @@
  * CLI's snake_case JSON.
  */
 
+import type { RowError } from '@session-checkpoint/core/internal';
+
 /** A failure of one row, as a reader reports it instead of throwing (the entry stays visible). */
-export interface RowError {
-  /** The error code of session-checkpoint's errors, e.g. `"INTEGRITY"`. */
-  code: string;
-  message: string;
-}
+export type { RowError };
 
 /** One OpenAI Agents session of a store namespace. */
 export interface SessionSummary {
