@@ -13,7 +13,9 @@
  * historyWalk (issue 28) runs only when named in --only: --walk-turns 300 (turn counts, default
  * 300, 20 with --quick) builds a chat of that many turns on each saver and walks
  * `getStateHistory` in a child process under a 512 MB heap; --walk-peer-turns N runs LangGraph's
- * savers only up to N turns (they store the whole history per step: O(N^2) to build).
+ * savers only up to N turns (they store the whole history per step: O(N^2) to build);
+ * --walk-backends SQLite or PostgreSQL runs one backend (default: SQLite, and PostgreSQL when
+ * SC_PG_URL is set), so the two can run as separate processes.
  * inspect (issue 29) runs only when named in --only: `state` of the latest checkpoint of a 300-turn
  * chat against getTuple, and `diff` of two 2 MB states.
  * agents (issue 30) runs only when named in --only: --agents 1,8,32,64 (concurrent agents over 4
@@ -69,7 +71,7 @@ const PER_RUN: Record<string, (c: typeof ctx) => Promise<Sample[]>> = {
 };
 /** Scenarios run only when named in --only (each builds long threads on every saver). */
 const OPT_IN: Record<string, (c: typeof ctx) => Promise<Sample[]>> = {
-  historyWalk: (c) => historyWalk(c, { turns: walkTurns, peerMaxTurns: Number(value('--walk-peer-turns') ?? Infinity) }),
+  historyWalk: (c) => historyWalk(c, { turns: walkTurns, peerMaxTurns: Number(value('--walk-peer-turns') ?? Infinity), backends: value('--walk-backends')?.split(',') }),
   inspect,
   agents: (c) =>
     agents(c, {

@@ -91,9 +91,11 @@ async function runContender(c: Contender, turns: number, prefix: string): Promis
  * The history walk at each turn count on SQLite, and on PostgreSQL when configured. The savers
  * of one backend must see the same number of snapshots, or both record the difference.
  */
-export async function historyWalk(ctx: BenchContext, options: { turns: readonly number[]; peerMaxTurns?: number }): Promise<Sample[]> {
+export async function historyWalk(ctx: BenchContext, options: { turns: readonly number[]; peerMaxTurns?: number; backends?: readonly string[] }): Promise<Sample[]> {
   const out: Sample[] = [];
-  const backends = ctx.pgUrl === undefined ? (['SQLite'] as const) : (['SQLite', 'PostgreSQL'] as const);
+  const configured = ctx.pgUrl === undefined ? (['SQLite'] as const) : (['SQLite', 'PostgreSQL'] as const);
+  const backends = configured.filter((b) => options.backends === undefined || options.backends.includes(b));
+  if (backends.length === 0) throw new Error(`--walk-backends ${options.backends?.join(',')}: none of ${configured.join(', ')} (PostgreSQL needs SC_PG_URL)`);
   for (const turns of options.turns) {
     for (const backend of backends) {
       const prefix = walkScenario(turns, backend);
