@@ -8,49 +8,31 @@
 // such a command line differently from oclif.
 import { readdirSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { Flags } from '@oclif/core';
-
-/** Keys that only change help text, never how a command line parses. */
-const PRESENTATION = new Set(['description', 'summary', 'helpGroup', 'hidden', 'helpLabel', 'helpValue', 'name']);
 
 /**
  * Reads every command class in `${dist}/commands` and returns `{ [id]: { [flag]: { type, required?, default? } } }`.
- * Throws, naming command and flag, on anything the direct parser does not model.
+ * Throws, naming command and flag, on anything the direct parser does not model. Which flags it
+ * models is decided by src/direct/direct-flags.ts (this package's own build of it), which the
+ * CLI also uses at run time for plugin commands.
  */
 export async function directFlagTable(dist) {
-  const { integerFlag } = await import(pathToFileURL(`${dist}/flags/common-flags.js`).href);
-  const integerParse = integerFlag({}).parse;
-  const stringParse = Flags.string({}).parse.toString();
-  const booleanParse = Flags.boolean({}).parse.toString();
+  const { directFlagOf } = await import(new URL('../dist/direct/direct-flags.js', import.meta.url).href);
   const table = {};
   const files = readdirSync(`${dist}/commands`).filter((f) => f.endsWith('.js')).sort();
   for (const file of files) {
     const id = file.slice(0, -3);
     const { default: Command } = await import(pathToFileURL(`${dist}/commands/${file}`).href);
     const fail = (what) => {
-      throw new Error(`direct flag table: command '${id}' ${what}; teach src/direct/parse-direct-argv.ts and scripts/direct-flag-table.mjs this feature, or the direct path would read it differently from oclif`);
+      throw new Error(`direct flag table: command '${id}' ${what}; teach src/direct/parse-direct-argv.ts and src/direct/direct-flags.ts this feature, or the direct path would read it differently from oclif`);
     };
     if (Object.keys(Command.args ?? {}).length > 0) fail('declares positional arguments');
     if (Command.strict === false) fail('is not strict');
     if (Command.enableJsonFlag) fail('enables --json');
     const flags = {};
     for (const [name, flag] of Object.entries({ ...Command.baseFlags, ...Command.flags })) {
-      for (const [key, value] of Object.entries(flag)) {
-        if (PRESENTATION.has(key) || ['type', 'parse', 'required', 'default', 'input', 'multiple', 'allowNo'].includes(key)) continue;
-        if (value === undefined) continue;
-        fail(`flag --${name} uses '${key}'`);
-      }
-      if (flag.multiple === true) fail(`flag --${name} uses 'multiple'`);
-      if (flag.allowNo === true) fail(`flag --${name} uses 'allowNo'`);
-      if (Array.isArray(flag.input) && flag.input.length > 0) fail(`flag --${name} has preset input`);
-      if (flag.default !== undefined && !['string', 'number', 'boolean'].includes(typeof flag.default)) fail(`flag --${name} has a computed default`);
-      let type;
-      if (flag.type === 'boolean' && flag.parse.toString() === booleanParse) type = 'boolean';
-      else if (flag.type === 'option' && flag.parse === integerParse) type = 'integer';
-      else if (flag.type === 'option' && flag.parse.toString() === stringParse) type = 'string';
-      else fail(`flag --${name} has a custom parse or an unknown type '${flag.type}'`);
-      if (type === 'boolean' && (flag.required === true || (flag.default !== undefined && flag.default !== false))) fail(`boolean flag --${name} is required or defaults to true`);
-      flags[name] = { type, ...(flag.required === true ? { required: true } : {}), ...(flag.default === undefined ? {} : { default: flag.default }) };
+      const direct = directFlagOf(flag);
+      if (typeof direct === 'string') fail(`flag --${name} ${direct}`);
+      flags[name] = direct;
     }
     table[id] = flags;
   }

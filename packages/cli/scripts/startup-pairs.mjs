@@ -1,18 +1,19 @@
 #!/usr/bin/env node
 // Start-up of a plugin's own command against a built-in `get`, and of `get` against the floor
 // script, in paired rounds: each round runs the floor script, `get` (no plugin), `get` with the
-// example plugin linked, the plugin's own `hello`, and a program that only imports `@oclif/core`,
-// back to back, so a busy machine slows the members of a round alike and the per-round ratios
-// stay comparable. Prints the median of the per-round ratios and the median CPU time (user +
-// system) of each call. The last call is a bound, not a command: a plugin command's class extends
-// oclif's `Command`, so no plugin command can start faster than that import
+// example plugin linked, the plugin's own `hello` linked and installed (a copy in the data
+// directory's node_modules, recorded as `plugins install` records it, so the resolve hook is on),
+// and a program that only imports `@oclif/core`, back to back, so a busy machine slows the members
+// of a round alike and the per-round ratios stay comparable. Prints the median of the per-round
+// ratios and the median CPU time (user + system) of each call. The last call is a reference, not
+// a command: what a plugin command cost at least while its class extended oclif's `Command`
 // (docs/benchmark-analysis.md, "Plugin command start-up").
 //
 // Usage (after the build): node packages/cli/scripts/startup-pairs.mjs [rounds, default 20]
 // Environment: SC_BENCH_NODE picks another Node binary (with better-sqlite3 built for it). Needs
 // python3 (to read each child's CPU time).
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -49,6 +50,11 @@ const linked = { ...base, XDG_DATA_HOME: join(dir, 'data-linked') };
 mkdirSync(join(dir, 'data-linked', 'session-checkpoint'), { recursive: true });
 writeFileSync(join(dir, 'data-linked', 'session-checkpoint', 'package.json'), JSON.stringify({ private: true, oclif: { schema: 1, plugins: [{ name: 'session-checkpoint-plugin-hello', type: 'link', root: example }] } }));
 
+const installed = { ...base, XDG_DATA_HOME: join(dir, 'data-installed') };
+const installedDir = join(dir, 'data-installed', 'session-checkpoint');
+for (const part of ['package.json', 'src']) cpSync(join(example, part), join(installedDir, 'node_modules', 'session-checkpoint-plugin-hello', part), { recursive: true });
+writeFileSync(join(installedDir, 'package.json'), JSON.stringify({ private: true, oclif: { schema: 1, plugins: [{ name: 'session-checkpoint-plugin-hello', type: 'user', tag: 'latest' }] }, dependencies: { 'session-checkpoint-plugin-hello': '0.1.0' } }));
+
 const store = join(dir, 's.sqlite');
 writeFileSync(join(dir, 'p.json'), JSON.stringify({ messages: ['hello'], n: 1 }));
 for (const args of [['init', '--store', store], ['create', '--store', store, '--session-id', 's', '--payload-file', join(dir, 'p.json')]]) {
@@ -81,6 +87,7 @@ const calls = {
   get: [[cli, 'get', '--store', store, '--id', '1'], plain],
   'get (plugin linked)': [[cli, 'get', '--store', store, '--id', '1'], linked],
   'plugin command (hello)': [[cli, 'hello', '--store', store], linked],
+  'plugin command, installed (hello)': [[cli, 'hello', '--store', store], installed],
   '@oclif/core import alone': [[oclifAlone], plain],
 };
 const times = Object.fromEntries(Object.keys(calls).map((name) => [name, []]));
@@ -98,6 +105,7 @@ process.stdout.write(
         'get / floor': Number(ratio('get', 'floor').toFixed(2)),
         'get (plugin linked) / get': Number(ratio('get (plugin linked)', 'get').toFixed(2)),
         'plugin command / get': Number(ratio('plugin command (hello)', 'get').toFixed(2)),
+        'plugin command, installed / get': Number(ratio('plugin command, installed (hello)', 'get').toFixed(2)),
         '@oclif/core import alone / get': Number(ratio('@oclif/core import alone', 'get').toFixed(2)),
       },
     },

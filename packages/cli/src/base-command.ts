@@ -1,6 +1,7 @@
-import { Command, type Interfaces } from '@oclif/core';
+import type { Interfaces } from '@oclif/core';
 import type { CheckpointStore } from '@session-checkpoint/core';
 import type { CommandContext } from './actions/command-context.js';
+import { CommandBase } from './command-base.js';
 import { refuseInheritedFlagNames } from './flags/inherited-flag-names.js';
 import { storeFlags } from './flags/store-flags.js';
 import { verboseFlag } from './flags/verbose-flag.js';
@@ -10,10 +11,13 @@ import { storeLocation } from './store/store-location.js';
 import type { StoreSelection } from './store/store-selection.js';
 
 /** Parsed flags of a command built on {@link BaseCommand}: its own flags plus the store flags. */
-export type CommandFlags<T extends typeof Command> = Interfaces.InferredFlags<(typeof BaseCommand)['baseFlags'] & T['flags']>;
+export type CommandFlags<T extends CommandClass> = Interfaces.InferredFlags<(typeof BaseCommand)['baseFlags'] & T['flags']>;
 
 /** Parsed arguments of a command built on {@link BaseCommand}. */
-export type CommandArgs<T extends typeof Command> = Interfaces.InferredArgs<T['args']>;
+export type CommandArgs<T extends CommandClass> = Interfaces.InferredArgs<T['args']>;
+
+/** What {@link CommandFlags} and {@link CommandArgs} read of a command class: its static `flags` and `args`. */
+type CommandClass = { flags: Interfaces.FlagInput; args: Interfaces.ArgInput };
 
 /**
  * Base class of every session-checkpoint command, published for plugin authors. It gives a
@@ -45,7 +49,7 @@ export type CommandArgs<T extends typeof Command> = Interfaces.InferredArgs<T['a
  * }
  * ```
  */
-export abstract class BaseCommand<T extends typeof Command = typeof Command> extends Command {
+export abstract class BaseCommand<T extends CommandClass = typeof CommandBase> extends CommandBase {
   /** The store flags and `--verbose`, added to every subclass's own flags. */
   static override baseFlags = { ...storeFlags, ...verboseFlag };
 
@@ -143,10 +147,9 @@ export abstract class BaseCommand<T extends typeof Command = typeof Command> ext
    * Runs the command through the CLI's one lifecycle (`src/lifecycle/run-command.ts`): parse,
    * `run()`, close stores, print one JSON document, set the exit code; never rethrows.
    *
-   * oclif 4 calls `_run()` from `Command.run` (which `Config#runCommand` calls); overriding it is
-   * the one place this class relies on oclif beyond its documented hooks, so
-   * `src/base-command.oclif.test.ts` pins that behaviour of the exact oclif version the package
-   * depends on.
+   * The static `run` (CommandBase) calls it, whether oclif's `Config#runCommand` or the plugin
+   * runner started the command; `src/base-command.oclif.test.ts` pins what this relies on in the
+   * exact oclif version the package depends on.
    */
   protected override async _run<R>(): Promise<R> {
     let returned: unknown;

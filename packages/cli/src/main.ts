@@ -1,6 +1,7 @@
 import { UsageError } from './errors/usage-error.js';
 import { isDirectCommand, runDirect } from './direct/run-direct.js';
 import { pluginsLeaveBuiltinAlone } from './direct/plugin-manifests.js';
+import { runPluginDirect } from './direct/run-plugin-direct.js';
 import { packageRoot } from './package-root.js';
 import { dataDir, HOST_FALLBACK_PACKAGES, registerHostModules, SHARED_PACKAGES, userPluginRoots } from './plugin-host.js';
 import { hostHookChangesResolution } from './plugin-resolution.js';
@@ -8,6 +9,13 @@ import { holdStrayFailure, resetDocumentLatch } from './output/one-document.js';
 import { guardStderr } from './output/stderr-guard.js';
 import { writeError, writeResult } from './output/write-json.js';
 import { versionResult } from './version/version-result.js';
+
+/**
+ * Node's own `import()`, for a plugin's command file. The CLI's bundle is CommonJS and the bundler
+ * turns every `import()` in it into `require()`, which cannot load a plugin's ES modules (nor go
+ * through the plugin host's resolve hook); code made by `new Function` keeps the real one.
+ */
+const nativeImport = new Function('url', 'return import(url)') as (url: string) => Promise<{ default?: unknown }>;
 
 /**
  * Runs the CLI and returns the exit code. Whatever happens (a parse error, an unknown command,
@@ -18,8 +26,9 @@ import { versionResult } from './version/version-result.js';
  * `SESSION_CHECKPOINT_VERBOSE=1`) asks for warnings and progress there.
  *
  * A built-in command runs on the direct path (no oclif) when its arguments parse beyond doubt and
- * no installed plugin could change it; everything else goes through oclif. Both paths run the
- * command through the same lifecycle (docs/cli.md, "How a command runs").
+ * no installed plugin could change it, and a plugin's own command likewise (run-plugin-direct.ts);
+ * everything else goes through oclif. Every path runs the command through the same lifecycle
+ * (docs/cli.md, "How a command runs").
  *
  * @param argv Arguments after the program name.
  * @param root `import.meta.url` (or a path) of the CLI package's bin script, for oclif.
@@ -59,6 +68,11 @@ export async function main(argv: string[], root: string): Promise<number> {
     const host = packageRoot(root);
     const pluginRoots = host === undefined ? [] : (userPluginRoots() ?? []);
     if (host !== undefined && hostHookChangesResolution(host, pluginRoots, SHARED_PACKAGES, HOST_FALLBACK_PACKAGES)) registerHostModules(host, pluginRoots);
+    // A plugin's own command starts without oclif when nothing could make oclif run it otherwise.
+    if (host !== undefined && process.platform !== 'win32' && pluginRoots.length > 0) {
+      const code = await runPluginDirect(argv, host, nativeImport);
+      if (code !== undefined) return code;
+    }
     // The subpath, not '@oclif/core': the bundle keeps it external, so commands loaded by oclif
     // share the one copy in node_modules.
     const { run } = await import('@oclif/core/run');

@@ -20,7 +20,7 @@
  *
  * @packageDocumentation
  */
-export { Args, Flags } from '@oclif/core';
+export { Args, Flags } from './flags/flag-builders.js';
 export { BaseCommand, type CommandArgs, type CommandFlags } from './base-command.js';
 export { UsageError, isUsageError } from './errors/usage-error.js';
 export { toErrorOutput, type ErrorJson, type ErrorOutput } from './errors/to-error-json.js';

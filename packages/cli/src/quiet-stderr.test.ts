@@ -8,6 +8,7 @@ import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hookPlugin } from './test-support/plugin-setups.js';
 import { removeTempDirs, runCli, tempDir } from './test-support/run-cli.js';
 
 const EXAMPLE_PLUGIN = fileURLToPath(new URL('../../../examples/plugin-hello', import.meta.url));
@@ -76,15 +77,17 @@ const SCENARIOS: Scenario[] = [
     skip: process.getuid?.() === 0,
   },
   {
-    // oclif warns when it loads the plugin: for the plugin's own command (built-in commands
-    // run without loading plugins that cannot change them).
+    // oclif warns when it loads a linked ES module plugin. Plain calls of a plugin's own command
+    // start without oclif (like built-in commands), so a second plugin with a hook sends this
+    // one through oclif.
     name: 'a linked ESM plugin',
     args: ['hello', '--store', 's.sqlite'],
     env: () => ({
       XDG_DATA_HOME: dataHome('linked', (p) => {
         mkdirSync(p);
         const plugin = { name: '@session-checkpoint/plugin-hello', root: EXAMPLE_PLUGIN, type: 'link' };
-        writeFileSync(join(p, 'package.json'), JSON.stringify({ name: '@session-checkpoint/cli', private: true, oclif: { schema: 1, plugins: [plugin] } }));
+        const hooked = { name: 'hook-plugin', root: hookPlugin(join(dir, 'hook-plugin'), join(dir, 'hook-ran')), type: 'link' };
+        writeFileSync(join(p, 'package.json'), JSON.stringify({ name: '@session-checkpoint/cli', private: true, oclif: { schema: 1, plugins: [plugin, hooked] } }));
       }),
     }),
     ok: true,

@@ -1,4 +1,4 @@
-import { Flags } from '@oclif/core';
+import { Flags } from '../flags/flag-builders.js';
 import { createCheckpoint } from '../actions/create-checkpoint.js';
 import { BaseCommand } from '../base-command.js';
 import { namespaceFlag } from '../flags/common-flags.js';

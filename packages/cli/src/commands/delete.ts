@@ -1,4 +1,4 @@
-import { Flags } from '@oclif/core';
+import { Flags } from '../flags/flag-builders.js';
 import { deleteCheckpoint } from '../actions/delete-checkpoint.js';
 import { BaseCommand } from '../base-command.js';
 import { applyFlag, integerFlag, namespaceFlag } from '../flags/common-flags.js';

@@ -1,4 +1,4 @@
-import { Flags } from '@oclif/core';
+import { Flags } from '../flags/flag-builders.js';
 import { diffStates } from '../actions/diff-states.js';
 import { BaseCommand } from '../base-command.js';
 import { threadFlags } from '../flags/thread-flags.js';

@@ -1,4 +1,4 @@
-import { Flags } from '@oclif/core';
+import { Flags } from '../flags/flag-builders.js';
 import { inspectStore } from '../actions/inspect-store.js';
 import { BaseCommand } from '../base-command.js';
 import { integerFlag, namespaceFlag } from '../flags/common-flags.js';

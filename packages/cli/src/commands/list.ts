@@ -1,4 +1,4 @@
-import { Flags } from '@oclif/core';
+import { Flags } from '../flags/flag-builders.js';
 import { BaseCommand } from '../base-command.js';
 import { integerFlag, namespaceFlag } from '../flags/common-flags.js';
 import { listCheckpoints } from '../actions/list-checkpoints.js';

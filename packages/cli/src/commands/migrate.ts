@@ -1,4 +1,4 @@
-import { Flags } from '@oclif/core';
+import { Flags } from '../flags/flag-builders.js';
 import { migrateCheckpoints } from '../actions/migrate-checkpoints.js';
 import { BaseCommand } from '../base-command.js';
 import { applyFlag, namespaceFlag } from '../flags/common-flags.js';

@@ -1,4 +1,4 @@
-import { Flags } from '@oclif/core';
+import { Flags } from '../flags/flag-builders.js';
 import { showState } from '../actions/show-state.js';
 import { BaseCommand } from '../base-command.js';
 import { integerFlag } from '../flags/common-flags.js';

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 /*
@@ -62,8 +62,17 @@ function sourceFiles(dir: string, found: string[] = []): string[] | undefined {
   return found;
 }
 
-/** The ids and aliases a plugin's manifest declares, or `undefined` without a usable manifest. */
-function manifestNames(root: string, version: unknown): string[] | undefined {
+/**
+ * What a plugin's commands are known as: every id and alias (`names`), and the file of each
+ * command id where it is known (`files`; a manifest from before oclif recorded paths has none).
+ */
+interface PluginCommands {
+  names: string[];
+  files: Map<string, string>;
+}
+
+/** The ids, aliases and files a plugin's manifest declares, or `undefined` without a usable manifest. */
+function manifestCommands(root: string, version: unknown): PluginCommands | undefined {
   for (const name of ['oclif.manifest.json', '.oclif.manifest.json']) {
     const manifest = readJsonObject(join(root, name));
     if (manifest === undefined) continue;
@@ -71,32 +80,34 @@ function manifestNames(root: string, version: unknown): string[] | undefined {
     if (typeof manifest.version !== 'string' || typeof version !== 'string' || manifest.version.split('-')[0] !== version.split('-')[0]) return undefined;
     const commands = manifest.commands;
     if (typeof commands !== 'object' || commands === null) return undefined;
-    const names: string[] = [];
+    const found: PluginCommands = { names: [], files: new Map() };
     for (const [id, command] of Object.entries(commands as Record<string, Json>)) {
-      names.push(id);
+      found.names.push(id);
       for (const key of ['aliases', 'hiddenAliases']) {
         const list = command?.[key];
-        if (Array.isArray(list)) names.push(...list.map(String));
+        if (Array.isArray(list)) found.names.push(...list.map(String));
         else if (list !== undefined) return undefined;
       }
+      const path = command?.relativePath;
+      if (Array.isArray(path) && path.length > 0 && path.every((part) => typeof part === 'string' && part !== '..' && part !== '')) found.files.set(id, join(root, ...(path as string[])));
     }
-    return names;
+    return found;
   }
   return undefined;
 }
 
 /**
- * The ids of a plugin without a manifest, from its commands folder as oclif would find them;
- * `undefined` when aliases might be declared (oclif learns those only by loading the classes) or
- * the layout is not the plain folder form.
+ * The ids and files of a plugin without a manifest, from its commands folder as oclif would find
+ * them; `undefined` when aliases might be declared (oclif learns those only by loading the
+ * classes) or the layout is not the plain folder form.
  */
-function discoveredNames(root: string, pjson: Json, commandsSpec: unknown): string[] | undefined {
+function discoveredCommands(root: string, pjson: Json, commandsSpec: unknown): PluginCommands | undefined {
   if (typeof commandsSpec !== 'string') return undefined;
   // A base class from a dependency could declare aliases we cannot see without loading it.
   if (!isEmpty(pjson.dependencies)) return undefined;
   const files = sourceFiles(root);
   if (files === undefined) return undefined;
-  const ids: string[] = [];
+  const found: PluginCommands = { names: [], files: new Map() };
   const commandsDir = join(root, commandsSpec);
   for (const file of files) {
     const text = readFileSync(file, 'utf8');
@@ -105,9 +116,13 @@ function discoveredNames(root: string, pjson: Json, commandsSpec: unknown): stri
     if (rel.startsWith('..') || NOT_A_COMMAND.test(rel)) continue;
     const parts = rel.replace(SOURCE, '').split(/[\\/]/u);
     if (parts.at(-1) === 'index') parts.pop();
-    ids.push(parts.join(':'));
+    const id = parts.join(':');
+    found.names.push(id);
+    // Two files for one id (hello.js and hello/index.js): oclif picks one; we do not guess.
+    if (found.files.has(id)) found.files.delete(id);
+    else found.files.set(id, file);
   }
-  return ids;
+  return found;
 }
 
 /** Where oclif finds a recorded plugin: a linked plugin's root, or the package in the data directory. */
@@ -117,18 +132,42 @@ function pluginRoot(plugin: Json, dataDir: string): string | undefined {
   return undefined;
 }
 
-/** Whether one recorded plugin leaves the built-in command `id` alone. */
-function pluginLeavesAlone(plugin: unknown, dataDir: string, id: string): boolean {
-  if (typeof plugin !== 'object' || plugin === null) return false;
+/**
+ * The commands of one recorded plugin, when it can change nothing but its own commands (no hook,
+ * no nested plugins) and they can be read from files; otherwise `undefined`.
+ */
+function hooklessPluginCommands(plugin: unknown, dataDir: string): (PluginCommands & { root: string }) | undefined {
+  if (typeof plugin !== 'object' || plugin === null) return undefined;
   const root = pluginRoot(plugin as Json, dataDir);
-  if (root === undefined) return false;
+  if (root === undefined) return undefined;
   const pjson = readJsonObject(join(root, 'package.json'));
-  if (pjson === undefined) return false;
+  if (pjson === undefined) return undefined;
   const oclif = (pjson.oclif ?? pjson['cli-engine'] ?? {}) as Json;
-  if (typeof oclif !== 'object' || oclif === null) return false;
-  if (!isEmpty(oclif.hooks) || !isEmpty(oclif.plugins) || !isEmpty(oclif.devPlugins) || !isEmpty(oclif.jitPlugins)) return false;
-  const names = manifestNames(root, pjson.version) ?? (oclif.commands === undefined ? [] : discoveredNames(root, pjson, oclif.commands));
-  return names !== undefined && !names.some((name) => name === id || name.replaceAll(' ', ':') === id);
+  if (typeof oclif !== 'object' || oclif === null) return undefined;
+  if (!isEmpty(oclif.hooks) || !isEmpty(oclif.plugins) || !isEmpty(oclif.devPlugins) || !isEmpty(oclif.jitPlugins)) return undefined;
+  const commands = manifestCommands(root, pjson.version) ?? (oclif.commands === undefined ? { names: [], files: new Map() } : discoveredCommands(root, pjson, oclif.commands));
+  return commands === undefined ? undefined : { ...commands, root };
+}
+
+/** Whether a name is `id`, in either of oclif's spellings (`a:b` or `a b`). */
+const sameId = (name: string, id: string): boolean => name === id || name.replaceAll(' ', ':') === id;
+
+/**
+ * The recorded plugins of `dataDir` (`[]` when there is no record), or `undefined` when the
+ * record cannot be read (not a regular file, not JSON, no plugin list).
+ */
+function recordedPlugins(dataDir: string): unknown[] | undefined {
+  const recordPath = join(dataDir, 'package.json');
+  try {
+    statSync(recordPath);
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    return code === 'ENOENT' || code === 'ENOTDIR' ? [] : undefined;
+  }
+  const record = readJsonObject(recordPath);
+  if (record === undefined) return undefined;
+  const plugins = (record.oclif as Json | undefined)?.plugins ?? [];
+  return Array.isArray(plugins) ? plugins : undefined;
 }
 
 /**
@@ -146,18 +185,43 @@ function pluginLeavesAlone(plugin: unknown, dataDir: string, id: string): boolea
  * ```
  */
 export function pluginsLeaveBuiltinAlone(id: string, dataDir: string): boolean {
-  const recordPath = join(dataDir, 'package.json');
-  let exists = true;
-  try {
-    statSync(recordPath);
-  } catch (error) {
-    if ((error as { code?: unknown }).code !== 'ENOENT' && (error as { code?: unknown }).code !== 'ENOTDIR') return false;
-    exists = false;
+  const plugins = recordedPlugins(dataDir);
+  return (
+    plugins !== undefined &&
+    plugins.every((plugin) => {
+      const commands = hooklessPluginCommands(plugin, dataDir);
+      return commands !== undefined && !commands.names.some((name) => sameId(name, id));
+    })
+  );
+}
+
+/**
+ * The file of plugin command `id`, when the plugins recorded in `dataDir` make it certain which
+ * file oclif would load and that nothing else would run with it: no plugin declares a hook or
+ * nested plugins, exactly one plugin knows the name `id`, as a command id rather than an alias,
+ * with a known JavaScript file, and that plugin has no `tsconfig.json` (oclif may run a linked
+ * TypeScript plugin's sources instead of its build). Decided from files only, like
+ * {@link pluginsLeaveBuiltinAlone}; `undefined` whenever anything is uncertain.
+ *
+ * @param id A command id that is not a built-in's, e.g. `hello`.
+ * @param dataDir The CLI's data directory (plugin-host's `dataDir()`).
+ * @example
+ * ```ts
+ * const file = pluginCommandFile('hello', dataDir()); // '/home/me/plugin-hello/src/commands/hello.js'
+ * ```
+ */
+export function pluginCommandFile(id: string, dataDir: string): string | undefined {
+  const plugins = recordedPlugins(dataDir);
+  if (plugins === undefined) return undefined;
+  let file: string | undefined;
+  let owners = 0;
+  for (const plugin of plugins) {
+    const commands = hooklessPluginCommands(plugin, dataDir);
+    if (commands === undefined) return undefined;
+    if (!commands.names.some((name) => sameId(name, id))) continue;
+    owners++;
+    file = commands.files.get(id);
+    if (existsSync(join(commands.root, 'tsconfig.json'))) return undefined;
   }
-  if (!exists) return true;
-  const record = readJsonObject(recordPath);
-  if (record === undefined) return false;
-  const plugins = (record.oclif as Json | undefined)?.plugins ?? [];
-  if (!Array.isArray(plugins)) return false;
-  return plugins.every((plugin) => pluginLeavesAlone(plugin, dataDir, id));
+  return owners === 1 && file !== undefined && /\.[cm]?js$/u.test(file) ? file : undefined;
 }

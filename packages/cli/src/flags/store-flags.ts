@@ -1,4 +1,4 @@
-import { Flags } from '@oclif/core';
+import { Flags } from './flag-builders.js';
 import { CONNECT_TIMEOUT_ENV, DATABASE_URL_ENV, SCHEMA_ENV, STORE_ENV } from '../store/store-selection.js';
 
 /**

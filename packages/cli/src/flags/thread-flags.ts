@@ -1,4 +1,4 @@
-import { Flags } from '@oclif/core';
+import { Flags } from './flag-builders.js';
 import { namespaceFlag } from './common-flags.js';
 
 /**

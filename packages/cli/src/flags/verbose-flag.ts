@@ -1,4 +1,4 @@
-import { Flags } from '@oclif/core';
+import { Flags } from './flag-builders.js';
 import { VERBOSE_ENV } from '../output/stderr-guard.js';
 
 /**
