@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { EXAMPLE_PLUGIN, dataHomeLinking, hookPlugin } from '../test-support/plugin-setups.js';
 import { removeTempDirs, tempDir } from '../test-support/run-cli.js';
-import { pluginsLeaveBuiltinAlone } from './plugin-manifests.js';
+import { pluginCommandFile, pluginsLeaveBuiltinAlone } from './plugin-manifests.js';
 
 const work = tempDir('sc-plugin-manifests-');
 let n = 0;
@@ -94,5 +94,39 @@ describe('pluginsLeaveBuiltinAlone', () => {
     const linked = plugin({ oclif: { commands: './c' } }, { 'c/fetch.js': 'export default class {}' });
     symlinkSync('/', join(linked, 'c', 'elsewhere'));
     expect(pluginsLeaveBuiltinAlone('get', dataDirLinking(linked))).toBe(false);
+  });
+});
+
+describe('pluginCommandFile', () => {
+  afterAll(removeTempDirs);
+
+  it('finds the example plugin\'s command from its commands folder', () => {
+    expect(pluginCommandFile('hello', dataDirLinking(EXAMPLE_PLUGIN))).toBe(join(EXAMPLE_PLUGIN, 'src', 'commands', 'hello.js'));
+    expect(pluginCommandFile('nothing', dataDirLinking(EXAMPLE_PLUGIN))).toBeUndefined();
+  });
+
+  it('takes the file from a manifest\'s relativePath, and only for a command id', () => {
+    const withPaths = plugin({ oclif: { commands: './c' } }, { 'oclif.manifest.json': manifest({ fetch: { id: 'fetch', aliases: ['grab'], relativePath: ['c', 'fetch.js'] } }) });
+    expect(pluginCommandFile('fetch', dataDirLinking(withPaths))).toBe(join(withPaths, 'c', 'fetch.js'));
+    expect(pluginCommandFile('grab', dataDirLinking(withPaths))).toBeUndefined();
+    const noPaths = plugin({ oclif: { commands: './c' } }, { 'oclif.manifest.json': manifest({ fetch: { id: 'fetch' } }) });
+    expect(pluginCommandFile('fetch', dataDirLinking(noPaths))).toBeUndefined();
+    const escaping = plugin({ oclif: { commands: './c' } }, { 'oclif.manifest.json': manifest({ fetch: { id: 'fetch', relativePath: ['..', 'x.js'] } }) });
+    expect(pluginCommandFile('fetch', dataDirLinking(escaping))).toBeUndefined();
+  });
+
+  it('gives up on TypeScript plugins, hooks, two owners, two files for one id, and unreadable records', () => {
+    const typescript = plugin({ oclif: { commands: './c' } }, { 'c/fetch.js': 'export default class {}', 'tsconfig.json': '{}' });
+    expect(pluginCommandFile('fetch', dataDirLinking(typescript))).toBeUndefined();
+    const hooked = hookPlugin(join(work, 'hooked-file'), join(work, 'm2'));
+    expect(pluginCommandFile('hello', dataDirLinking(EXAMPLE_PLUGIN, hooked))).toBeUndefined();
+    const twin = plugin({ oclif: { commands: './c' } }, { 'c/hello.js': 'export default class {}' });
+    expect(pluginCommandFile('hello', dataDirLinking(EXAMPLE_PLUGIN, twin))).toBeUndefined();
+    const doubled = plugin({ oclif: { commands: './c' } }, { 'c/fetch.js': 'export default class {}', 'c/fetch/index.js': 'export default class {}' });
+    expect(pluginCommandFile('fetch', dataDirLinking(doubled))).toBeUndefined();
+    const broken = join(work, 'broken-file');
+    mkdirSync(broken);
+    writeFileSync(join(broken, 'package.json'), '{broken');
+    expect(pluginCommandFile('hello', broken)).toBeUndefined();
   });
 });
