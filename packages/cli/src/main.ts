@@ -1,7 +1,6 @@
 import { UsageError } from './errors/usage-error.js';
 import { isDirectCommand, runDirect } from './direct/run-direct.js';
 import { pluginsLeaveBuiltinAlone } from './direct/plugin-manifests.js';
-import { runPluginDirect } from './direct/run-plugin-direct.js';
 import { packageRoot } from './package-root.js';
 import { dataDir, HOST_FALLBACK_PACKAGES, registerHostModules, SHARED_PACKAGES, userPluginRoots } from './plugin-host.js';
 import { hostHookChangesResolution } from './plugin-resolution.js';
@@ -70,6 +69,8 @@ export async function main(argv: string[], root: string): Promise<number> {
     if (host !== undefined && hostHookChangesResolution(host, pluginRoots, SHARED_PACKAGES, HOST_FALLBACK_PACKAGES)) registerHostModules(host, pluginRoots);
     // A plugin's own command starts without oclif when nothing could make oclif run it otherwise.
     if (host !== undefined && process.platform !== 'win32' && pluginRoots.length > 0) {
+      // Loaded only here: a call with no plugin does not parse the runner.
+      const { runPluginDirect } = await import('./direct/run-plugin-direct.js');
       const code = await runPluginDirect(argv, host, nativeImport);
       if (code !== undefined) return code;
     }
