@@ -2,9 +2,9 @@ import type { Hook } from '@oclif/core';
 
 /*
  * oclif runs whatever a command module exports as long as it has a `run` function: a plain object
- * or a class that does not extend oclif's Command "ran", printed nothing and exited 0. Every
- * command must be an oclif command class (plugin commands extend BaseCommand from
- * `@session-checkpoint/cli/plugin`); anything else is refused before it runs.
+ * or a class without a command's methods "ran", printed nothing and exited 0. Every command must
+ * be a command class, oclif's `Command` or BaseCommand (from `@session-checkpoint/cli/plugin`,
+ * which has oclif's instance API without extending it); anything else is refused before it runs.
  */
 
 /** True for a class with the shape of an oclif command (from any copy of @oclif/core). */
