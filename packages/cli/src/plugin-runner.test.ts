@@ -68,6 +68,8 @@ export default class ProbeFullConfig extends BaseCommand {
   async run() { return { plugins: typeof this.config.plugins }; }
 }`,
   'probe-plain': `export default { run: async () => ({ ran: true }) };`,
+  'probe-broken': `import { BaseCommand } from '@session-checkpoint/cli/plugin';
+throw new Error('the probe module failed to load');`,
 };
 
 /** The calls run on both paths. */
@@ -97,6 +99,7 @@ const CALLS: string[][] = [
   ['probe-args'],
   ['probe-slow'],
   ['probe-plain'],
+  ['probe-broken'],
 ];
 
 /** A linked plugin holding the probe commands; `@session-checkpoint/cli/plugin` reaches it through the plugin host. */
@@ -194,6 +197,7 @@ describe('the plugin runner', () => {
       [['probe-args', 'ada'], 'positional arguments'],
       [['probe-slow'], 'static fastStart = false'],
       [['probe-plain'], 'a module that is not a BaseCommand class'],
+      [['probe-broken'], 'a module that fails to load'],
     ])('%s (%s) goes to oclif', async (args) => {
       expect((await call(args, [probe])).oclif).toBe(true);
     });

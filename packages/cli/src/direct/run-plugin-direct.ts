@@ -51,7 +51,13 @@ export async function runPluginDirect(argv: readonly string[], root: string, loa
   if (rest.some((arg) => arg === '--help' || arg === '-h' || arg === '--version')) return undefined;
   const file = pluginCommandFile(id, dataDir());
   if (file === undefined) return undefined;
-  const Command = (await load(pathToFileURL(file).href)).default as LoadedCommand | undefined;
+  let Command: LoadedCommand | undefined;
+  try {
+    Command = (await load(pathToFileURL(file).href)).default as LoadedCommand | undefined;
+  } catch {
+    // oclif reports a module that fails to load in its own words: let it, from the same import.
+    return undefined;
+  }
   if (Command === undefined || typeof (Command as unknown) !== 'function' || Command[COMMAND_BASE] !== true || Command.fastStart === false) return undefined;
   if (Object.keys(Command.args ?? {}).length > 0 || Command.strict === false) return undefined;
   const flags = directFlagsOf({ ...Command.baseFlags, ...Command.flags });
