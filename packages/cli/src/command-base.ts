@@ -174,8 +174,8 @@ export abstract class CommandBase {
    * `--verbose`. Default: nothing.
    */
   debug(...args: unknown[]): void {
-    const wanted = process.env.DEBUG ?? '';
-    if (!wanted.split(/[\s,]+/u).some((pattern) => pattern === '*' || (pattern.endsWith('*') && 'session-checkpoint'.startsWith(pattern.slice(0, -1))) || pattern.startsWith('session-checkpoint'))) return;
+    const names = (process.env.DEBUG ?? '').split(/[\s,]+/u);
+    if (!names.some((name) => name === '*' || name.startsWith('session-checkpoint'))) return;
     process.stderr.write(`session-checkpoint:${this.id ?? ''} ${format(...args)}\n`);
   }
 
