@@ -19,7 +19,7 @@ import { chromium as playwright, type Browser, type Page } from 'playwright-core
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findChromium } from './test-support/find-chromium.js';
 import { writeInspectFixture, type InspectFixture } from './test-support/inspect-fixture.js';
-import { rawRequest, startInspect, type InspectChild } from './test-support/inspect-server.js';
+import { rawHttp, rawRequest, startInspect, type InspectChild } from './test-support/inspect-server.js';
 import { removeTempDirs, runCli, tempDir } from './test-support/run-cli.js';
 
 const CHROMIUM = findChromium();
@@ -124,6 +124,22 @@ describe('session-checkpoint inspect on SQLite', () => {
     expect(page.body).toContain('<script type="module" src="/assets/inspect.js">');
     // Every asset is served by this server: no other origin is named anywhere in the page.
     expect(page.body).not.toMatch(/https?:\/\//);
+  });
+
+  it('answers 400 to a target that is an absolute URL or to two Host headers, even with the token', async () => {
+    const host = `Host: 127.0.0.1:${inspector.port}`;
+    const token = `X-Session-Checkpoint-Token: ${inspector.token}`;
+    // The same request in origin form is served: only the form of the target or the headers differs.
+    expect((await rawHttp(inspector.port, ['GET /api/threads HTTP/1.1', host, token])).status).toBe(200);
+    const absolute = await rawHttp(inspector.port, ['GET http://evil.example/api/threads HTTP/1.1', host, token]);
+    expect(absolute.status).toBe(400);
+    expect(absolute.text).toContain('must be a path on this server');
+    expect((await rawHttp(inspector.port, [`GET http://127.0.0.1:${inspector.port}/api/threads HTTP/1.1`, host, token])).status).toBe(400);
+    const twoHosts = await rawHttp(inspector.port, ['GET /api/threads HTTP/1.1', host, 'Host: evil.example', token]);
+    expect(twoHosts.status).toBe(400);
+    expect(twoHosts.text).toContain('exactly one Host header');
+    expect((await rawHttp(inspector.port, ['GET /api/threads HTTP/1.1', 'Host: evil.example', host, token])).status).toBe(400);
+    expect((await rawHttp(inspector.port, ['GET /api/threads HTTP/1.0', token])).status).toBe(400);
   });
 
   it('asks the system to open the URL without --no-open, serves on when no browser opens, and reports a port in use', async () => {

@@ -3,7 +3,10 @@ import type { IncomingMessage } from 'node:http';
 
 /*
  * Who may talk to the inspector: the browser of the person who ran the command, and nobody else on
- * the machine or on the web. Three checks, every request:
+ * the machine or on the web. Every request must first be well formed (400 otherwise): exactly one
+ * Host header (RFC 9112, section 3.2: a server must refuse a request with two) and a target that is a
+ * path, not an absolute URL such as `http://evil.example/` (which a proxy-style client sends with a
+ * Host header of ours, so the Host check alone would pass it). Then three checks:
  * - the Host header names this server (127.0.0.1:PORT or localhost:PORT): a DNS-rebinding page,
  *   whose requests carry its own host name, gets 403;
  * - the request carries the run's random token: in the URL's `token` query (first load), in the
@@ -23,7 +26,7 @@ export function tokenCookieName(port: number): string {
 /** The outcome of {@link checkRequest}. */
 export type GuardVerdict =
   | { ok: true; /** The token came in the URL: set the cookie (and drop it from the URL). */ fromQuery: boolean }
-  | { ok: false; status: 403 | 405; reason: string };
+  | { ok: false; status: 400 | 403 | 405; reason: string };
 
 function sameToken(given: string, token: string): boolean {
   const a = Buffer.from(given);
@@ -49,6 +52,11 @@ function cookieValue(header: string | undefined, name: string): string | undefin
  * ```
  */
 export function checkRequest(request: IncomingMessage, expected: { port: number; token: string }): GuardVerdict {
+  // Node keeps only the first of repeated Host headers in `headers`; the raw list has them all.
+  let hosts = 0;
+  for (let i = 0; i < request.rawHeaders.length; i += 2) if (request.rawHeaders[i]!.toLowerCase() === 'host') hosts++;
+  if (hosts !== 1) return { ok: false, status: 400, reason: 'bad request: a request needs exactly one Host header' };
+  if (!(request.url ?? '').startsWith('/')) return { ok: false, status: 400, reason: 'bad request: the request target must be a path on this server, not an absolute URL' };
   const host = request.headers.host;
   if (host !== `127.0.0.1:${expected.port}` && host !== `localhost:${expected.port}`) {
     return { ok: false, status: 403, reason: 'forbidden: the Host header must be 127.0.0.1:PORT or localhost:PORT' };

@@ -35,9 +35,9 @@ async function handle(request: IncomingMessage, response: ServerResponse, port: 
     send(response, verdict.status, 'text/plain; charset=utf-8', `${verdict.reason}\n`, head, verdict.status === 405 ? { Allow: 'GET, HEAD' } : {});
     return;
   }
-  // Parsed as a path of this server only: a request line like `//evil.example/` stays a path here
-  // (a 404), never another host.
-  const url = new URL(`http://127.0.0.1:${port}${(request.url ?? '/').startsWith('/') ? request.url : '/'}`);
+  // Parsed as a path of this server only (the guard refused any other target): a request line like
+  // `//evil.example/` stays a path here (a 404), never another host.
+  const url = new URL(`http://127.0.0.1:${port}${request.url}`);
   const cookie: Record<string, string> = verdict.fromQuery ? { 'Set-Cookie': tokenCookie(port, token) } : {};
   if (verdict.fromQuery && url.pathname === '/') {
     // The token moves into the cookie and out of the address bar (and out of the history).

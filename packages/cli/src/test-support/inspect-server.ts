@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { CLI_BIN, cliEnv } from './run-cli.js';
 
 /** A running `session-checkpoint inspect` child process. */
@@ -63,5 +64,20 @@ export function rawRequest(port: number, path: string, headers: Record<string, s
     });
     req.on('error', reject);
     req.end();
+  });
+}
+
+/**
+ * Sends a request as raw text on a socket (request line and header lines, joined with CRLF), for
+ * requests that Node's HTTP client would not send: an absolute-URL target, two Host headers.
+ * Resolves with the response's status code and whole text.
+ */
+export function rawHttp(port: number, lines: readonly string[]): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const socket = connect({ host: '127.0.0.1', port }, () => socket.end(`${lines.join('\r\n')}\r\nConnection: close\r\n\r\n`));
+    let text = '';
+    socket.on('data', (chunk: Buffer) => (text += chunk.toString()));
+    socket.on('error', reject);
+    socket.on('close', () => resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? 0), text }));
   });
 }
