@@ -41,7 +41,7 @@ await build({
   // chunks it shares with the built-in commands (BaseCommand among them), instead of the ~140
   // files of dist, core and store-kysely it imports unbundled. Each is an ESM load, and while the
   // plugin host's resolve hook is on (src/plugin-host.ts) each also a round trip to Node 20's
-  // loader thread: that was most of a plugin command's start-up (docs/benchmark-analysis.md).
+  // loader thread: that was most of a plugin command's start-up (docs/decisions/0003-plugin-entry-bundled-resolve-hook-when-needed.md).
   input: Object.fromEntries([...entries('commands'), ...entries('hooks'), ['plugin', `${root}dist/plugin.js`]]),
   platform: 'node',
   external: [/^node:/, 'better-sqlite3', 'pg', /^@oclif\//, '@session-checkpoint/langgraph', /^@langchain\//],

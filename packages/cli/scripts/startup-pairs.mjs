@@ -7,7 +7,7 @@
 // of a round alike and the per-round ratios stay comparable. Prints the median of the per-round
 // ratios and the median CPU time (user + system) of each call. The last call is a reference, not
 // a command: what a plugin command cost at least while its class extended oclif's `Command`
-// (docs/benchmark-analysis.md, "Plugin command start-up").
+// (docs/decisions/0004-plugin-commands-on-our-own-command-class.md).
 //
 // Usage (after the build): node packages/cli/scripts/startup-pairs.mjs [rounds, default 20]
 // Environment: SC_BENCH_NODE picks another Node binary (with better-sqlite3 built for it). Needs

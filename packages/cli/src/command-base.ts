@@ -6,8 +6,8 @@ import { parseDirectArgv } from './direct/parse-direct-argv.js';
 /*
  * The part of oclif's `Command` that a command class needs, without loading oclif. oclif's
  * `lib/command.js` requires its config, parser, help and ux modules (about 105 files), which on
- * Node 20 cost a plugin command more than a whole built-in `get` (docs/benchmark-analysis.md,
- * "Plugin command start-up"). This class has the statics oclif reads (so oclif's manifest, help
+ * Node 20 cost a plugin command more than a whole built-in `get`
+ * (docs/decisions/0004-plugin-commands-on-our-own-command-class.md). This class has the statics oclif reads (so oclif's manifest, help
  * and `Config#runCommand` take it as a command class) and the instance members commands use;
  * oclif's parser is loaded only for a command line the direct parser declines.
  */

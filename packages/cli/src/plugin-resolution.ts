@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 /*
  * Whether the plugin host's resolve hook (plugin-host.ts) would change anything. Registering it
  * costs a plugin command most of its start-up on Node 20, where hooks run in a loader thread that
- * must start and that every later import waits on (docs/benchmark-analysis.md). When each plugin's
+ * must start and that every later import waits on (docs/decisions/0003-plugin-entry-bundled-resolve-hook-when-needed.md). When each plugin's
  * own lookup already lands on the host's copies (a plugin linked inside the host's workspace, or
  * beside a linked host) and finds every fallback package, the hook returns what Node would: it is
  * then not registered. Anything this cannot tell for sure counts as "needed".

@@ -106,7 +106,7 @@ export function renderReport(samples: readonly RunSample[], ratios: readonly Rat
   // Figures measured by their own scripts (each with its command), kept beside the code and appended.
   const figures = new URL('../figures.md', import.meta.url);
   if (existsSync(figures)) lines.push(readFileSync(figures, 'utf8').trimEnd(), '');
-  // The analyses (profiles, what bounds a missed target) are a dated record of their own.
-  lines.push('How these figures were found, pass by pass: [benchmark-analysis.md](benchmark-analysis.md).', '');
+  // Why each design was chosen (profiles, what bounds a missed target) is in the decision records.
+  lines.push('Why each design was chosen, with the figures that decided it: [decisions/](decisions/README.md).', '');
   return lines.join('\n');
 }

@@ -4,7 +4,7 @@ import Database from 'better-sqlite3';
  * WAL pages (frames) that `work` appends to the SQLite database at `path`, which must be in WAL
  * mode. On this machine a durable SQLite write costs in proportion to the pages it writes (each is
  * written to the WAL, then once more by the checkpoint, which also flushes), so this is what
- * bounds a saver's put and putWrites (docs/benchmark-analysis.md, seventh pass).
+ * bounds a saver's put and putWrites (docs/decisions/0016-sqlite-writes-bounded-by-reference-schema.md).
  *
  * A second connection empties the WAL and then holds a read transaction that reads the database
  * file alone. While it does, no checkpoint can copy frames back or restart the WAL, so the WAL's

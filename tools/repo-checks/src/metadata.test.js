@@ -57,12 +57,12 @@ describe('docs', () => {
     expect(hits).toEqual([]);
   });
 
-  it('docs/benchmarks.md ends with tools/bench/figures.md and the link to the analysis record, so a bench run that rewrites the report keeps every hand-measured figure', () => {
+  it('docs/benchmarks.md ends with tools/bench/figures.md and the link to the decision records, so a bench run that rewrites the report keeps every hand-measured figure', () => {
     // The bench writes its tables, then appends figures.md and the link (tools/bench/src/report.ts).
     const figures = read('tools/bench/figures.md').trimEnd();
     expect(figures).toContain('## Figures from their own scripts');
-    const link = 'How these figures were found, pass by pass: [benchmark-analysis.md](benchmark-analysis.md).';
+    const link = 'Why each design was chosen, with the figures that decided it: [decisions/](decisions/README.md).';
     expect(read('docs/benchmarks.md').endsWith(`\n${figures}\n\n${link}\n`)).toBe(true);
-    expect(read('docs/benchmark-analysis.md')).toContain('## LangGraph saver: eighth pass');
+    expect(read('docs/decisions/README.md')).toContain('| [0013](0013-first-reads-leave-less-garbage.md) |');
   });
 });

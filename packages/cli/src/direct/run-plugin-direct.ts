@@ -10,7 +10,7 @@ import { pluginConfig } from './plugin-config.js';
 /*
  * The plugin runner: a plugin's own command started without oclif, as the direct path runs a
  * built-in. oclif's configuration (reading every plugin, globbing their commands) and its
- * modules were most of a plugin command's start-up (docs/benchmark-analysis.md). It runs only
+ * modules were most of a plugin command's start-up (docs/decisions/0004-plugin-commands-on-our-own-command-class.md). It runs only
  * when the outcome cannot differ from oclif's: the plugin files say which file oclif would load
  * and that no hook would run (plugin-manifests.ts), the class is built on BaseCommand (from any
  * copy of this package) and has not opted out, and its command line parses beyond doubt.

@@ -8,7 +8,7 @@
  * Why not one Map evicting its oldest entry (`keys().next()`, or a `for...of` from the start):
  * V8 leaves a hole per deleted entry until the table is rebuilt, and each eviction walks the holes
  * before the first live entry. At about a thousand entries that cost 1 to 4 us per insert, on
- * every read of the LangGraph saver (eighth pass of docs/benchmark-analysis.md).
+ * every read of the LangGraph saver (docs/decisions/0013-first-reads-leave-less-garbage.md).
  *
  * Values are never `undefined` (`get` answers `undefined` for a missing key).
  *

@@ -37,7 +37,7 @@ function isCanonicalString(r: JsonReader): boolean {
  * The fast scan. Every stored payload is checked on every read, and the reader's token-by-token
  * walk (a method call, a state switch and a key slice per token) cost more than `JSON.parse` of
  * the same text: about 40 ns per token, 17 us for the eight rows of a 20-item `getItems` (Node 20;
- * docs/benchmark-analysis.md). Canonical text is compact and rigid, so one loop over its units with
+ * docs/decisions/0006-cheaper-verified-read-path.md). Canonical text is compact and rigid, so one loop over its units with
  * an explicit stack confirms it; keys are compared in place, without slicing. The scan only ever
  * answers "canonical for sure": anything it does not handle itself (escaped or surrogate keys,
  * and every non-canonical text) goes to the reader-based check, which decides. So it can accept

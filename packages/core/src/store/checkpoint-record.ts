@@ -6,7 +6,7 @@ import type { Checkpoint, CheckpointRow, JsonObject } from '../types.js';
  * and test matchers see it as before), but one shared getter serves every record: an object
  * literal with its own `get payload()` closure made each record cost about 3.8 us (a runtime call
  * per accessor, a closure and its context per record, and the garbage they leave), against about
- * 0.1 us now (Node 20, 20 rows of ~350 bytes; docs/benchmark-analysis.md).
+ * 0.1 us now (Node 20, 20 rows of ~350 bytes; docs/decisions/0006-cheaper-verified-read-path.md).
  *
  * The parsed value is kept on the record itself, under a non-enumerable symbol, not in a WeakMap
  * keyed by records: every WeakMap entry is an ephemeron the garbage collector must trace for

@@ -12,7 +12,7 @@
  * collector: every kept text outlives the young generation and is copied out of it, and on a
  * sweep of rows read once (a history browsed by id, an export-like pass) that copying cost more
  * than the hash it would save (on the LangGraph saver's reads by id, about 10 us per 3.7 KB row:
- * docs/benchmark-analysis.md, eighth pass). So the first passing only notes the hash (a doorkeeper, as
+ * docs/decisions/0013-first-reads-leave-less-garbage.md). So the first passing only notes the hash (a doorkeeper, as
  * in TinyLFU); a row read again is checked once more and then kept, and every read after that
  * is a hit.
  */

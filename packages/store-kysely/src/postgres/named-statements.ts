@@ -8,7 +8,7 @@ import type { PostgresPoolClient } from 'kysely';
  * server keeps the parsed statement (and its plan cache) for the connection's life. For the
  * one-statement insert of a LangGraph put (an INSERT ... SELECT with a NOT EXISTS and the id
  * guard) that halved the server's CPU for the statement alone, and took 34-39% off a put's with
- * its commit (docs/benchmark-analysis.md, 2026-12-03).
+ * its commit (docs/decisions/0015-postgresql-named-statements-opt-in.md).
  *
  * Only data statements are named (select, insert, update, delete, with): BEGIN, COMMIT and DDL
  * gain nothing. At most MAX_NAMED distinct texts per process get a name (a statement with a

@@ -62,7 +62,7 @@ export interface PostgresAdapterOptions {
    * Default is `false`: measured on a quiet machine (three interleaved runs of
    * tools/bench/scripts/pg-write-cost.mjs), unnamed statements took less server CPU per LangGraph
    * put and putWrites and were faster in every run; under heavy load the named ones had looked
-   * cheaper (docs/benchmark-analysis.md, issue 30). Try it on your own server before turning it
+   * cheaper (docs/decisions/0015-postgresql-named-statements-opt-in.md). Try it on your own server before turning it
    * on; leave it off behind a transaction-pooling proxy that cannot keep a connection's prepared
    * statements (PgBouncer in transaction mode before 1.21).
    *

@@ -74,7 +74,7 @@ const THREAD = { configurable: { thread_id: 'chat' } };
 /**
  * Timed `getState` calls per contender, after one untimed call. Five (about 150 ms at 60 turns)
  * let one GC pause or a neighbour's burst swing the ratio from 0.77 to 1.26 between runs; twenty
- * gave 0.61-0.91 in three runs where five had given 0.77-1.26 (docs/benchmark-analysis.md, seventh pass).
+ * gave 0.61-0.91 in three runs where five had given 0.77-1.26 (docs/decisions/0019-bench-method.md).
  */
 const GETSTATE_CALLS = 20;
 
