@@ -217,10 +217,20 @@ async function openPool(connectionString: string, limits: PoolLimits, named: boo
   // Start-up parameters of every connection: no extra round trip per checkout.
   if (limits.statementTimeoutMs > 0) config.statement_timeout = limits.statementTimeoutMs;
   if (limits.lockTimeoutMs > 0) config.lock_timeout = limits.lockTimeoutMs;
-  const pool = new pg.default.Pool(config) as PostgresPool & { on(event: 'error', listener: (error: Error) => void): unknown };
+  const pool = new pg.default.Pool(config) as PostgresPool & {
+    on(event: 'error', listener: (error: Error) => void): unknown;
+    on(event: 'connect', listener: (client: { on(event: 'error', listener: () => void): unknown }) => void): unknown;
+  };
   // An idle connection dropped by the server (restart, idle timeout) is reported as a pool
   // 'error' event, which would crash the process unheard; pg has already discarded that
   // connection and the next query opens a new one, so there is nothing else to do.
   pool.on('error', () => undefined);
+  // A new connection is handed out while pg is still parsing the server's packet that finished
+  // its start-up: pg's pool removes its own 'error' listener at that hand-out, and guardClient
+  // attaches ours only once the caller's `await` resumes. A FATAL in the same packet (the server
+  // terminating the backend right after start-up) would be emitted with nobody listening and
+  // crash the process. The pool's documented 'connect' event runs before the hand-out, so every
+  // connection hears its errors from birth; the caller still learns of the loss from its query.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   return boundedPool(pool, limits.max, limits.acquireTimeoutMs, named ? namingStatements : undefined);
 }
