@@ -37,6 +37,34 @@ export interface AdapterCapabilities {
    * callers check their preconditions themselves, in a transaction.
    */
   readonly conditionalInserts?: boolean;
+  /**
+   * The adapter keeps metadata entries natively ({@link CheckpointAdapter.readMeta} and the other
+   * meta members; SQL: rows of `checkpoint_meta`). Default is `false` (absent):
+   * {@link CheckpointAdapterBase} keeps them as ordinary rows of a reserved namespace
+   * ({@link META_NAMESPACE}), which works on any adapter. Sealed stores keep their heads there.
+   */
+  readonly metaEntries?: boolean;
+}
+
+/** One metadata entry: a key and its text. */
+export interface MetaEntry {
+  key: string;
+  value: string;
+}
+
+/** A change of a metadata entry: its new text, or `null` to remove it. */
+export interface MetaChange {
+  key: string;
+  value: string | null;
+}
+
+/** The compare-and-set of {@link CheckpointAdapter.insertWithMeta}. */
+export interface MetaSwap {
+  key: string;
+  /** The text the entry must hold for anything to be written; `null`: the entry must be absent. */
+  expected: string | null;
+  /** Its new text. */
+  value: string;
 }
 
 /** What {@link CheckpointAdapter.insertIfPresent} requires before it inserts. */
@@ -234,6 +262,31 @@ export interface CheckpointAdapter {
 
   /** Ids selected by a prune query, ascending. */
   findPrunable(query: PruneQuery): Promise<number[]>;
+
+  /**
+   * The metadata entries of these keys that exist, in no particular order. With `lock` inside a
+   * transaction, each entry found stays locked against other writers until the transaction ends
+   * (PostgreSQL: `FOR UPDATE`); adapters whose write transactions run one at a time ignore it.
+   * Optional: {@link CheckpointAdapterBase} keeps entries as rows of {@link META_NAMESPACE}.
+   */
+  readMeta?(keys: readonly string[], options?: { lock?: boolean }): Promise<MetaEntry[]>;
+
+  /** Every metadata entry whose key starts with `prefix`, in no particular order. Optional, as {@link readMeta}. */
+  listMeta?(prefix: string): Promise<MetaEntry[]>;
+
+  /** Sets or removes metadata entries, atomically. Optional, as {@link readMeta}. */
+  writeMeta?(changes: readonly MetaChange[]): Promise<void>;
+
+  /**
+   * Inserts `row` (without an explicit id), sets `swap.key` to `swap.value` and applies `also`, as
+   * one atomic step, only when `swap.key` holds `swap.expected` at that moment (`null`: absent).
+   * Resolves to the new id, or to `undefined` when the entry held something else (nothing
+   * written). The optimistic write of a sealed store: its heads move with the row or not at all.
+   * Optional, as {@link readMeta}.
+   *
+   * @throws CheckpointConflictError when the row's `(namespace, sourceRef)` is taken (nothing written).
+   */
+  insertWithMeta?(row: NewCheckpointRow, swap: MetaSwap, also: readonly MetaChange[]): Promise<number | undefined>;
 
   /**
    * Takes the exclusive lock named `key` and holds it until the open transaction ends (commit or
