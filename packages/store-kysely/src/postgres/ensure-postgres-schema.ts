@@ -1,7 +1,7 @@
 import { StoreNotFoundError } from '@session-checkpoint/core';
 import { sql, type Kysely } from 'kysely';
 import { applyMigrations, LATEST_SCHEMA_VERSION } from '../migrations.js';
-import type { MigrationReport } from '../migration-report.js';
+import type { MigrationReport } from '../migrations.js';
 import { inspectPostgresSchema } from './validate-postgres-schema.js';
 
 /**
