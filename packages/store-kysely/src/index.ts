@@ -22,8 +22,15 @@ export {
   type SqliteStatementLike,
 } from './sqlite/sqlite-options.js';
 export { createSqliteAdapter, openSqliteAdapter, openSqliteStore, SQLITE_MEMORY, type SqliteStoreOptions } from './sqlite/open-sqlite-store.js';
-export * from './postgres/open-postgres-store.js';
-export { PostgresConnectionError, type PostgresTarget } from './postgres/postgres-connection-error.js';
+export {
+  DEFAULT_ACQUIRE_TIMEOUT_MS,
+  DEFAULT_CONNECT_TIMEOUT_MS,
+  DEFAULT_POOL_SIZE,
+  openPostgresAdapter,
+  openPostgresStore,
+  type PostgresAdapterOptions,
+  type PostgresConnection,
+  type PostgresStoreOptions,
+} from './postgres/open-postgres-store.js';
+export { isRetryablePostgresError, PostgresConnectionError, PostgresPoolTimeoutError, type PostgresTarget } from './postgres/postgres-errors.js';
 export { checkSchemaName } from './postgres/postgres-schema-name.js';
-export { PostgresPoolTimeoutError } from './postgres/postgres-pool-timeout-error.js';
-export { isRetryablePostgresError } from './postgres/retryable-error.js';

@@ -39,6 +39,6 @@ export async function migrateToLatest(db: Kysely<any>, options: MigrateOptions =
     return ensureSqliteSchema(db, options.location ?? 'SQLite database', create);
   }
   const schema = checkSchemaName(options.schema ?? 'public');
-  const { ensurePostgresSchema } = await import('./postgres/ensure-postgres-schema.js');
+  const { ensurePostgresSchema } = await import('./postgres/postgres-schema.js');
   return ensurePostgresSchema(db, schema, create);
 }
