@@ -1,8 +1,8 @@
-import { CheckpointStore, CheckpointValidationError, type CheckpointStoreOptions } from '@session-checkpoint/core';
+import { CheckpointValidationError, type CheckpointStore, type CheckpointStoreOptions } from '@session-checkpoint/core';
 import type { PostgresPool } from 'kysely';
 import { KyselyAdapter } from '../kysely-adapter.js';
 import type { CheckpointDatabase } from '../schema.js';
-import { storeOptions } from '../store-options.js';
+import { storeOver } from '../store-options.js';
 import { connectionFailure, postgresTarget, type PostgresTarget } from './postgres-errors.js';
 import { borrowed, openPool, type PoolLimits } from './postgres-pool.js';
 import { checkSchemaName } from './postgres-schema-name.js';
@@ -137,13 +137,7 @@ export async function openPostgresAdapter(connection: PostgresConnection, option
  * ```
  */
 export async function openPostgresStore(connection: PostgresConnection, options: PostgresStoreOptions = {}): Promise<CheckpointStore> {
-  const adapter = await openPostgresAdapter(connection, options);
-  try {
-    return new CheckpointStore(adapter, storeOptions(options));
-  } catch (error) {
-    await adapter.close();
-    throw error;
-  }
+  return storeOver(await openPostgresAdapter(connection, options), options);
 }
 
 /** Host and port of a connection string, or of a pg.Pool's options, for messages. */

@@ -1,9 +1,9 @@
-import { CheckpointError, CheckpointStore, CheckpointValidationError, type CheckpointStoreOptions } from '@session-checkpoint/core';
+import { CheckpointError, CheckpointValidationError, type CheckpointStore, type CheckpointStoreOptions } from '@session-checkpoint/core';
 import { nonNegativeInteger } from '@session-checkpoint/core/internal';
 import { KyselyAdapter, PreparedAdapterParts } from '../kysely-adapter.js';
 import type { CheckpointQueries } from '../queries.js';
 import { QueryTemplate } from '../query-template.js';
-import { storeOptions } from '../store-options.js';
+import { storeOver } from '../store-options.js';
 import { SQLITE_QUERY_PARTS } from './frozen-queries.generated.js';
 import { SqliteConnection } from './sqlite-connection.js';
 import { hardenStoreFiles, narrowStoreFiles, prepareFile, readOnlyFailure, switchToWal, writable } from './sqlite-file.js';
@@ -37,13 +37,7 @@ export interface SqliteStoreOptions extends SqliteAdapterOptions, CheckpointStor
  * ```
  */
 export async function openSqliteStore(path: string, options: SqliteStoreOptions = {}): Promise<CheckpointStore> {
-  const adapter = await openSqliteAdapter(path, options);
-  try {
-    return new CheckpointStore(adapter, storeOptions(options));
-  } catch (error) {
-    await adapter.close();
-    throw error;
-  }
+  return storeOver(await openSqliteAdapter(path, options), options);
 }
 
 /** The better-sqlite3 constructor, typed by what is used. */
