@@ -1,6 +1,6 @@
 import { CheckpointNotFoundError, CheckpointValidationError, type CheckpointStore } from '@session-checkpoint/core';
-import { itemRowsAscending } from '../item-rows.js';
-import { AGENTS_NAMESPACE } from './namespace.js';
+import { itemRowsAscending } from '../format/item-rows.js';
+import { AGENTS_NAMESPACE } from '../format/source-refs.js';
 import type { SessionRowsPlace, SessionState } from './types.js';
 
 /** Options of {@link sessionState}. */
