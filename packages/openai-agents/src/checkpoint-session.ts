@@ -14,7 +14,7 @@ import { storeArgument } from '@session-checkpoint/core/internal';
 import { checkTransaction, OPERATION_KIND, sameItems, type ItemsContext, type OperationPayload } from './history-transaction.js';
 import { decodeEntries, encodeItem, entryText, ITEM_KIND, rowEntries, itemsName, itemsPayload, partedPayload, SINGLE_ITEM_KIND, type EncodedItem } from './format/item-codec.js';
 import { PART_KIND, PART_OVERHEAD, splitText, type PartPayload } from './format/item-parts.js';
-import { allItemRows, endOf, itemRowsAscending, newestItemRows, newestItems, nextSeq, rowIds, type ItemRow, type SessionPlace } from './format/item-rows.js';
+import { allItemRows, endOf, itemRowsAscending, newestItemRows, newestItems, nextSeq, prefixPages, rowIds, type ItemRow, type SessionPlace } from './format/item-rows.js';
 import { deleteOrLoseRace, retryRaces } from './race.js';
 import { trimToMaxItems } from './retention.js';
 import { AGENTS_NAMESPACE, escapeText, hasLoneSurrogate, itemRef, operationRef, partRef, sessionPrefix, storedSessionId } from './format/source-refs.js';
@@ -223,14 +223,8 @@ export class CheckpointSession implements Session, SessionHistoryTransactionAwar
     this.logger.debug(`Clearing checkpoint session (${place.sessionId})`);
     await retryRaces(() =>
       this.store.transaction(async (tx) => {
-        const prefix = sessionPrefix(place.sessionId);
-        let after: string | undefined;
-        for (;;) {
-          const page = await tx.listBySourceRefPrefix({ namespace: place.namespace, prefix, limit: CLEAR_PAGE, ...(after === undefined ? {} : { after }) });
+        for await (const page of prefixPages(tx, place.namespace, sessionPrefix(place.sessionId), CLEAR_PAGE)) {
           await deleteOrLoseRace(tx, place, page.filter((row) => SESSION_KINDS.has(row.kind)).map((row) => row.id), 'clear');
-          if (page.length < CLEAR_PAGE) return;
-          after = page[page.length - 1]?.sourceRef ?? undefined;
-          if (after === undefined) return;
         }
       }),
     );
