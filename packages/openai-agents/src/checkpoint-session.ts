@@ -16,7 +16,7 @@ import { decodeEntries, encodeItem, entryText, ITEM_KIND, rowEntries, itemsName,
 import { PART_KIND, PART_OVERHEAD, splitText, type PartPayload } from './format/item-parts.js';
 import { allItemRows, endOf, itemRowsAscending, newestItemRows, newestItems, nextSeq, prefixPages, rowIds, type ItemRow, type SessionPlace } from './format/item-rows.js';
 import { deleteOrLoseRace, retryRaces } from './race.js';
-import { trimToMaxItems } from './retention.js';
+import { trimToMaxItems } from './max-items.js';
 import { AGENTS_NAMESPACE, escapeText, hasLoneSurrogate, itemRef, operationRef, partRef, sessionPrefix, storedSessionId } from './format/source-refs.js';
 
 /** Bytes of a row's payload kept free of items (the `items` key, brackets, binary paths' slack). */

@@ -20,7 +20,7 @@ import {
 import { runInTransaction, sourceRefBounds } from '@session-checkpoint/core/internal';
 import type { Kysely } from 'kysely';
 import { KyselyConnection, type AdapterConnection, type QueryRunner } from './adapter-connection.js';
-import { conditionalInsertParameters, conditionalInsertShape, conditionalInsertSql } from './conditional-insert.js';
+import { conditionalInsertParameters, conditionalInsertShape, conditionalInsertSql } from './conditional-insert-sql.js';
 import { rawQuery } from './raw-query.js';
 import type { PostgresStatements } from './postgres/postgres-statements.js';
 import type { CheckpointQueries, IdRow, InsertValues, SourceRefRange } from './queries.js';
@@ -392,7 +392,7 @@ export class KyselyAdapter extends CheckpointAdapterBase {
   /**
    * Inserts `row` only when the rows `precondition.present` names exist: one `INSERT ... SELECT`
    * whose WHERE also counts the required rows (PostgreSQL: read `FOR SHARE`, after the advisory
-   * lock of `precondition.lockKey`, taken first in the same statement; see conditional-insert.ts).
+   * lock of `precondition.lockKey`, taken first in the same statement; see conditional-insert-sql.ts).
    * Autocommit at root level, so a single round trip on PostgreSQL and no `BEGIN IMMEDIATE` on
    * SQLite. Resolves to the new id, or `undefined` when nothing was inserted (also when a Kysely
    * plugin of the caller's instance reshaped the insert SQL beyond what the check can extend).
