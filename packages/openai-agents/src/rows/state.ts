@@ -11,7 +11,7 @@ export interface SessionStateOptions extends SessionRowsPlace {
 }
 
 /**
- * A session's items, verified and decoded by the session's own decoder (item-rows.ts): equal to
+ * A session's items, verified and decoded by the session's own decoder (format/item-rows.ts): equal to
  * `getItems()`, or, with `position`, its items up to that position. Reads rows oldest first and
  * stops at the position.
  *
