@@ -36,3 +36,4 @@ export { Keyring } from './seal/keyring.js';
 export { KEY_FILE_FORMAT, generateKeyFile, loadKeyFile, writeKeyFile } from './seal/key-file.js';
 export type { SealProblem, SealReport } from './seal/store-seal.js';
 export type { RekeyOptions, RekeyReport } from './seal/rekey.js';
+export type { SealedImportOptions } from './seal/sealed-import.js';

@@ -387,7 +387,7 @@ export class SealTx {
   ) {}
 
   /** Takes the seal lock and the store head, once per transaction. */
-  async #lock(): Promise<void> {
+  async lock(): Promise<void> {
     if (this.#locked) return;
     const adapter = this.adapter;
     if (adapter.capabilities.transactionLocks === true && adapter.transactionLock) await adapter.transactionLock(SEAL_LOCK);
@@ -398,7 +398,7 @@ export class SealTx {
   }
 
   async #slot(namespace: string, sessionId: string): Promise<Slot> {
-    await this.#lock();
+    await this.lock();
     const key = sessionHeadKey(namespace, sessionId);
     let slot = this.#slots.get(key);
     if (slot === undefined) {
@@ -512,7 +512,7 @@ export class SealTx {
 
   /** Marks the store head for re-sealing even when no session changed (rotation). */
   async touchStore(): Promise<void> {
-    await this.#lock();
+    await this.lock();
     this.#forceStore = true;
   }
 
@@ -523,7 +523,7 @@ export class SealTx {
   async flush(): Promise<void> {
     const dirty = [...this.#slots.values()].filter((s) => s.dirty);
     if (dirty.length === 0 && !this.#forceStore) return;
-    await this.#lock();
+    await this.lock();
     for (const slot of dirty) if (slot.needsTop && slot.state !== undefined) slot.state = { ...slot.state, ...(await this.#top(slot)) };
     const active = this.seal.active;
     const next = new Map(dirty.map((s) => [s.key, s.state === undefined ? undefined : sealSessionHead(active, s.state)] as const));

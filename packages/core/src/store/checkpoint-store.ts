@@ -1,4 +1,4 @@
-import { CheckpointConflictError, CheckpointError, CheckpointNotFoundError, CheckpointValidationError, isCheckpointConflictError, type IntegrityFailure } from '../errors.js';
+import { CheckpointConflictError, CheckpointError, CheckpointIntegrityError, CheckpointNotFoundError, CheckpointValidationError, isCheckpointConflictError, type IntegrityFailure } from '../errors.js';
 import { resolveLimits, type CheckpointLimits } from '../limits.js';
 import type { CheckpointAdapter, InsertOptions, InsertPrecondition, SourceRefPrefixQuery } from '../port/adapter.js';
 import { CheckpointAdapterBase } from '../port/adapter-base.js';
@@ -22,6 +22,9 @@ import { RowFieldChecks } from './row-field-checks.js';
 import { sessionHeadKey } from '../seal/heads.js';
 import type { ChainRow } from '../seal/chain.js';
 import { rekeyStore, type RekeyOptions, type RekeyReport } from '../seal/rekey.js';
+import { applySealedImport, checkSealedBundle, planSealedImport, type SealedImportOptions } from '../seal/sealed-import.js';
+import { listMeta } from '../seal/meta-access.js';
+import { SESSION_HEAD_PREFIX } from '../seal/heads.js';
 
 /** Options of {@link CheckpointStore}. */
 export interface CheckpointStoreOptions {
@@ -738,6 +741,58 @@ export class CheckpointStore {
       },
       options,
     );
+  }
+
+  /**
+   * The session heads of a sealed store (of one namespace, or all), each checked, as stored: what
+   * a sealed export carries so that its importer can check every chain. Inside a transaction they
+   * are read under the seal lock, so rows read in the same transaction match them.
+   */
+  async sealHeads(options: NamespaceOption & { all?: boolean } = {}): Promise<string[]> {
+    const seal = this.#requireSeal('sealHeads');
+    const namespace = options.all === true ? undefined : options.namespace === undefined ? undefined : validateToken(options.namespace, 'namespace');
+    if (this.#sealTx !== undefined) await this.#sealTx.lock();
+    const heads: string[] = [];
+    for (const entry of await listMeta(this.adapter, SESSION_HEAD_PREFIX)) {
+      const claimed = JSON.parse(entry.value) as { ns?: unknown; session?: unknown };
+      if (typeof claimed.ns !== 'string' || typeof claimed.session !== 'string' || sessionHeadKey(claimed.ns, claimed.session) !== entry.key) {
+        throw new CheckpointIntegrityError(`The store's session head ${entry.key} is damaged: run verify`);
+      }
+      if (namespace !== undefined && claimed.ns !== namespace) continue;
+      heads.push(seal.openHead(entry.value, claimed.ns, claimed.session).text);
+    }
+    return heads.sort();
+  }
+
+  /**
+   * Imports the rows of a sealed bundle (envelopes, with explicit ids, in bundle order) and the
+   * heads it carries; what `@session-checkpoint/bundle`'s `importBundle` runs for a sealed
+   * bundle. The whole bundle is checked first (seals, heads, chains): one edited in transit is
+   * refused. A dry run unless `apply: true`. See docs/sealing.md.
+   *
+   * @throws CheckpointIntegrityError for a bundle that fails its seals or chains.
+   * @throws CheckpointValidationError for envelopes under a key neither the store nor `sourceKeys` holds.
+   * @throws CheckpointConflictError as a plain import does, and for a session the store holds other sealed rows of.
+   */
+  async importSealed(rows: readonly CheckpointRow[], heads: readonly string[], options: SealedImportOptions = {}): Promise<{ dryRun: boolean; inserted: number[]; unchanged: number[] }> {
+    const seal = this.#requireSeal('importSealed');
+    const namespace = options.namespace === undefined ? undefined : validateToken(options.namespace, 'namespace');
+    const bundle = checkSealedBundle(seal, rows, heads, options.sourceKeys);
+    const plan = await planSealedImport(seal, this.adapter, bundle, namespace);
+    if (options.apply !== true) return { dryRun: true, ...plan };
+    if (plan.inserted.length === 0) return { dryRun: false, ...plan };
+    return this.#sealedWrite(async (sealTx, tx) => {
+      await sealTx.lock();
+      // The store may have changed since the first plan; only this one is atomic with the inserts.
+      const final = await planSealedImport(seal, tx, bundle, namespace);
+      try {
+        await applySealedImport(seal, sealTx, tx, bundle, final);
+      } catch (error) {
+        if (!isCheckpointConflictError(error)) throw error;
+        throw new CheckpointConflictError('Checkpoint import conflicted with state changed during apply', { cause: error, ids: error.ids });
+      }
+      return { dryRun: false, ...final };
+    });
   }
 
   #requireSeal(call: string): StoreSeal {
