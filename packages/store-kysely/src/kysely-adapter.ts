@@ -11,17 +11,21 @@ import {
   type InsertPrecondition,
   type InsertResult,
   type ListRowsQuery,
+  type MetaChange,
+  type MetaEntry,
+  type MetaSwap,
   type NewCheckpointRow,
   type PruneQuery,
   type ScanRowsQuery,
   type SessionSummaryRow,
   type SourceRefPrefixQuery,
 } from '@session-checkpoint/core';
-import { runInTransaction, sourceRefBounds } from '@session-checkpoint/core/internal';
+import { isIdLimitError, runInTransaction, sourceRefBounds } from '@session-checkpoint/core/internal';
 import type { Kysely } from 'kysely';
 import { KyselyConnection, type AdapterConnection, type QueryRunner } from './adapter-connection.js';
 import { conditionalInsertParameters, conditionalInsertShape, conditionalInsertSql } from './conditional-insert-sql.js';
 import { rawQuery } from './raw-query.js';
+import { changeMetaQuery, claimMetaQuery, listMetaQuery, readMetaQuery, swapInsertParameters, swapInsertSql } from './meta-entries.js';
 import type { PostgresStatements } from './postgres/postgres-statements.js';
 import type { CheckpointQueries, IdRow, InsertValues, SourceRefRange } from './queries.js';
 import type { QueryTemplate } from './query-template.js';
@@ -219,7 +223,7 @@ export class KyselyAdapter extends CheckpointAdapterBase {
   }
 
   static #capabilitiesOf(defaults: AdapterCapabilities, flavor: SqlFlavor, given: Partial<AdapterCapabilities> | undefined): AdapterCapabilities {
-    return { ...defaults, multiProcess: true, persistent: true, concurrentTransactions: flavor === 'postgres', sourceRefKind: true, transactionLocks: true, conditionalInserts: true, ...given };
+    return { ...defaults, multiProcess: true, persistent: true, concurrentTransactions: flavor === 'postgres', sourceRefKind: true, transactionLocks: true, conditionalInserts: true, metaEntries: true, ...given };
   }
 
   /** An adapter over the same state whose statements run on an open transaction's runner. */
@@ -414,6 +418,73 @@ export class KyselyAdapter extends CheckpointAdapterBase {
       if (text === null) return undefined;
       const inserted = first(await runner.rows(rawQuery<IdRow>(text, [...base.parameters, ...conditionalInsertParameters(row.namespace, present, lockKey)])));
       return inserted === undefined ? undefined : Number(inserted.id);
+    });
+  }
+
+  /**
+   * Metadata entries of these keys (rows of `checkpoint_meta`); with `lock` on PostgreSQL inside a
+   * transaction, read `FOR UPDATE`.
+   */
+  override async readMeta(keys: readonly string[], options: { lock?: boolean } = {}): Promise<MetaEntry[]> {
+    const unique = [...new Set(keys)];
+    if (unique.length === 0) return [];
+    const { flavor, schema } = this.#shared;
+    return this.#single((runner) => runner.rows(readMetaQuery(flavor, schema, unique, options.lock === true && this.#bound)));
+  }
+
+  /** Metadata entries whose key starts with `prefix`. */
+  override async listMeta(prefix: string): Promise<MetaEntry[]> {
+    const { flavor, schema } = this.#shared;
+    return this.#single((runner) => runner.rows(listMetaQuery(flavor, schema, prefix)));
+  }
+
+  /** Sets, keeps (`ifAbsent`) or removes metadata entries, in one transaction. */
+  override async writeMeta(changes: readonly MetaChange[]): Promise<void> {
+    if (changes.length === 0) return;
+    const { flavor, schema } = this.#shared;
+    const run = async (runner: QueryRunner) => {
+      for (const change of changes) await runner.rows(changeMetaQuery(flavor, schema, change));
+    };
+    await (changes.length === 1 ? this.#single(run) : this.#write(run));
+  }
+
+  /**
+   * Inserts `row` and writes metadata entries only when `swap.key` holds `swap.expected`: on
+   * PostgreSQL one statement (see meta-entries.ts), otherwise one transaction (SQLite's
+   * `BEGIN IMMEDIATE` runs writers one at a time, so its read, insert and writes see one state).
+   * Resolves to the id, or `undefined` when the entry held something else.
+   */
+  override async insertWithMeta(row: NewCheckpointRow, swap: MetaSwap, also: readonly MetaChange[]): Promise<number | undefined> {
+    if (row.id !== undefined) throw new CheckpointError('insertWithMeta takes no explicit id');
+    if (also.some((c) => c.value === null || c.ifAbsent === true)) throw new CheckpointError('insertWithMeta writes entries; it does not remove or keep them');
+    const { flavor, schema } = this.#shared;
+    if (flavor === 'postgres' && swap.expected !== null && !this.#bound) {
+      const id = await this.#single(async (runner) => {
+        const base = this.#shared.queries.insert.withValues(insertValues(row));
+        const text = swapInsertSql(base.sql, schema, base.parameters.length, also.length);
+        if (text === undefined) return null;
+        const inserted = first(await runner.rows(rawQuery<IdRow>(text, [...base.parameters, ...swapInsertParameters(swap, also)])));
+        if (inserted !== undefined) return Number(inserted.id);
+        // Nothing written: a taken source ref (or the id limit) is an error; a moved entry is not.
+        const conflict = await this.#conflict(runner, row);
+        if (conflict.ids.length > 0 || isIdLimitError(conflict)) throw conflict;
+        return undefined;
+      });
+      if (id !== null) return id;
+    }
+    return this.#write(async (runner) => {
+      if (swap.expected === null) {
+        // The entry must be absent: creating it first holds it against a concurrent first writer.
+        if ((await runner.rows(claimMetaQuery(flavor, schema, swap))).length === 0) return undefined;
+      } else {
+        const [current] = await runner.rows(readMetaQuery(flavor, schema, [swap.key], true));
+        if (current?.value !== swap.expected) return undefined;
+      }
+      const inserted = first(await runner.rows(this.#shared.queries.insert.withValues(insertValues(row))));
+      if (!inserted) throw await this.#conflict(runner, row);
+      const changes = swap.expected === null ? also : [{ key: swap.key, value: swap.value }, ...also];
+      for (const change of changes) await runner.rows(changeMetaQuery(flavor, schema, change));
+      return Number(inserted.id);
     });
   }
 

@@ -129,7 +129,8 @@ export class MemoryAdapter extends CheckpointAdapterBase {
   }
 
   #applyMeta(changes: readonly MetaChange[]): void {
-    for (const { key, value } of changes) {
+    for (const { key, value, ifAbsent } of changes) {
+      if (ifAbsent === true && this.#state.meta.has(key)) continue;
       if (value === null) this.#state.meta.delete(key);
       else this.#state.meta.set(key, value);
     }

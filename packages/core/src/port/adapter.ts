@@ -56,6 +56,8 @@ export interface MetaEntry {
 export interface MetaChange {
   key: string;
   value: string | null;
+  /** Set the entry only when it does not exist yet (a concurrent writer's entry is kept). Default is `false`. */
+  ifAbsent?: boolean;
 }
 
 /** The compare-and-set of {@link CheckpointAdapter.insertWithMeta}. */

@@ -80,8 +80,9 @@ export async function listMetaRows(adapter: CheckpointAdapter, prefix: string): 
 export async function writeMetaRows(adapter: CheckpointAdapter, changes: readonly MetaChange[]): Promise<void> {
   if (changes.length === 0) return;
   await adapter.transaction(async (tx) => {
-    for (const { key, value } of changes) {
+    for (const { key, value, ifAbsent } of changes) {
       const existing = await tx.findBySourceRef(META_NAMESPACE, key);
+      if (existing && ifAbsent === true) continue;
       if (existing) await tx.deleteRow(existing.id, META_NAMESPACE);
       if (value !== null) await tx.insert(metaRow(key, value));
     }

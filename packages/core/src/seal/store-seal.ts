@@ -223,7 +223,8 @@ export class StoreSeal {
         const { text, head } = await this.readStoreHead(adapter);
         cache = { storeText: text, store: head, sessions: new Map() };
       }
-      if (cache.store.keyId !== this.keys.activeId) return undefined;
+      // A first write, or a store head under another key (a rotation): the locked path.
+      if (cache.storeText === null || cache.store.keyId !== this.keys.activeId) return undefined;
       let session = cache.sessions.get(key);
       if (session === undefined) {
         const head = await this.readHead(adapter, namespace, sessionId);
@@ -391,7 +392,13 @@ export class SealTx {
     if (this.#locked) return;
     const adapter = this.adapter;
     if (adapter.capabilities.transactionLocks === true && adapter.transactionLock) await adapter.transactionLock(SEAL_LOCK);
-    const { text, head } = await this.seal.readStoreHead(adapter, true);
+    let { text, head } = await this.seal.readStoreHead(adapter, true);
+    if (text === null) {
+      // A store's first sealed write: an empty head is put in place first (unless a concurrent
+      // first writer's is there), so that there is an entry to hold locked until the commit.
+      await writeMeta(adapter, [{ key: STORE_HEAD_KEY, value: sealStoreHead(this.seal.active, 0, new Uint8Array(32)), ifAbsent: true }]);
+      ({ text, head } = await this.seal.readStoreHead(adapter, true));
+    }
     this.#storeText = text;
     this.#store = head;
     this.#locked = true;
