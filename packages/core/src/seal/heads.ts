@@ -75,9 +75,19 @@ export interface StoreHead {
 const b64 = (bytes: Uint8Array) => nodeBuffer().from(bytes).toString('base64url');
 const unb64 = (text: string) => nodeBuffer().from(text, 'base64url');
 
+/** Keys computed lately: a writer and a reader of one session ask for the same key again and again. */
+const recentKeys = new Map<string, string>();
+
 /** The meta key of a session's head: a hash, so any session id fits and none is spelt out twice. */
 export function sessionHeadKey(namespace: string, sessionId: string): string {
-  return SESSION_HEAD_PREFIX + sha256Hex(macInput(['session-checkpoint/session-key/v1', namespace, sessionId])).slice(0, 32);
+  const id = `${namespace}\u0000${sessionId}`;
+  let key = recentKeys.get(id);
+  if (key === undefined) {
+    key = SESSION_HEAD_PREFIX + sha256Hex(macInput(['session-checkpoint/session-key/v1', namespace, sessionId])).slice(0, 32);
+    if (recentKeys.size >= 4096) recentKeys.clear();
+    recentKeys.set(id, key);
+  }
+  return key;
 }
 
 function sessionMac(key: DerivedKey, s: SessionHeadState): string {

@@ -37,8 +37,12 @@ const TAG_BYTES = 16;
 const SEAL_BYTES = 16;
 /** Payloads shorter than this are not compressed: deflate's fixed cost buys nothing there. */
 const COMPRESS_FROM = 256;
-/** deflate level 1: close to level 6 on JSON, and several times faster on large payloads. */
-const DEFLATE_LEVEL = 1;
+/**
+ * deflate at level 1 (close to level 6 on JSON, and several times faster on large payloads), with
+ * a 4 KiB window and less state for payloads that fit it: most of deflate's cost on a 1 KiB
+ * payload is setting up its state (about 10 against 13 us; the output is the same size).
+ */
+const deflateOptions = (length: number) => (length <= 4096 ? { level: 1, windowBits: 12, memLevel: 4 } : { level: 1 });
 /** A bound on an inflated payload; only authenticated bytes are ever inflated. */
 const MAX_INFLATED_BYTES = 1 << 30;
 
@@ -111,7 +115,7 @@ export function sealRow(key: DerivedKey, row: RowIdentity, payloadJson: string, 
   let data: Uint8Array = Buffer.from(payloadJson, 'utf8');
   let zip = false;
   if (compress && data.length >= COMPRESS_FROM) {
-    const deflated = nodeZlib().deflateRawSync(data, { level: DEFLATE_LEVEL });
+    const deflated = nodeZlib().deflateRawSync(data, deflateOptions(data.length));
     if (deflated.length < data.length) {
       data = deflated;
       zip = true;

@@ -69,23 +69,36 @@ export class SealedReader {
     if (typeof r.payloadSha256 !== 'string') return 'payload hash is not text';
     const fieldProblem = fields.failure(r);
     if (fieldProblem !== undefined) return fieldProblem;
+    const memo = remember ? this.#memo : undefined;
+    const identity = memo === undefined ? '' : identityOf(row);
+    const known = memo?.get(row.payloadSha256);
+    if (known !== undefined && known.text === text && known.identity === identity) return this.#passed(row, known.opened);
     const envelope = parseEnvelope(text);
     if (envelope === undefined) {
       if (!this.allowPlaintext) return 'not sealed: a plaintext row in a store that requires encryption';
       const reason = rowFailure(row, READ_LIMITS, fields, remember ? this.plainMemo : undefined);
       return reason ?? { record: toCheckpoint(row), opened: undefined };
     }
-    const memo = remember ? this.#memo : undefined;
-    const identity = memo === undefined ? '' : identityOf(row);
-    const known = memo?.get(row.payloadSha256);
-    let opened: OpenedRow | string;
-    if (known !== undefined && known.text === text && known.identity === identity) opened = known.opened;
-    else {
-      opened = openRow(this.keys, row, envelope);
-      if (typeof opened !== 'string') memo?.set(row.payloadSha256, { text, identity, opened });
-    }
+    const opened = openRow(this.keys, row, envelope);
     if (typeof opened === 'string') return opened;
-    return { record: toCheckpoint({ ...row, payloadJson: opened.payloadJson, payloadSha256: opened.payloadSha256 }), opened };
+    memo?.set(row.payloadSha256, { text, identity, opened });
+    return this.#passed(row, opened);
+  }
+
+  /** The record of a row that passed: its columns, with the plaintext and its hash. */
+  #passed(row: CheckpointRow, opened: OpenedRow): PassedRow {
+    const plain: CheckpointRow = {
+      id: row.id,
+      namespace: row.namespace,
+      sessionId: row.sessionId,
+      kind: row.kind,
+      name: row.name,
+      payloadJson: opened.payloadJson,
+      payloadSha256: opened.payloadSha256,
+      createdAt: row.createdAt,
+      sourceRef: row.sourceRef,
+    };
+    return { record: toCheckpoint(plain), opened };
   }
 
   /** Every row checked; one `CheckpointIntegrityError` naming every bad row, or all passed. */

@@ -104,7 +104,8 @@ interface Slot {
 interface HeadCache {
   storeText: string | null;
   store: StoreHead;
-  sessions: Map<string, { head: SessionHead | undefined; lastId: number | null }>;
+  /** Per session: its head, the id of its last row, and the head's accumulator term (once computed). */
+  sessions: Map<string, { head: SessionHead | undefined; lastId: number | null; term?: Uint8Array }>;
 }
 
 /** Attempts of the optimistic path before a write takes the locked one. */
@@ -235,8 +236,9 @@ export class StoreSeal {
       const active = this.active;
       const next = sealSessionHead(active, appendToHead(session.head, namespace, sessionId, { link: place.link, createdAt: prepared.createdAt }, newerThanTop(session.head, prepared.createdAt)));
       let acc = cache.store.acc;
-      if (session.head !== undefined) acc = xor(acc, accumulatorTerm(active, session.head));
-      acc = xor(acc, accumulatorTerm(active, next));
+      if (session.head !== undefined) acc = xor(acc, session.term ?? accumulatorTerm(active, session.head));
+      const term = accumulatorTerm(active, next);
+      acc = xor(acc, term);
       const epoch = cache.store.epoch + 1;
       const storeText = sealStoreHead(active, epoch, acc);
       const id = await insertWithMeta(adapter, row, { key: STORE_HEAD_KEY, expected: cache.storeText, value: storeText }, [{ key, value: next.text }]);
@@ -244,7 +246,7 @@ export class StoreSeal {
         this.#cache = undefined;
         continue;
       }
-      cache.sessions.set(key, { head: next, lastId: id });
+      cache.sessions.set(key, { head: next, lastId: id, term });
       this.#cache = { storeText, store: { keyId: active.id, epoch, acc, text: storeText }, sessions: cache.sessions };
       return toCheckpoint({ ...prepared, id });
     }
