@@ -87,6 +87,16 @@ interface Shared {
   /** SQL of insertIfPresent per shape of precondition (see {@link conditionalInsertShape}); `null`: not expressible. */
   readonly conditionalInsertTexts: Map<string, string | null>;
   closed: boolean;
+  /**
+   * Ids handed out by `reserveId` (or prefetched, below) and not inserted yet: their explicit
+   * insert needs no table lock to keep the id sequence above them, which already is.
+   */
+  readonly reserved: Set<number>;
+  /**
+   * PostgreSQL: an id drawn from the sequence by the last successful `insertWithMeta`, while it
+   * held the swapped entry locked, for the next one (saves a round trip per sealed create).
+   */
+  prefetched: number | undefined;
 }
 
 /** Shapes of insertIfPresent kept compiled; more (a caller with many required rows) are built per call. */
@@ -180,6 +190,8 @@ export class KyselyAdapter extends CheckpointAdapterBase {
         literalRanges: new Map(),
         conditionalInsertTexts: new Map(),
         closed: false,
+        reserved: new Set(),
+        prefetched: undefined,
       };
       this.#runner = db.connection.runner;
       this.#bound = false;
@@ -203,6 +215,8 @@ export class KyselyAdapter extends CheckpointAdapterBase {
       literalRanges: flavor === 'postgres' ? undefined : new Map(),
       conditionalInsertTexts: new Map(),
       closed: false,
+      reserved: new Set(),
+      prefetched: undefined,
     };
     // The templates are compiled with the caller's instance (its dialect and plugins decide the
     // SQL), by a module loaded on demand; every operation waits for them (#single, #write,
@@ -242,8 +256,9 @@ export class KyselyAdapter extends CheckpointAdapterBase {
    */
   async insert(row: NewCheckpointRow, options: InsertOptions = {}): Promise<InsertResult> {
     const keep = options.keepLatest;
-    // PostgreSQL: an explicit id takes a table lock and moves the id sequence, which needs a transaction.
-    const needsTransaction = keep !== undefined || (row.id !== undefined && this.#shared.flavor === 'postgres');
+    // PostgreSQL: an explicit id takes a table lock and moves the id sequence, which needs a
+    // transaction (not one drawn from the sequence by reserveId).
+    const needsTransaction = keep !== undefined || (row.id !== undefined && this.#shared.flavor === 'postgres' && !this.#shared.reserved.has(row.id));
     return needsTransaction
       ? this.#write((runner) => this.#insertIn(runner, row, keep))
       : this.#single((runner) => this.#insertIn(runner, row, undefined));
@@ -449,25 +464,35 @@ export class KyselyAdapter extends CheckpointAdapterBase {
   }
 
   /**
-   * Inserts `row` and writes metadata entries only when `swap.key` holds `swap.expected`: on
-   * PostgreSQL one statement (see meta-entries.ts), otherwise one transaction (SQLite's
-   * `BEGIN IMMEDIATE` runs writers one at a time, so its read, insert and writes see one state).
+   * Inserts a row and writes metadata entries only when `swap.key` holds `swap.expected`, the row's
+   * id picked first (see the port). PostgreSQL, outside a transaction: one statement (see
+   * meta-entries.ts), with an id drawn from the sequence by the previous one while it held the
+   * entry locked (or drawn now, one round trip more). Otherwise one transaction: SQLite's
+   * `BEGIN IMMEDIATE` runs writers one at a time, so its read, insert and writes see one state.
    * Resolves to the id, or `undefined` when the entry held something else.
    */
-  override async insertWithMeta(row: NewCheckpointRow, swap: MetaSwap, also: readonly MetaChange[]): Promise<number | undefined> {
-    if (row.id !== undefined) throw new CheckpointError('insertWithMeta takes no explicit id');
+  override async insertWithMeta(row: (id: number) => NewCheckpointRow, swap: MetaSwap, also: readonly MetaChange[]): Promise<number | undefined> {
     if (also.some((c) => c.value === null || c.ifAbsent === true)) throw new CheckpointError('insertWithMeta writes entries; it does not remove or keep them');
-    const { flavor, schema } = this.#shared;
+    const shared = this.#shared;
+    const { flavor, schema } = shared;
     if (flavor === 'postgres' && swap.expected !== null && !this.#bound) {
       const id = await this.#single(async (runner) => {
-        const base = this.#shared.queries.insert.withValues(insertValues(row));
+        const postgres = shared.postgres as PostgresStatements;
+        const next = shared.prefetched ?? Number(first(await runner.rows(postgres.nextId()))?.id);
+        shared.prefetched = undefined;
+        if (next > MAX_CHECKPOINT_ID) throw idLimitError();
+        const made = { ...row(next), id: next };
+        const base = shared.queries.insertWithId.withValues({ ...insertValues(made), id: next });
         const text = swapInsertSql(base.sql, schema, base.parameters.length, also.length);
         if (text === undefined) return null;
-        const inserted = first(await runner.rows(rawQuery<IdRow>(text, [...base.parameters, ...swapInsertParameters(swap, also)])));
-        if (inserted !== undefined) return Number(inserted.id);
-        // Nothing written: a taken source ref (or the id limit) is an error; a moved entry is not.
-        const conflict = await this.#conflict(runner, row);
-        if (conflict.ids.length > 0 || isIdLimitError(conflict)) throw conflict;
+        const [inserted] = await runner.rows(rawQuery<{ id: number | string; next: number | string }>(text, [...base.parameters, ...swapInsertParameters(swap, also), postgres.sequenceOf()]));
+        if (inserted !== undefined) {
+          shared.prefetched = Number(inserted.next);
+          return Number(inserted.id);
+        }
+        // Nothing written: a taken source ref is an error; a moved entry is not.
+        const conflict = await this.#conflict(runner, made);
+        if (conflict.ids.length > 0) throw conflict;
         return undefined;
       });
       if (id !== null) return id;
@@ -480,12 +505,37 @@ export class KyselyAdapter extends CheckpointAdapterBase {
         const [current] = await runner.rows(readMetaQuery(flavor, schema, [swap.key], true));
         if (current?.value !== swap.expected) return undefined;
       }
-      const inserted = first(await runner.rows(this.#shared.queries.insert.withValues(insertValues(row))));
-      if (!inserted) throw await this.#conflict(runner, row);
+      const id = await this.#nextId(runner);
+      const made = { ...row(id), id };
+      const inserted = first(await runner.rows(shared.queries.insertWithId.withValues({ ...insertValues(made), id })));
+      if (!inserted) throw await this.#conflict(runner, made);
       const changes = swap.expected === null ? also : [{ key: swap.key, value: swap.value }, ...also];
       for (const change of changes) await runner.rows(changeMetaQuery(flavor, schema, change));
-      return Number(inserted.id);
+      return id;
     });
+  }
+
+  /**
+   * In a transaction: the id the next insert without one would get, to insert a row with it
+   * explicitly (a sealed row's seal covers its id). SQLite: the highest id handed out plus one
+   * (writers run one at a time); PostgreSQL: the next value of the identity sequence.
+   *
+   * @throws CheckpointError outside a transaction.
+   */
+  async reserveId(): Promise<number> {
+    if (!this.#bound) throw new CheckpointError('reserveId needs an open transaction: call it on the adapter handed to transaction()');
+    return this.#single((runner) => this.#nextId(runner));
+  }
+
+  /** The next id (see {@link reserveId}), remembered so that its insert takes no id lock. */
+  async #nextId(runner: QueryRunner): Promise<number> {
+    const { postgres, queries } = this.#shared;
+    const id = postgres
+      ? Number(first(await runner.rows(postgres.nextId()))?.id)
+      : Number(first(await runner.rows(queries.highestId.withValues({})))?.id ?? 0) + 1;
+    if (id > MAX_CHECKPOINT_ID) throw idLimitError();
+    if (postgres) this.#shared.reserved.add(id);
+    return id;
   }
 
   /**
@@ -537,14 +587,16 @@ export class KyselyAdapter extends CheckpointAdapterBase {
     const values = insertValues(row);
     // On SQLite, BEGIN IMMEDIATE already serialises writers; PostgreSQL needs explicit locks.
     if (postgres && keep !== undefined) await runner.rows(postgres.lockSession(row.namespace, row.sessionId));
-    if (postgres && row.id !== undefined) await runner.rows(postgres.lockIds());
+    // An id drawn from the sequence (reserveId) is below it already: no lock, no move.
+    const drawn = row.id !== undefined && this.#shared.reserved.delete(row.id);
+    if (postgres && row.id !== undefined && !drawn) await runner.rows(postgres.lockIds());
     const inserted = first(
       await runner.rows(row.id === undefined ? queries.insert.withValues(values) : queries.insertWithId.withValues({ ...values, id: row.id })),
     );
     if (!inserted) throw await this.#conflict(runner, row);
     const id = Number(inserted.id);
     // SQLite AUTOINCREMENT keeps later ids above an explicit one by itself; a PostgreSQL identity does not.
-    if (postgres && row.id !== undefined) await runner.rows(postgres.keepSequenceAbove(id));
+    if (postgres && row.id !== undefined && !drawn) await runner.rows(postgres.keepSequenceAbove(id));
     const pruned =
       keep === undefined
         ? []

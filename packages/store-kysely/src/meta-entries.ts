@@ -61,7 +61,10 @@ const SUFFIX = ' on conflict do nothing returning "id"';
  *   expected text: the entry stays locked until the statement commits, and a writer that changed
  *   it since this statement's snapshot is seen (the locking read re-checks the newest version);
  * - a CTE updates the swapped entry, and another upserts the other entries, each only when the
- *   insert returned its row, so the row and the entries are written together or not at all.
+ *   insert returned its row, so the row and the entries are written together or not at all;
+ * - the statement returns the next value of the id sequence too, drawn while the entry is held:
+ *   the id of the next sealed create, above every id handed out so far as long as the next
+ *   swap succeeds (no other writer moved the entry, so none drew an id since).
  *
  * `undefined` when the insert SQL is not of that shape (a Kysely plugin rewrote it); the caller
  * then takes a transaction.
@@ -77,10 +80,11 @@ export function swapInsertSql(insertSql: string, schema: string, parameterCount:
   const insert = `${insertSql.slice(0, at)} where (select "value" from ${meta} where "key" = ${key} for update) = ${expected} and not exists (${insertSql.slice(at + WHERE.length)}`;
   const rows = Array.from({ length: also }, () => `(cast(${p()} as text), cast(${p()} as text))`).join(', ');
   const alsoCte = also === 0 ? '' : `, "also" as (insert into ${meta} ("key", "value") select "k", "v" from (values ${rows}) as "e"("k", "v") where exists (select 1 from "ins") on conflict ("key") do update set "value" = excluded."value" returning 1)`;
-  return `with "ins" as (${insert}), "swap" as (update ${meta} set "value" = ${value} where "key" = ${key} and exists (select 1 from "ins") returning 1)${alsoCte} select "id" from "ins"`;
+  const sequence = p();
+  return `with "ins" as (${insert}), "swap" as (update ${meta} set "value" = ${value} where "key" = ${key} and exists (select 1 from "ins") returning 1)${alsoCte} select "id", nextval(pg_get_serial_sequence(cast(${sequence} as text), 'id')) as "next" from "ins"`;
 }
 
-/** The parameters after the insert's own, in the order {@link swapInsertSql} numbers them. */
+/** The parameters after the insert's own, in the order {@link swapInsertSql} numbers them (the table name of the sequence last). */
 export function swapInsertParameters(swap: MetaSwap, also: readonly MetaChange[]): unknown[] {
   return [swap.key, swap.expected, swap.value, ...also.flatMap((c) => [c.key, c.value])];
 }

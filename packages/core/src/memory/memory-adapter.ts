@@ -119,12 +119,22 @@ export class MemoryAdapter extends CheckpointAdapterBase {
     return this.#exclusive(() => this.#applyMeta(changes));
   }
 
-  override async insertWithMeta(row: NewCheckpointRow, swap: MetaSwap, also: readonly MetaChange[]): Promise<number | undefined> {
+  override async insertWithMeta(row: (id: number) => NewCheckpointRow, swap: MetaSwap, also: readonly MetaChange[]): Promise<number | undefined> {
     return this.#exclusive(() => {
       if ((this.#state.meta.get(swap.key) ?? null) !== swap.expected) return undefined;
-      const { id } = this.#insertNow(row, {});
+      if (this.#state.sequence >= MAX_CHECKPOINT_ID) throw idLimitError();
+      const id = this.#state.sequence + 1;
+      this.#insertNow({ ...row(id), id }, {});
       this.#applyMeta([{ key: swap.key, value: swap.value }, ...also]);
       return id;
+    });
+  }
+
+  /** The id the next insert would be given (the sequence moves when a row is inserted with it). */
+  async reserveId(): Promise<number> {
+    return this.#exclusive(() => {
+      if (this.#state.sequence >= MAX_CHECKPOINT_ID) throw idLimitError();
+      return this.#state.sequence + 1;
     });
   }
 

@@ -152,7 +152,7 @@ export abstract class CheckpointAdapterBase implements CheckpointAdapter {
   }
 
   /** Default: a transaction that reads the entry, and inserts and writes only when it holds `swap.expected`. */
-  async insertWithMeta(row: NewCheckpointRow, swap: MetaSwap, also: readonly MetaChange[]): Promise<number | undefined> {
+  async insertWithMeta(row: (id: number) => NewCheckpointRow, swap: MetaSwap, also: readonly MetaChange[]): Promise<number | undefined> {
     return insertWithMetaRows(this, row, swap, also);
   }
 }

@@ -280,15 +280,27 @@ export interface CheckpointAdapter {
   writeMeta?(changes: readonly MetaChange[]): Promise<void>;
 
   /**
-   * Inserts `row` (without an explicit id), sets `swap.key` to `swap.value` and applies `also`, as
-   * one atomic step, only when `swap.key` holds `swap.expected` at that moment (`null`: absent).
-   * Resolves to the new id, or to `undefined` when the entry held something else (nothing
-   * written). The optimistic write of a sealed store: its heads move with the row or not at all.
+   * Inserts a row, sets `swap.key` to `swap.value` and applies `also`, as one atomic step, only
+   * when `swap.key` holds `swap.expected` at that moment (`null`: absent). The adapter picks the
+   * row's id (the id its next insert would be given: above every id handed out so far) and asks
+   * `row(id)` for the row to insert with it, so that a sealed row's seal can cover its own id.
+   * Resolves to the id, or to `undefined` when the entry held something else (nothing written).
+   * The optimistic write of a sealed store: its heads move with the row or not at all.
    * Optional, as {@link readMeta}.
    *
-   * @throws CheckpointConflictError when the row's `(namespace, sourceRef)` is taken (nothing written).
+   * @throws CheckpointConflictError when the row's `(namespace, sourceRef)` is taken, or the ids
+   *   are exhausted (nothing written).
    */
-  insertWithMeta?(row: NewCheckpointRow, swap: MetaSwap, also: readonly MetaChange[]): Promise<number | undefined>;
+  insertWithMeta?(row: (id: number) => NewCheckpointRow, swap: MetaSwap, also: readonly MetaChange[]): Promise<number | undefined>;
+
+  /**
+   * Called on the adapter handed to a {@link CheckpointAdapter.transaction} callback: the id the
+   * transaction's next insert without an explicit id would be given, for inserting a row with that
+   * explicit id instead (a sealed row's seal covers its id, so it is computed first). Insert with it
+   * before asking again. Optional: without it the store inserts and deletes a placeholder row to
+   * learn the id.
+   */
+  reserveId?(): Promise<number>;
 
   /**
    * Takes the exclusive lock named `key` and holds it until the open transaction ends (commit or

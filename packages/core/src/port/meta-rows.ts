@@ -89,13 +89,25 @@ export async function writeMetaRows(adapter: CheckpointAdapter, changes: readonl
   });
 }
 
+/**
+ * The id the next insert would be given, learned by inserting a placeholder row of the reserved
+ * namespace and deleting it, in the caller's transaction: works on any adapter (ids are never
+ * reused, and an explicit id may be a deleted one).
+ */
+export async function reserveIdByPlaceholder(tx: CheckpointAdapter): Promise<number> {
+  const { id } = await tx.insert(metaRow(`#placeholder-${Math.random().toString(36).slice(2)}`, ''));
+  await tx.deleteRow(id, META_NAMESPACE);
+  return id;
+}
+
 /** {@link CheckpointAdapter.insertWithMeta} through rows: a transaction that checks, inserts and writes. */
-export async function insertWithMetaRows(adapter: CheckpointAdapter, row: NewCheckpointRow, swap: MetaSwap, also: readonly MetaChange[]): Promise<number | undefined> {
+export async function insertWithMetaRows(adapter: CheckpointAdapter, row: (id: number) => NewCheckpointRow, swap: MetaSwap, also: readonly MetaChange[]): Promise<number | undefined> {
   return adapter.transaction(async (tx) => {
     if (tx.capabilities.transactionLocks === true) await tx.transactionLock?.(SEAL_LOCK);
     const [current] = await (tx.readMeta ? tx.readMeta([swap.key], { lock: true }) : readMetaRows(tx, [swap.key]));
     if ((current?.value ?? null) !== swap.expected) return undefined;
-    const { id } = await tx.insert(row);
+    const id = tx.reserveId ? await tx.reserveId() : await reserveIdByPlaceholder(tx);
+    await tx.insert({ ...row(id), id });
     const changes = [{ key: swap.key, value: swap.value }, ...also];
     await (tx.writeMeta ? tx.writeMeta(changes) : writeMetaRows(tx, changes));
     return id;

@@ -9,7 +9,7 @@ function chain(n: number): { head: SessionHeadState; rows: ChainRow[] } {
   for (let i = 1; i <= n; i++) {
     const link = `L${i}`.padEnd(16, '_');
     const createdAt = `2026-01-01T00:00:${String(i).padStart(2, '0')}Z`;
-    rows.push({ id: i, link, prev: i === 1 ? null : (rows[i - 2] as ChainRow).link, prevId: i === 1 ? null : i - 1, createdAt });
+    rows.push({ id: i, link, prev: i === 1 ? null : (rows[i - 2] as ChainRow).link, createdAt });
     head = appendToHead(head, 'app', 's', { link, createdAt }, true);
   }
   return { head: head as SessionHeadState, rows };
@@ -48,11 +48,14 @@ describe('a session chain', () => {
   it('finds rows deleted, put back, copied, swapped or reordered behind its head', () => {
     const { head, rows } = chain(5);
     const reasons = (found: { reason: string }[]) => found.map((p) => p.reason).join(' | ');
-    expect(reasons(walkChain(head, without(rows, 5)))).toMatch(/missing \(the newest row\)/);
-    expect(reasons(walkChain(head, without(rows, 3)))).toMatch(/missing \(row 3\)/);
+    expect(reasons(walkChain(head, without(rows, 5)))).toMatch(/missing \(its newest row\)/);
+    expect(reasons(walkChain(head, without(rows, 3)))).toMatch(/missing \(the row before row 4\)/);
     expect(reasons(walkChain(head, [...rows, { ...(rows[1] as ChainRow), id: 9 }]))).toMatch(/rows 2 and 9 carry the same link/);
-    const swapped = rows.map((r) => (r.id === 2 ? { ...r, id: 3 } : r.id === 3 ? { ...r, id: 2 } : r));
-    expect(reasons(walkChain(head, swapped))).toMatch(/sits where the chain has row/);
+    // Two rows' places swapped (each row's link pointing where the other's did): the walk breaks.
+    const swapped = rows.map((r) => (r.id === 2 ? { ...(rows[2] as ChainRow), id: 2 } : r.id === 3 ? { ...(rows[1] as ChainRow), id: 3 } : r));
+    expect(walkChain(head, swapped)).toEqual([]);
+    const reordered = rows.map((r) => (r.id === 3 ? { ...r, prev: (rows[0] as ChainRow).link } : r));
+    expect(reasons(walkChain(head, reordered))).toMatch(/row 2 is not in the chain/);
     // Row 1 pruned legitimately, then put back from a backup.
     const pruned = removeFromHead(head, removed(rows, 1)).head as SessionHeadState;
     expect(reasons(walkChain(pruned, rows))).toMatch(/row 1 is not in the chain/);

@@ -32,8 +32,8 @@ export const STORE_HEAD_KEY = 'seal:store';
 /** Prefix of every session head's meta key. */
 export const SESSION_HEAD_PREFIX = 'seal:session:';
 
-/** A hole inside a chain: the link of a deleted row, and the row before it. */
-export type Bridge = readonly [link: string, prev: string | null, prevId: number | null];
+/** A hole inside a chain: the link of a deleted row, and the link of the row before it. */
+export type Bridge = readonly [link: string, prev: string | null];
 
 /** A session head's content (what its MAC covers). */
 export interface SessionHeadState {
@@ -92,7 +92,7 @@ export function sessionHeadKey(namespace: string, sessionId: string): string {
 
 function sessionMac(key: DerivedKey, s: SessionHeadState): string {
   const fields: MacField[] = ['session-checkpoint/session-head/v1', key.id, s.namespace, s.sessionId, s.count, s.last, s.base, s.top, s.topAt, s.bridges.length];
-  for (const [link, prev, prevId] of s.bridges) fields.push(link, prev, prevId);
+  for (const [link, prev] of s.bridges) fields.push(link, prev);
   return b64(nodeCrypto().createHmac('sha256', key.seal).update(macInput(fields)).digest());
 }
 
@@ -130,7 +130,7 @@ export function openSessionHead(keys: Keyring, text: string, namespace: string, 
   if (
     v.ns !== namespace || v.session !== sessionId || !isCount(v.count) || !isLink(v.last) || !(v.base === null || isLink(v.base)) ||
     !isLink(v.top) || typeof v.top_at !== 'string' || typeof v.mac !== 'string' || !Array.isArray(bridges) ||
-    !bridges.every((b) => Array.isArray(b) && b.length === 3 && isLink(b[0]) && (b[1] === null || isLink(b[1])) && (b[2] === null || isCount(b[2])))
+    !bridges.every((b) => Array.isArray(b) && b.length === 2 && isLink(b[0]) && (b[1] === null || isLink(b[1])))
   ) {
     return 'session head is damaged or stored for another session';
   }

@@ -15,5 +15,5 @@ export const listMeta = (adapter: CheckpointAdapter, prefix: string): Promise<Me
 export const writeMeta = (adapter: CheckpointAdapter, changes: readonly MetaChange[]): Promise<void> =>
   adapter.writeMeta ? adapter.writeMeta(changes) : writeMetaRows(adapter, changes);
 
-export const insertWithMeta = (adapter: CheckpointAdapter, row: NewCheckpointRow, swap: MetaSwap, also: readonly MetaChange[]): Promise<number | undefined> =>
+export const insertWithMeta = (adapter: CheckpointAdapter, row: (id: number) => NewCheckpointRow, swap: MetaSwap, also: readonly MetaChange[]): Promise<number | undefined> =>
   adapter.insertWithMeta ? adapter.insertWithMeta(row, swap, also) : insertWithMetaRows(adapter, row, swap, also);

@@ -58,9 +58,9 @@ export interface RekeyContext {
 
 /** Replaces a row in place (same id) with `payloadJson` sealed at `place`. */
 async function replace(ctx: RekeyContext, adapter: CheckpointAdapter, row: CheckpointRow, payloadJson: string, place: ChainPlace): Promise<void> {
-  const sealed = ctx.seal.sealedRow({ ...row, payloadJson } as unknown as PreparedCheckpoint, place);
+  const sealed = ctx.seal.sealedRow({ ...row, payloadJson } as unknown as PreparedCheckpoint, row.id, { link: place.link, prev: place.prev });
   await adapter.deleteRow(row.id, row.namespace);
-  await adapter.insert({ ...sealed, id: row.id });
+  await adapter.insert(sealed);
 }
 
 /** See the module comment. */

@@ -4,19 +4,20 @@
  * the plaintext).
  *
  * ```json
- * {"ct":"…","iv":"…","key":"k1","link":"…","prev":"…","prev_id":41,"seal":"…","sealed":1,"zip":"deflate"}
+ * {"ct":"…","iv":"…","key":"k1","link":"…","prev":"…","seal":"…","sealed":1,"zip":"deflate"}
  * ```
  *
  * - `ct`: AES-256-GCM ciphertext of the canonical payload text (UTF-8, raw-deflated first when
  *   `zip` is present), then its 16-byte tag; `iv`: the random 96-bit nonce of that encryption.
- *   The associated data is the row's identity (namespace, session id, kind, name, created_at,
- *   source ref), its key id and its link, so an envelope moved to any other row fails to decrypt.
- * - `link`: a random 96-bit id of the row, fixed for its life (kept when a later deletion re-links
- *   it or a rotation re-seals it). `prev` and `prev_id`: the link and row id of the row before it
- *   in its session's chain (`null` for the first).
- * - `seal`: HMAC-SHA256 (first 128 bits) over the identity, key id, link, prev, prev_id, nonce,
- *   GCM tag and `zip`: a well-formed edit of any column, a row copied to another session,
- *   namespace or place in the chain fails it.
+ *   The associated data is the row's identity (its id, namespace, session id, kind, name,
+ *   created_at and source ref), its key id and its link, so an envelope moved to any other row
+ *   fails to decrypt.
+ * - `link`: a random 96-bit id of the row in its session's chain, fixed for its life (a rotation
+ *   re-seals the row and keeps it). `prev`: the link of the row before it in the chain (`null`
+ *   for the first).
+ * - `seal`: HMAC-SHA256 (first 128 bits) over the identity, key id, link, prev, nonce, GCM tag and
+ *   `zip`: a well-formed edit of any column (the id included), a row copied or swapped to another
+ *   id, session, namespace or place in the chain fails it.
  *
  * Binary fields are base64url without padding. Keys appear in code point order and values need no
  * escaping, so the text built here is exactly its canonical form.
@@ -46,8 +47,8 @@ const deflateOptions = (length: number) => (length <= 4096 ? { level: 1, windowB
 /** A bound on an inflated payload; only authenticated bytes are ever inflated. */
 const MAX_INFLATED_BYTES = 1 << 30;
 
-/** The columns a seal covers besides its own fields: what identifies a row. */
-export type RowIdentity = Pick<CheckpointRow, 'namespace' | 'sessionId' | 'kind' | 'name' | 'createdAt' | 'sourceRef'>;
+/** The columns a seal covers besides its own fields: what identifies a row, its id included. */
+export type RowIdentity = Pick<CheckpointRow, 'id' | 'namespace' | 'sessionId' | 'kind' | 'name' | 'createdAt' | 'sourceRef'>;
 
 /** Where a row sits in its session's chain. */
 export interface ChainPlace {
@@ -55,8 +56,6 @@ export interface ChainPlace {
   link: string;
   /** The link of the row before it, or `null` for the first row of the chain. */
   prev: string | null;
-  /** The id of the row before it, or `null` for the first row. */
-  prevId: number | null;
 }
 
 /** A parsed envelope, before any check of its seal or ciphertext. */
@@ -83,13 +82,13 @@ const B64URL = /^[A-Za-z0-9_-]*$/;
 
 /** The associated data of a row's encryption. */
 function associatedData(keyId: string, row: RowIdentity, link: string): Uint8Array {
-  return macInput(['session-checkpoint/row/v1', keyId, row.namespace, row.sessionId, row.kind, row.name, row.createdAt, row.sourceRef, link]);
+  return macInput(['session-checkpoint/row/v1', keyId, row.id, row.namespace, row.sessionId, row.kind, row.name, row.createdAt, row.sourceRef, link]);
 }
 
 function sealOf(key: DerivedKey, row: RowIdentity, place: ChainPlace, iv: string, tag: Uint8Array, zip: boolean): string {
   const fields: MacField[] = [
-    'session-checkpoint/row-seal/v1', key.id, row.namespace, row.sessionId, row.kind, row.name, row.createdAt, row.sourceRef,
-    place.link, place.prev, place.prevId, iv, tag, zip ? 'deflate' : null,
+    'session-checkpoint/row-seal/v1', key.id, row.id, row.namespace, row.sessionId, row.kind, row.name, row.createdAt, row.sourceRef,
+    place.link, place.prev, iv, tag, zip ? 'deflate' : null,
   ];
   return b64(nodeCrypto().createHmac('sha256', key.seal).update(macInput(fields)).digest().subarray(0, SEAL_BYTES));
 }
@@ -97,8 +96,7 @@ function sealOf(key: DerivedKey, row: RowIdentity, place: ChainPlace, iv: string
 /** The envelope's text: canonical by construction (see the module comment). */
 export function envelopeText(e: Envelope): string {
   const prev = e.prev === null ? 'null' : `"${e.prev}"`;
-  const prevId = e.prevId === null ? 'null' : String(e.prevId);
-  return `{"ct":"${e.ct}","iv":"${e.iv}","key":"${e.keyId}","link":"${e.link}","prev":${prev},"prev_id":${prevId},"seal":"${e.seal}","sealed":1${e.zip ? ',"zip":"deflate"' : ''}}`;
+  return `{"ct":"${e.ct}","iv":"${e.iv}","key":"${e.keyId}","link":"${e.link}","prev":${prev},"seal":"${e.seal}","sealed":1${e.zip ? ',"zip":"deflate"' : ''}}`;
 }
 
 /** A new random link id. */
@@ -107,8 +105,8 @@ export function newLink(): string {
 }
 
 /**
- * Seals and encrypts a canonical payload text for `row` at `place`, with `key`: the envelope text
- * to store as the payload, and its SHA-256 (the `payload_sha256` column).
+ * Seals and encrypts a canonical payload text for `row` (its id included) at `place`, with `key`:
+ * the envelope text to store as the payload, and its SHA-256 (the `payload_sha256` column).
  */
 export function sealRow(key: DerivedKey, row: RowIdentity, payloadJson: string, place: ChainPlace, compress: boolean): { payloadJson: string; payloadSha256: string } {
   const Buffer = nodeBuffer();
@@ -150,15 +148,13 @@ export function parseEnvelope(text: unknown): Envelope | undefined {
   } catch {
     return undefined;
   }
-  const { ct, iv, key, link, prev, prev_id: prevId, seal, sealed, zip } = value;
+  const { ct, iv, key, link, prev, seal, sealed, zip } = value;
   const keys = Object.keys(value).length;
-  if (sealed !== 1 || keys !== (zip === undefined ? 8 : 9) || (zip !== undefined && zip !== 'deflate')) return undefined;
+  if (sealed !== 1 || keys !== (zip === undefined ? 7 : 8) || (zip !== undefined && zip !== 'deflate')) return undefined;
   const b64s = [ct, iv, link, seal];
   if (!b64s.every((s) => typeof s === 'string' && B64URL.test(s)) || typeof key !== 'string') return undefined;
   if (!(prev === null || (typeof prev === 'string' && B64URL.test(prev)))) return undefined;
-  if (!(prevId === null || (typeof prevId === 'number' && Number.isSafeInteger(prevId) && prevId > 0))) return undefined;
-  if ((prev === null) !== (prevId === null)) return undefined;
-  const envelope: Envelope = { ct: ct as string, iv: iv as string, keyId: key, link: link as string, prev: prev as string | null, prevId: prevId as number | null, seal: seal as string, zip: zip !== undefined };
+  const envelope: Envelope = { ct: ct as string, iv: iv as string, keyId: key, link: link as string, prev: prev as string | null, seal: seal as string, zip: zip !== undefined };
   // Exactly canonical, as written: a reformatted envelope is refused even with its hash recomputed.
   return envelopeText(envelope) === text ? envelope : undefined;
 }
@@ -194,5 +190,5 @@ export function openRow(keys: Keyring, row: CheckpointRow, envelope = parseEnvel
     return `ciphertext does not decrypt under key '${envelope.keyId}' for this row`;
   }
   const payloadJson = nodeBuffer().from(plain).toString('utf8');
-  return { keyId: key.id, link: envelope.link, prev: envelope.prev, prevId: envelope.prevId, payloadJson, payloadSha256: sha256Hex(payloadJson) };
+  return { keyId: key.id, link: envelope.link, prev: envelope.prev, payloadJson, payloadSha256: sha256Hex(payloadJson) };
 }

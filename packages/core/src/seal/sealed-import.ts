@@ -83,7 +83,7 @@ export function checkSealedBundle(seal: StoreSeal, rows: readonly CheckpointRow[
   const bySession = new Map<string, ChainRow[]>();
   for (const { row, opened, key } of checked) {
     const list = bySession.get(key) ?? [];
-    list.push({ id: row.id, link: opened.link, prev: opened.prev, prevId: opened.prevId, createdAt: row.createdAt });
+    list.push({ id: row.id, link: opened.link, prev: opened.prev, createdAt: row.createdAt });
     bySession.set(key, list);
   }
   for (const [key, chain] of bySession) {
@@ -168,7 +168,7 @@ export async function applySealedImport(seal: StoreSeal, sealTx: SealTx, adapter
     if (!inserted.has(row.id)) continue;
     const envelope = parseEnvelope(row.payloadJson);
     const held = envelope !== undefined && seal.keys.has(envelope.keyId);
-    const stored = held ? row : { ...seal.sealedRow({ ...row, payloadJson: opened.payloadJson, payloadBytes: 0 }, opened), id: row.id };
+    const stored = held ? row : seal.sealedRow({ ...row, payloadJson: opened.payloadJson, payloadBytes: 0 }, row.id, { link: opened.link, prev: opened.prev });
     await adapter.insert(stored);
     sessions.add(key);
   }

@@ -56,7 +56,7 @@ describe('a sealed store', () => {
     expect(again.payloadJson).toBe(payloadJson);
     expect(again.payloadSha256).toBe(cp.payloadSha256);
     const [raw] = await rawRows(adapter);
-    expect(raw?.payloadJson).toMatch(/^\{"ct":"[A-Za-z0-9_-]+","iv":"[A-Za-z0-9_-]{16}","key":"k1","link":"[A-Za-z0-9_-]{16}","prev":null,"prev_id":null,"seal":"[A-Za-z0-9_-]{22}","sealed":1,"zip":"deflate"\}$/);
+    expect(raw?.payloadJson).toMatch(/^\{"ct":"[A-Za-z0-9_-]+","iv":"[A-Za-z0-9_-]{16}","key":"k1","link":"[A-Za-z0-9_-]{16}","prev":null,"seal":"[A-Za-z0-9_-]{22}","sealed":1,"zip":"deflate"\}$/);
     expect(raw?.payloadJson).not.toContain('hunter2');
     expect(checkStoredPayload(raw?.payloadJson as string, raw?.payloadSha256 as string)).toBeUndefined();
     expect(store.keyIds).toEqual({ activeId: 'k1', ids: ['k1'] });
@@ -209,6 +209,18 @@ describe('a sealed store', () => {
     const text = JSON.stringify([await rawRows(adapter), await adapter.listMeta('')]);
     expect(text).not.toContain('"key":"old"');
     expect((await integrity(before.get(1, { namespace: 'app' }))).message).toMatch(/key 'new', which the keyring does not hold/);
+  });
+
+  it('binds each row to its own id: two rows alike in every column swapped fail on get', async () => {
+    const { adapter, store } = sealed();
+    const same = { namespace: 'app', sessionId: 's', name: 'same', createdAt: at(1) };
+    const a = await store.create({ ...same, payload: { n: 'a' } });
+    const b = await store.create({ ...same, payload: { n: 'b' } });
+    const [rowA, rowB] = [(await adapter.getRow(a.id, 'app'))!, (await adapter.getRow(b.id, 'app'))!];
+    await adapter.tamperForTesting(a.id, { payloadJson: rowB.payloadJson, payloadSha256: rowB.payloadSha256 });
+    await adapter.tamperForTesting(b.id, { payloadJson: rowA.payloadJson, payloadSha256: rowA.payloadSha256 });
+    expect((await integrity(store.get(a.id, { namespace: 'app' }))).message).toMatch(/seal does not verify/);
+    expect((await integrity(store.get(b.id, { namespace: 'app' }))).message).toMatch(/seal does not verify/);
   });
 
   it('a wrong key is named by id, never shown', async () => {

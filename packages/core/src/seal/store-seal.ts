@@ -19,7 +19,7 @@
 import { CheckpointIntegrityError, isCheckpointConflictError, CheckpointConflictError } from '../errors.js';
 import { isIdLimitError } from '../port/id-limit.js';
 import type { CheckpointAdapter } from '../port/adapter.js';
-import { SEAL_LOCK } from '../port/meta-rows.js';
+import { reserveIdByPlaceholder, SEAL_LOCK } from '../port/meta-rows.js';
 import type { PreparedCheckpoint } from '../store/prepare.js';
 import { toCheckpoint } from '../store/verify-row.js';
 import type { Checkpoint, CheckpointRow, NewCheckpointRow } from '../types.js';
@@ -93,8 +93,6 @@ interface Slot {
   original: SessionHead | undefined;
   /** As changed so far. */
   state: SessionHeadState | undefined;
-  /** Id of the chain's last row: `null` with no chain, `undefined` not looked up yet. */
-  lastId: number | null | undefined;
   dirty: boolean;
   /** The row `latest` returns was deleted: the flush finds the new one. */
   needsTop: boolean;
@@ -104,8 +102,8 @@ interface Slot {
 interface HeadCache {
   storeText: string | null;
   store: StoreHead;
-  /** Per session: its head, the id of its last row, and the head's accumulator term (once computed). */
-  sessions: Map<string, { head: SessionHead | undefined; lastId: number | null; term?: Uint8Array }>;
+  /** Per session: its head, and the head's accumulator term (once computed). */
+  sessions: Map<string, { head: SessionHead | undefined; term?: Uint8Array }>;
 }
 
 /** Attempts of the optimistic path before a write takes the locked one. */
@@ -157,43 +155,24 @@ export class StoreSeal {
 
   /** The store head, decrypted; an empty one (epoch 0) for a store with no sealed write yet. */
   async readStoreHead(adapter: CheckpointAdapter, lock = false): Promise<{ text: string | null; head: StoreHead }> {
-    const [entry] = await readMeta(adapter, [STORE_HEAD_KEY], lock);
+    let [entry] = await readMeta(adapter, [STORE_HEAD_KEY], lock);
     if (entry === undefined) {
       const sessions = await listMeta(adapter, SESSION_HEAD_PREFIX);
-      if (sessions.length > 0) throw storeHeadError(`it is missing while ${sessions.length} session(s) are sealed (it was deleted)`);
-      return { text: null, head: emptyStoreHead(this.keys.activeId) };
+      // A first write of another process may have committed between the two reads: read again.
+      if (sessions.length > 0) [entry] = await readMeta(adapter, [STORE_HEAD_KEY], lock);
+      if (entry === undefined && sessions.length > 0) throw storeHeadError(`it is missing while ${sessions.length} session(s) are sealed (it was deleted)`);
+      if (entry === undefined) return { text: null, head: emptyStoreHead(this.keys.activeId) };
     }
     const head = openStoreHead(this.keys, entry.value);
     if (typeof head === 'string') throw storeHeadError(head);
     return { text: entry.value, head };
   }
 
-  /**
-   * The id of the row at the end of a session's chain: usually its newest row, otherwise found by
-   * reading the session. Throws when the chain's last row is not there or fails (a write never
-   * extends a broken chain).
-   */
-  async lastRowId(adapter: CheckpointAdapter, head: SessionHeadState): Promise<number> {
-    const { namespace, sessionId } = head;
-    const fits = (row: CheckpointRow | undefined) => row !== undefined && parseEnvelope(row.payloadJson)?.link === head.last;
-    let found = await adapter.latestRow(namespace, sessionId);
-    for (let offset = 0; !fits(found); offset += 500) {
-      const page = await adapter.listRows({ namespace, sessionId, limit: 500, offset });
-      found = page.find(fits);
-      if (found === undefined && page.length < 500) {
-        throw sessionError(namespace, sessionId, 'the last row of its chain is missing (rows were deleted outside the store); nothing was written');
-      }
-    }
-    const row = found as CheckpointRow;
-    const checked = this.reader.check(row);
-    if (typeof checked === 'string') throw sessionError(namespace, sessionId, `the last row of its chain fails: ${checked}; nothing was written`, [row.id]);
-    return row.id;
-  }
-
-  /** The sealed row to insert for `prepared` at `place`. */
-  sealedRow(prepared: PreparedCheckpoint, place: ChainPlace, key = this.active): NewCheckpointRow {
-    const sealed = sealRow(key, prepared, prepared.payloadJson, place, this.compress);
+  /** The sealed row to insert for `prepared` with this id, at `place`. */
+  sealedRow(prepared: PreparedCheckpoint, id: number, place: ChainPlace, key = this.active): NewCheckpointRow & { id: number } {
+    const sealed = sealRow(key, { ...prepared, id }, prepared.payloadJson, place, this.compress);
     return {
+      id,
       namespace: prepared.namespace,
       sessionId: prepared.sessionId,
       kind: prepared.kind,
@@ -227,12 +206,8 @@ export class StoreSeal {
       // A first write, or a store head under another key (a rotation): the locked path.
       if (cache.storeText === null || cache.store.keyId !== this.keys.activeId) return undefined;
       let session = cache.sessions.get(key);
-      if (session === undefined) {
-        const head = await this.readHead(adapter, namespace, sessionId);
-        session = { head, lastId: head === undefined ? null : await this.lastRowId(adapter, head) };
-      }
-      const place: ChainPlace = { link: newLink(), prev: session.head?.last ?? null, prevId: session.lastId };
-      const row = this.sealedRow(prepared, place);
+      if (session === undefined) session = { head: await this.readHead(adapter, namespace, sessionId) };
+      const place: ChainPlace = { link: newLink(), prev: session.head?.last ?? null };
       const active = this.active;
       const next = sealSessionHead(active, appendToHead(session.head, namespace, sessionId, { link: place.link, createdAt: prepared.createdAt }, newerThanTop(session.head, prepared.createdAt)));
       let acc = cache.store.acc;
@@ -241,12 +216,12 @@ export class StoreSeal {
       acc = xor(acc, term);
       const epoch = cache.store.epoch + 1;
       const storeText = sealStoreHead(active, epoch, acc);
-      const id = await insertWithMeta(adapter, row, { key: STORE_HEAD_KEY, expected: cache.storeText, value: storeText }, [{ key, value: next.text }]);
+      const id = await insertWithMeta(adapter, (id) => this.sealedRow(prepared, id, place), { key: STORE_HEAD_KEY, expected: cache.storeText, value: storeText }, [{ key, value: next.text }]);
       if (id === undefined) {
         this.#cache = undefined;
         continue;
       }
-      cache.sessions.set(key, { head: next, lastId: id, term });
+      cache.sessions.set(key, { head: next, term });
       this.#cache = { storeText, store: { keyId: active.id, epoch, acc, text: storeText }, sessions: cache.sessions };
       return toCheckpoint({ ...prepared, id });
     }
@@ -283,8 +258,8 @@ export class StoreSeal {
 
   /**
    * Checks the rows of a session page read in list order (newest first) against the session's
-   * head: the first sealed row of a page that starts at offset 0 must be the head's newest, no
-   * link may appear twice, and a row's id must be the one the next row of the page names.
+   * head: the first sealed row of a page that starts at offset 0 must be the head's newest, and no
+   * link may appear twice.
    */
   checkSessionPage(namespace: string, sessionId: string, head: SessionHead | undefined, rows: readonly { id: number; createdAt: string; opened: ChainPlace | undefined }[], fromStart: boolean): void {
     const sealed = rows.filter((r) => r.opened !== undefined) as { id: number; createdAt: string; opened: ChainPlace }[];
@@ -305,13 +280,6 @@ export class StoreSeal {
       const other = byLink.get(r.opened.link);
       if (other !== undefined) throw sessionError(namespace, sessionId, `rows ${other} and ${r.id} carry the same link (a row was copied)`, [other, r.id]);
       byLink.set(r.opened.link, r.id);
-    }
-    for (const r of sealed) {
-      if (r.opened.prev === null) continue;
-      const before = byLink.get(r.opened.prev);
-      if (before !== undefined && before !== r.opened.prevId) {
-        throw sessionError(namespace, sessionId, `row ${before} sits where the chain has row ${r.opened.prevId} (rows were moved or swapped)`, [before]);
-      }
     }
   }
 
@@ -412,7 +380,7 @@ export class SealTx {
     let slot = this.#slots.get(key);
     if (slot === undefined) {
       const original = await this.seal.readHead(this.adapter, namespace, sessionId, true);
-      slot = { namespace, sessionId, key, original, state: original, lastId: original === undefined ? null : undefined, dirty: false, needsTop: false };
+      slot = { namespace, sessionId, key, original, state: original, dirty: false, needsTop: false };
       this.#slots.set(key, slot);
     }
     return slot;
@@ -425,13 +393,12 @@ export class SealTx {
    */
   async insert(prepared: PreparedCheckpoint, explicitId?: number, keepLatest?: number): Promise<{ record: Checkpoint; pruned: number[] }> {
     const slot = await this.#slot(prepared.namespace, prepared.sessionId);
-    if (slot.state !== undefined && slot.lastId === undefined) slot.lastId = await this.seal.lastRowId(this.adapter, slot.state);
-    const place: ChainPlace = { link: newLink(), prev: slot.state?.last ?? null, prevId: slot.lastId ?? null };
-    const row = this.seal.sealedRow(prepared, place);
-    const { id } = await this.adapter.insert(explicitId === undefined ? row : { ...row, id: explicitId });
-    const newest = explicitId === undefined ? newerThanTop(slot.state, prepared.createdAt) : (await this.adapter.latestRow(prepared.namespace, prepared.sessionId))?.id === id;
+    const place: ChainPlace = { link: newLink(), prev: slot.state?.last ?? null };
+    const adapter = this.adapter;
+    const id = explicitId ?? (adapter.reserveId ? await adapter.reserveId() : await reserveIdByPlaceholder(adapter));
+    await adapter.insert(this.seal.sealedRow(prepared, id, place));
+    const newest = explicitId === undefined ? newerThanTop(slot.state, prepared.createdAt) : (await adapter.latestRow(prepared.namespace, prepared.sessionId))?.id === id;
     slot.state = appendToHead(slot.state, prepared.namespace, prepared.sessionId, { link: place.link, createdAt: prepared.createdAt }, newest);
-    slot.lastId = id;
     slot.dirty = true;
     const record = toCheckpoint({ ...prepared, id });
     if (keepLatest === undefined) return { record, pruned: [] };
@@ -461,7 +428,6 @@ export class SealTx {
       const slot = await this.#slot(namespace, sessionId);
       if (slot.state === undefined) continue;
       const { head, topRemoved } = removeFromHead(slot.state, places);
-      if (head?.last !== slot.state.last) slot.lastId = head === undefined ? null : undefined;
       slot.state = head;
       slot.needsTop ||= topRemoved;
       slot.dirty = true;
@@ -472,7 +438,6 @@ export class SealTx {
   async dropSession(namespace: string, sessionId: string): Promise<void> {
     const slot = await this.#slot(namespace, sessionId);
     slot.state = undefined;
-    slot.lastId = null;
     slot.needsTop = false;
     slot.dirty = true;
   }
@@ -484,7 +449,6 @@ export class SealTx {
   async setHead(namespace: string, sessionId: string, state: SessionHeadState | undefined): Promise<void> {
     const slot = await this.#slot(namespace, sessionId);
     slot.state = state;
-    slot.lastId = undefined;
     slot.dirty = true;
   }
 
@@ -505,12 +469,10 @@ export class SealTx {
    */
   async sealInPlace(row: CheckpointRow, replace: (place: ChainPlace) => Promise<void>): Promise<void> {
     const slot = await this.#slot(row.namespace, row.sessionId);
-    if (slot.state !== undefined && slot.lastId === undefined) slot.lastId = await this.seal.lastRowId(this.adapter, slot.state);
-    const place: ChainPlace = { link: newLink(), prev: slot.state?.last ?? null, prevId: slot.lastId ?? null };
+    const place: ChainPlace = { link: newLink(), prev: slot.state?.last ?? null };
     await replace(place);
     const newest = (await this.adapter.latestRow(row.namespace, row.sessionId))?.id === row.id;
     slot.state = appendToHead(slot.state, row.namespace, row.sessionId, { link: place.link, createdAt: row.createdAt }, newest);
-    slot.lastId = row.id;
     slot.dirty = true;
   }
 

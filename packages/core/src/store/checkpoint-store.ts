@@ -599,7 +599,7 @@ export class CheckpointStore {
         if (place !== undefined && typeof row.namespace === 'string' && typeof row.sessionId === 'string') {
           const key = sessionHeadKey(row.namespace, row.sessionId);
           const chain = chains.get(key) ?? { namespace: row.namespace, sessionId: row.sessionId, rows: [] };
-          chain.rows.push({ id: Number(row.id), link: place.link, prev: place.prev, prevId: place.prevId, createdAt: String(row.createdAt) });
+          chain.rows.push({ id: Number(row.id), link: place.link, prev: place.prev, createdAt: String(row.createdAt) });
           chains.set(key, chain);
         }
       }
