@@ -515,6 +515,15 @@ export class KyselyAdapter extends CheckpointAdapterBase {
     });
   }
 
+  /** Replaces a row's payload text and hash in place (one UPDATE; a key rotation's write). */
+  override async updatePayload(id: number, namespace: string, payloadJson: string, payloadSha256: string): Promise<boolean> {
+    const { flavor, schema } = this.#shared;
+    const table = flavor === 'postgres' ? `"${schema.replaceAll('"', '""')}"."checkpoints"` : '"checkpoints"';
+    const p = flavor === 'postgres' ? ['$1', '$2', '$3', '$4'] : ['?', '?', '?', '?'];
+    const query = rawQuery<IdRow>(`update ${table} set "payload_json" = ${p[0]}, "payload_sha256" = ${p[1]} where "id" = ${p[2]} and "namespace" = ${p[3]} returning "id"`, [payloadJson, payloadSha256, id, namespace]);
+    return this.#single(async (runner) => (await runner.rows(query)).length > 0);
+  }
+
   /**
    * In a transaction: the id the next insert without one would get, to insert a row with it
    * explicitly (a sealed row's seal covers its id). SQLite: the highest id handed out plus one

@@ -130,6 +130,16 @@ export class MemoryAdapter extends CheckpointAdapterBase {
     });
   }
 
+  override async updatePayload(id: number, namespace: string, payloadJson: string, payloadSha256: string): Promise<boolean> {
+    return this.#exclusive(() => {
+      const row = this.#state.rows.get(id);
+      if (!row || row.namespace !== namespace) return false;
+      this.#state.rows.set(id, { ...row, payloadJson, payloadSha256 });
+      this.#state.latest.clear();
+      return true;
+    });
+  }
+
   /** The id the next insert would be given (the sequence moves when a row is inserted with it). */
   async reserveId(): Promise<number> {
     return this.#exclusive(() => {

@@ -155,4 +155,15 @@ export abstract class CheckpointAdapterBase implements CheckpointAdapter {
   async insertWithMeta(row: (id: number) => NewCheckpointRow, swap: MetaSwap, also: readonly MetaChange[]): Promise<number | undefined> {
     return insertWithMetaRows(this, row, swap, also);
   }
+
+  /** Default: the row deleted and inserted again with its id and the new payload, in one transaction. */
+  async updatePayload(id: number, namespace: string, payloadJson: string, payloadSha256: string): Promise<boolean> {
+    return this.transaction(async (tx) => {
+      const row = await tx.getRow(id, namespace);
+      if (row === undefined) return false;
+      await tx.deleteRow(id, namespace);
+      await tx.insert({ ...row, payloadJson, payloadSha256, id });
+      return true;
+    });
+  }
 }

@@ -294,6 +294,14 @@ export interface CheckpointAdapter {
   insertWithMeta?(row: (id: number) => NewCheckpointRow, swap: MetaSwap, also: readonly MetaChange[]): Promise<number | undefined>;
 
   /**
+   * Replaces the payload text and hash of the row with this id in this namespace, every other
+   * column kept; `true` when a row was changed. What a key rotation does to a sealed row (a new
+   * envelope, the same row). Optional: {@link CheckpointAdapterBase} deletes the row and inserts it
+   * again with its id, in one transaction.
+   */
+  updatePayload?(id: number, namespace: string, payloadJson: string, payloadSha256: string): Promise<boolean>;
+
+  /**
    * Called on the adapter handed to a {@link CheckpointAdapter.transaction} callback: the id the
    * transaction's next insert without an explicit id would be given, for inserting a row with that
    * explicit id instead (a sealed row's seal covers its id, so it is computed first). Insert with it

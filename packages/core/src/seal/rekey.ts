@@ -11,8 +11,9 @@
  * written until the whole store has been read and checked: a rotation never starts on a store
  * with a row that fails.
  */
-import { CheckpointValidationError, type IntegrityFailure } from '../errors.js';
+import { CheckpointError, CheckpointValidationError, type IntegrityFailure } from '../errors.js';
 import type { CheckpointAdapter } from '../port/adapter.js';
+import { CheckpointAdapterBase } from '../port/adapter-base.js';
 import type { PreparedCheckpoint } from '../store/prepare.js';
 import { RowFieldChecks } from '../store/row-field-checks.js';
 import { integrityError } from '../store/verify-row.js';
@@ -56,11 +57,13 @@ export interface RekeyContext {
   transaction<T>(fn: (sealTx: SealTx, adapter: CheckpointAdapter) => Promise<T>): Promise<T>;
 }
 
-/** Replaces a row in place (same id) with `payloadJson` sealed at `place`. */
+/** Replaces a row's payload in place (same id, same columns) with `payloadJson` sealed at `place`. */
 async function replace(ctx: RekeyContext, adapter: CheckpointAdapter, row: CheckpointRow, payloadJson: string, place: ChainPlace): Promise<void> {
   const sealed = ctx.seal.sealedRow({ ...row, payloadJson } as unknown as PreparedCheckpoint, row.id, { link: place.link, prev: place.prev });
-  await adapter.deleteRow(row.id, row.namespace);
-  await adapter.insert(sealed);
+  const changed = adapter.updatePayload
+    ? await adapter.updatePayload(row.id, row.namespace, sealed.payloadJson, sealed.payloadSha256)
+    : await CheckpointAdapterBase.prototype.updatePayload.call(adapter as CheckpointAdapterBase, row.id, row.namespace, sealed.payloadJson, sealed.payloadSha256);
+  if (!changed) throw new CheckpointError(`row ${row.id} went during the rotation's batch`);
 }
 
 /** See the module comment. */
