@@ -7,7 +7,8 @@
  * in core's key-file.test.ts.
  */
 import { chmodSync, copyFileSync } from 'node:fs';
-import { CheckpointStore, isCheckpointIntegrityError, isStoreSecurityError, Keyring, loadKeyFile, sha256Hex, writeKeyFile, type Checkpoint } from '@session-checkpoint/core';
+import { createHash } from 'node:crypto';
+import { CheckpointStore, isCheckpointIntegrityError, isStoreSecurityError, Keyring, loadKeyFile, writeKeyFile, type Checkpoint } from '@session-checkpoint/core';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { openPostgresStore, openSqliteStore } from './index.js';
 import { dropSchema, PG_URL, testPool, uniqueSchema } from './test-support/postgres.js';
@@ -15,6 +16,8 @@ import { rawPostgres, rawSqlite, type RawStore } from './test-support/raw-store.
 import { tempDir } from './test-support/temp-dir.js';
 
 const keys = new Keyring([{ id: 'k1', secret: new Uint8Array(32).fill(7) }]);
+/** An attacker's SHA-256 of an edited payload (node:crypto: adapter packages never import the store's hasher). */
+const sha256Hex = (text: string) => createHash('sha256').update(text).digest('hex');
 const at = (second: number) => `2026-08-08T07:00:${String(second).padStart(2, '0')}Z`;
 
 interface Subject {

@@ -20,7 +20,7 @@ import { openPostgresStore, openSqliteStore } from '@session-checkpoint/store-ky
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import pg from 'pg';
-import type { RatioSpec } from '../report.js';
+import type { RatioSpec } from '../targets.js';
 import { n, type BenchContext, type Sample } from '../context.js';
 import { agentState } from '../payloads.js';
 
