@@ -1,4 +1,4 @@
-import { Command, type Interfaces } from '@oclif/core';
+import { Command, Errors, type Interfaces } from '@oclif/core';
 import type { CheckpointStore } from '@session-checkpoint/core';
 import { storeFlags } from './command/oclif-flags.js';
 import { storeScope, type StoreScope } from './command/run-command.js';
@@ -28,7 +28,8 @@ type CommandClass = { flags: Interfaces.FlagInput; args: Interfaces.ArgInput };
  *   usage errors); nothing goes to stderr unless `--verbose`, and no stack trace is shown.
  *
  * oclif runs it as any command (`init`, `run`, `catch`, `finally`); output is oclif's JSON mode
- * (`jsonEnabled()` is always true), so `this.log()` and `this.warn()` print nothing.
+ * (`jsonEnabled()` is always true), so `this.log()` prints nothing; `this.warn()` writes to stderr,
+ * which the CLI shows only with `--verbose`.
  *
  * @example
  * ```ts
@@ -69,6 +70,12 @@ export abstract class BaseCommand<T extends CommandClass = typeof Command> exten
   /** Always JSON: the CLI prints one JSON document per call. */
   override jsonEnabled(): boolean {
     return true;
+  }
+
+  /** A warning on stderr (shown with `--verbose`), as oclif prints one outside JSON mode. */
+  override warn(input: string | Error): string | Error {
+    Errors.warn(input);
+    return input;
   }
 
   /** `{"ok": true, "result": ...}`. */
