@@ -2,7 +2,7 @@ import { Command, Errors, type Interfaces } from '@oclif/core';
 import type { CheckpointStore } from '@session-checkpoint/core';
 import { storeFlags } from './command/oclif-flags.js';
 import { storeScope, type StoreScope } from './command/run-command.js';
-import { UsageError } from './errors/usage-error.js';
+import { refuseInheritedFlagNames } from './command/parse-argv.js';
 import { toErrorOutput, type ErrorJson } from './errors/to-error-json.js';
 import { writeDocument } from './output/write-json.js';
 import type { OpenStoreOptions } from './store/open-store.js';
@@ -60,11 +60,12 @@ export abstract class BaseCommand<T extends CommandClass = typeof Command> exten
   /** Parses the command line (a parse failure is a usage error) and opens the store scope. */
   override async init(): Promise<void> {
     await super.init();
-    refuseInheritedFlagNames(this.argv, { ...this.ctor.baseFlags, ...this.ctor.flags });
-    const { args, flags } = await this.parse();
-    this.args = args as CommandArgs<T>;
-    this.flags = flags as CommandFlags<T>;
-    this.#scope = storeScope(flags as StoreFlagValues);
+    const flags = { ...this.ctor.baseFlags, ...this.ctor.flags };
+    refuseInheritedFlagNames(this.argv, Object.fromEntries(Object.entries(flags).map(([name, flag]) => [name, flag.type === 'boolean' ? 'boolean' : 'string'])));
+    const parsed = await this.parse();
+    this.args = parsed.args as CommandArgs<T>;
+    this.flags = parsed.flags as CommandFlags<T>;
+    this.#scope = storeScope(parsed.flags as StoreFlagValues);
   }
 
   /** Always JSON: the CLI prints one JSON document per call. */
@@ -166,23 +167,5 @@ export abstract class BaseCommand<T extends CommandClass = typeof Command> exten
    */
   protected async openStore(options: OpenStoreOptions = {}): Promise<CheckpointStore> {
     return this.#current().openStore(options);
-  }
-}
-
-/**
- * Refuses a long flag that is not declared but names a member of every object (`--valueOf`,
- * `--constructor`): oclif's parser looks flags up by property access and would take it for a
- * flag. The error is the one oclif gives any other unknown flag.
- */
-function refuseInheritedFlagNames(args: readonly string[], flags: Readonly<Record<string, { type?: string }>>): void {
-  for (let i = 0; i < args.length && args[i] !== '--'; i++) {
-    const arg = args[i]!;
-    if (!arg.startsWith('--')) continue;
-    const name = arg.slice(2).split('=')[0]!;
-    if (Object.hasOwn(flags, name)) {
-      if (!arg.includes('=') && flags[name]!.type === 'option') i++;
-    } else if (name in Object.prototype || (name.startsWith('no-') && name.slice(3) in Object.prototype)) {
-      throw new UsageError(`Nonexistent flag: --${name}`);
-    }
   }
 }

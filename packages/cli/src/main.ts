@@ -1,13 +1,24 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { runBuiltin } from './command/run-command.js';
 import { BUILTINS } from './commands/index.js';
 import { UsageError } from './errors/usage-error.js';
 import { packageRoot } from './package-root.js';
-import { HOST_FALLBACK_PACKAGES, registerHostModules, SHARED_PACKAGES, userPluginRoots } from './plugin-host.js';
-import { hostHookChangesResolution } from './plugin-resolution.js';
+import { registerHostModules, userPluginRoots } from './plugin-host.js';
 import { holdStrayFailure, resetDocumentLatch } from './output/one-document.js';
 import { guardStderr } from './output/stderr-guard.js';
 import { writeError, writeResult } from './output/write-json.js';
-import { versionResult } from './version/version-result.js';
+
+/**
+ * The `--version` result, from the CLI's own package.json: `{ name, version, node, platform,
+ * userAgent }`, the user agent being the line oclif printed before the version was JSON
+ * (`@session-checkpoint/cli/0.1.0 linux-x64 node-v20.19.0`).
+ */
+function versionResult(root: string): Record<string, string> {
+  const { name, version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { name: string; version: string };
+  const platform = `${process.platform}-${process.arch}`;
+  return { name, version, node: process.version, platform, userAgent: `${name}/${version} ${platform} node-${process.version}` };
+}
 
 /** `--help` or `-h` before any `--`: oclif's help, as oclif decides it. */
 function wantsHelp(argv: readonly string[]): boolean {
@@ -60,10 +71,10 @@ export async function main(argv: string[], root: string): Promise<number> {
     // `plugins ...` prints JSON too (src/plugins-json); help for it stays with oclif.
     const plugins = argv[0] === 'plugins' && !help ? await (await import('./plugins-json/run-plugins-command.js')).runPluginsCommand(argv, root) : undefined;
     if (plugins !== undefined) return plugins;
-    // Plugins get the host's packages (plugin-host.ts), unless their own lookup already does.
+    // Plugins get the host's packages (plugin-host.ts).
     const host = packageRoot(root);
     const pluginRoots = host === undefined ? [] : (userPluginRoots() ?? []);
-    if (host !== undefined && hostHookChangesResolution(host, pluginRoots, SHARED_PACKAGES, HOST_FALLBACK_PACKAGES)) registerHostModules(host, pluginRoots);
+    if (host !== undefined && pluginRoots.length > 0) registerHostModules(host, pluginRoots);
     // The subpath, not '@oclif/core': the bundle keeps it external, so plugin commands loaded by
     // oclif share the one copy in node_modules.
     const { run } = await import('@oclif/core/run');

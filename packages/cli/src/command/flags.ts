@@ -58,15 +58,11 @@ export const flag = {
   boolean: <const O extends Omit<Options<never>, 'required' | 'default'>>(options: O) => ({ type: 'boolean' as const, ...options }),
 };
 
-/**
- * `--namespace`, defaulting to `"default"`; with a description of its own it is optional (the
- * command decides what "absent" means).
- */
-export function namespaceFlag(): { type: 'string'; description: string; default: 'default' };
-export function namespaceFlag(description: string): { type: 'string'; description: string };
-export function namespaceFlag(description?: string): FlagSpec {
-  return description === undefined ? flag.string({ description: 'Namespace of the checkpoints.', default: 'default' }) : flag.string({ description });
-}
+/** `--namespace`, defaulting to `"default"`; given a description, optional (the command says what absent means). */
+export const namespaceFlag = <const D extends string | undefined = undefined>(description?: D) =>
+  (description === undefined ? flag.string({ description: 'Namespace of the checkpoints.', default: 'default' }) : flag.string({ description })) as D extends string
+    ? { type: 'string'; description: string }
+    : { type: 'string'; description: string; default: 'default' };
 
 /** `--apply`: perform a destructive or bulk change; without it the command is a dry run. */
 export const applyFlag = (description = 'Apply the change; without it the command is a dry run.') => flag.boolean({ description });

@@ -11,8 +11,32 @@ import type { FlagSchema } from './flags.js';
  * a usage error (exit 2).
  */
 
-/** A name every object has (`valueOf`, `__proto__`): refused before anything else, by name. */
+/** A name every object has (`valueOf`, `__proto__`). */
 const inherited = (name: string): boolean => name in Object.prototype || (name.startsWith('no-') && name.slice(3) in Object.prototype);
+
+/** Node's tokens of `args`, given which declared flags take a value. */
+function tokenize(args: readonly string[], kinds: Readonly<Record<string, 'string' | 'boolean'>>) {
+  const options = Object.fromEntries(Object.entries(kinds).map(([name, type]) => [name, { type }]));
+  return parseArgs({ args: [...args], options, strict: false, allowPositionals: true, tokens: true }).tokens;
+}
+
+/**
+ * Refuses a long flag that is not declared but names a member of every object (`--valueOf`,
+ * `--constructor`), with the message of any other unknown flag: oclif's parser (which parses
+ * plugin commands) looks flags up by property access and would take it for a flag.
+ *
+ * @param kinds Which declared flags take a value (`string`) and which do not (`boolean`).
+ * @throws UsageError `Nonexistent flag: --valueOf`.
+ * @example
+ * ```ts
+ * refuseInheritedFlagNames(['--id', '1', '--valueOf'], { id: 'string' }); // throws
+ * ```
+ */
+export function refuseInheritedFlagNames(args: readonly string[], kinds: Readonly<Record<string, 'string' | 'boolean'>>): void {
+  for (const token of tokenize(args, kinds)) {
+    if (token.kind === 'option' && token.rawName.startsWith('--') && !Object.hasOwn(kinds, token.name) && inherited(token.name)) throw new UsageError(`Nonexistent flag: --${token.name}`);
+  }
+}
 
 /**
  * Parses the arguments after a built-in command's id against its flags (global flags included).
@@ -32,17 +56,14 @@ const inherited = (name: string): boolean => name in Object.prototype || (name.s
  * ```
  */
 export function parseArgv(args: readonly string[], flags: FlagSchema): Record<string, unknown> {
-  const options = Object.fromEntries(Object.entries(flags).map(([name, spec]) => [name, { type: spec.type === 'boolean' ? ('boolean' as const) : ('string' as const) }]));
-  const { tokens } = parseArgs({ args: [...args], options, strict: false, allowPositionals: true, tokens: true });
+  const kinds = Object.fromEntries(Object.entries(flags).map(([name, spec]) => [name, spec.type === 'boolean' ? ('boolean' as const) : ('string' as const)]));
+  refuseInheritedFlagNames(args, kinds);
   const declared = (name: string) => Object.hasOwn(flags, name);
-  for (const token of tokens) {
-    if (token.kind === 'option' && token.rawName.startsWith('--') && !declared(token.name) && inherited(token.name)) throw new UsageError(`Nonexistent flag: --${token.name}`);
-  }
   const given: Record<string, string | boolean> = {};
   const unknown: string[] = [];
   const positionals: string[] = [];
   const seen = new Set<number>();
-  for (const token of tokens) {
+  for (const token of tokenize(args, kinds)) {
     if (token.kind === 'positional') positionals.push(token.value);
     if (token.kind !== 'option') continue;
     const { name } = token;

@@ -14,18 +14,8 @@ import { parseArgv } from './parse-argv.js';
  * finally, with the same store scope.
  */
 
-/** The stores a command opened, and the selection they came from. */
-export interface StoreScope {
-  /** The store selected by the flags or the environment (resolved once). */
-  storeSelection(): StoreSelection;
-  /** Opens the selected store and remembers it, to close it when the command ends. */
-  openStore(options?: OpenStoreOptions): Promise<CheckpointStore>;
-  /**
-   * Closes every store opened so far and warns about a failure raised outside the command while
-   * it ran (shown with `--verbose`): the command's own outcome is the run's document.
-   */
-  close(): Promise<void>;
-}
+/** The stores a command opened, and the selection they came from (see {@link storeScope}). */
+export type StoreScope = ReturnType<typeof storeScope>;
 
 /**
  * A store scope for parsed flags, with the command marked as running: until it is closed, a
@@ -38,19 +28,22 @@ export interface StoreScope {
  * try { return await (await scope.openStore()).get(7); } finally { await scope.close(); }
  * ```
  */
-export function storeScope(flags: StoreFlagValues): StoreScope {
+export function storeScope(flags: StoreFlagValues) {
   const stores: CheckpointStore[] = [];
   let selection: StoreSelection | undefined;
   setCommandRunning(true);
   const storeSelection = () => (selection ??= selectStore(flags));
   return {
+    /** The store selected by the flags or the environment (resolved once). */
     storeSelection,
-    async openStore(options) {
+    /** Opens the selected store and remembers it, to close it when the command ends. */
+    async openStore(options?: OpenStoreOptions): Promise<CheckpointStore> {
       const store = await openStore(storeSelection(), options);
       stores.push(store);
       return store;
     },
-    async close() {
+    /** Closes every store opened so far; warns (with `--verbose`) about a failure from outside the command. */
+    async close(): Promise<void> {
       try {
         await Promise.all(stores.splice(0).map((store) => store.close()));
       } finally {

@@ -2,7 +2,6 @@ import { defineCommand } from '../command/define-command.js';
 import { flag, namespaceFlag } from '../command/flags.js';
 import { checkpointJson } from '../output/records.js';
 
-/** `get`: one verified checkpoint with its payload, as stored. */
 export default defineCommand({
   id: 'get',
   summary: 'Return one checkpoint including its payload.',

@@ -2,7 +2,6 @@ import { defineCommand } from '../command/define-command.js';
 import { flag, namespaceFlag } from '../command/flags.js';
 import { checkpointJson } from '../output/records.js';
 
-/** `history`: a session's checkpoint metadata, newest first. */
 export default defineCommand({
   id: 'history',
   summary: 'List the checkpoints of one session.',

@@ -1,7 +1,6 @@
 import { defineCommand } from '../command/define-command.js';
 import { storeLocation } from '../store/store-location.js';
 
-/** `init`: creates the store if missing, or checks an existing one. */
 export default defineCommand({
   id: 'init',
   summary: 'Initialize or verify a checkpoint store.',

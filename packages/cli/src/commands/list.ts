@@ -2,7 +2,6 @@ import { defineCommand } from '../command/define-command.js';
 import { flag, namespaceFlag } from '../command/flags.js';
 import { checkpointJson } from '../output/records.js';
 
-/** `list`: a page of a namespace, newest first, without payloads. */
 export default defineCommand({
   id: 'list',
   summary: 'List checkpoint metadata without payloads.',

@@ -1,5 +1,4 @@
 import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import type { Config } from '@oclif/core';
 import { UsageError } from '../errors/usage-error.js';
@@ -95,12 +94,6 @@ function compareText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-/** Loads oclif's configuration from the host's own @oclif/core (the fast bundle inlines only parts of it). */
-async function loadConfig(host: string): Promise<Config> {
-  const { Config: OclifConfig } = createRequire(join(host, 'package.json'))('@oclif/core') as typeof import('@oclif/core');
-  return OclifConfig.load(host);
-}
-
 /** The JSON result of command `id` from the record before and after it ran. */
 function resultOf(id: string, context: { config: Config; args: string[]; before: Map<RecordEntry, PluginJson>; after: RecordEntry[]; data: string; returned: unknown }): unknown {
   const { config, args, before, after, data, returned } = context;
@@ -168,7 +161,8 @@ export async function runPluginsCommand(argv: readonly string[], bin: string): P
   try {
     const data = dataDir();
     registerHostModules(host, userPluginRoots(data) ?? []);
-    const config = await loadConfig(host);
+    const { Config } = await import('@oclif/core');
+    const config = await Config.load(host);
     const rest = argv.slice(1);
     const word = rest[0] !== undefined && !rest[0].startsWith('-') ? rest[0] : undefined;
     const sub = word === undefined ? undefined : config.findCommand(`plugins:${word}`);
