@@ -45,19 +45,6 @@ function fileKind(stats: Stats): string {
 }
 
 /**
- * The file where `plugins install` / `plugins link` record plugins: `package.json` in the data
- * directory.
- *
- * @example
- * ```ts
- * pluginRecordPath('/home/me/.local/share/session-checkpoint'); // '.../session-checkpoint/package.json'
- * ```
- */
-export function pluginRecordPath(dir = dataDir()): string {
-  return join(dir, 'package.json');
-}
-
-/**
  * oclif's data directory (its Config#dataDir), where `plugins install` / `plugins link` record
  * plugins: `$SESSION_CHECKPOINT_DATA_DIR`, else `$XDG_DATA_HOME/session-checkpoint`, else
  * `~/.local/share/session-checkpoint`.
@@ -78,7 +65,8 @@ export function dataDir(): string {
  *   block on it (a FIFO) or read a device.
  */
 export function userPluginRoots(dir = dataDir()): string[] | undefined {
-  const file = pluginRecordPath(dir);
+  // Where `plugins install` and `plugins link` record plugins.
+  const file = join(dir, 'package.json');
   let stats;
   try {
     stats = statSync(file, { throwIfNoEntry: false });
