@@ -1,6 +1,6 @@
 import { Command, Errors, type Interfaces } from '@oclif/core';
 import type { CheckpointStore } from '@session-checkpoint/core';
-import { storeFlags } from './command/oclif-flags.js';
+import { baseFlags } from './command/oclif-flags.js';
 import { storeScope, type StoreScope } from './command/run-command.js';
 import { refuseInheritedFlagNames } from './command/parse-argv.js';
 import { toErrorOutput, type ErrorJson } from './errors/to-error-json.js';
@@ -49,7 +49,7 @@ type CommandClass = { flags: Interfaces.FlagInput; args: Interfaces.ArgInput };
  */
 export abstract class BaseCommand<T extends CommandClass = typeof Command> extends Command {
   /** The store flags and `--verbose`, added to every subclass's own flags. */
-  static override baseFlags = storeFlags;
+  static override baseFlags = baseFlags;
   /** Parsed positional arguments, available in `run()`. */
   protected args!: CommandArgs<T>;
   /** Parsed flags, available in `run()`. */

@@ -1,7 +1,7 @@
 import { Command } from '@oclif/core';
 import { BUILTINS } from '../commands/index.js';
 import type { CommandDefinition } from './define-command.js';
-import { oclifFlags, storeFlags } from './oclif-flags.js';
+import { baseFlags, oclifFlags } from './oclif-flags.js';
 import { runBuiltin } from './run-command.js';
 
 /*
@@ -19,7 +19,7 @@ function commandClass(definition: CommandDefinition): Command.Class {
     static override summary = definition.summary;
     static override description = definition.description;
     static override examples = [...definition.examples];
-    static override baseFlags = storeFlags;
+    static override baseFlags = baseFlags;
     static override flags = oclifFlags(definition.flags);
 
     /** The built-in route: parse with the declaration, run the action, print one document. */

@@ -35,7 +35,7 @@ function oclifFlag(spec: FlagSpec) {
  *
  * @example
  * ```ts
- * static baseFlags = oclifFlags(GLOBAL_FLAGS);
+ * static flags = oclifFlags({ id: flag.integer({ description: 'Checkpoint id.', required: true }) });
  * ```
  */
 export function oclifFlags(schema: FlagSchema) {
@@ -43,17 +43,18 @@ export function oclifFlags(schema: FlagSchema) {
 }
 
 /**
- * `--store`, `--database-url`, `--schema`, `--connect-timeout` and `--verbose`: the flags of every
- * command, BaseCommand's `baseFlags`. The store's environment fallbacks are resolved by
- * `selectStore`, not by oclif.
+ * `--store`, `--database-url`, `--schema` and `--connect-timeout`. Their environment fallbacks
+ * are resolved by `selectStore`, not by oclif.
  */
 export const storeFlags = {
   'database-url': Flags.string(options(GLOBAL_FLAGS['database-url'])),
   'connect-timeout': Flags.string(options(GLOBAL_FLAGS['connect-timeout'])),
   schema: Flags.string(options(GLOBAL_FLAGS.schema)),
   store: Flags.string(options(GLOBAL_FLAGS.store)),
-  verbose: Flags.boolean({ ...options(GLOBAL_FLAGS.verbose), default: false }),
 };
+
+/** The flags of every command (BaseCommand's `baseFlags`): the store flags and `--verbose`. */
+export const baseFlags = { ...storeFlags, verbose: Flags.boolean({ ...options(GLOBAL_FLAGS.verbose), default: false }) };
 
 /**
  * `--namespace`, the namespace to work in; `"default"` unless `optional`.
