@@ -8,7 +8,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { GLOBAL_FLAGS } from './command/flags.js';
+import { GLOBAL_FLAGS, type FlagSchema } from './command/flags.js';
 import { BUILTINS } from './commands/index.js';
 
 const PACKAGE_DIR = fileURLToPath(new URL('..', import.meta.url));
@@ -46,7 +46,7 @@ describe('oclif manifest', () => {
   it.each(BUILTINS.map((command) => [command.id, command] as const))('%s: help text, examples and flags as declared', (id, command) => {
     const entry = manifest.commands[id]!;
     expect([entry.summary, entry.description, entry.examples]).toEqual([command.summary, command.description, command.examples]);
-    const flags = { ...GLOBAL_FLAGS, ...command.flags };
+    const flags: FlagSchema = { ...GLOBAL_FLAGS, ...command.flags };
     expect(Object.keys(entry.flags).sort()).toEqual(Object.keys(flags).sort());
     for (const [name, spec] of Object.entries(flags)) {
       const ours = { boolean: spec.type === 'boolean', required: spec.required === true, default: spec.default, description: spec.description, helpGroup: spec.helpGroup };

@@ -107,6 +107,9 @@ const CALLS: string[][] = [
   ['probe-broken'],
 ];
 
+/** Text without ANSI colour codes. */
+const plain = (text: string) => text.replace(/\u001b\[[0-9;]*m/gu, '');
+
 /** A linked plugin holding the probe commands; `@session-checkpoint/cli/plugin` reaches it through the plugin host. */
 function probePlugin(root: string): string {
   mkdirSync(join(root, 'commands'), { recursive: true });
@@ -178,7 +181,8 @@ describe('plugin commands on oclif', () => {
     // oclif cannot list a command whose module fails to load (a warning under --verbose).
     expect(outcome('probe-broken')).toMatchObject({ code: 2, json: { ok: false, type: 'UsageError', error: expect.stringMatching(/^argument command: invalid choice: 'probe-broken'/u) } });
     const help = results[CALLS.findIndex((call) => call.join(' ') === 'probe-flags -h')]!;
-    expect([help.code, help.stdout]).toEqual([0, expect.stringContaining('--label=<value>')]);
+    // oclif colours help and warnings when the environment asks for colour (FORCE_COLOR under nx).
+    expect([help.code, plain(help.stdout)]).toEqual([0, expect.stringContaining('--label=<value>')]);
   });
 
   it('shows a warning with --verbose only', async () => {
@@ -186,6 +190,6 @@ describe('plugin commands on oclif', () => {
     const quiet = await runCli(['probe-warn'], { cwd: work, env });
     const verbose = await runCli(['probe-warn', '--verbose'], { cwd: work, env });
     expect([quiet.stderr, verbose.stdout]).toEqual(['', quiet.stdout]);
-    expect(verbose.stderr).toMatch(/^ › {3}Warning: careful$/mu);
+    expect(plain(verbose.stderr)).toMatch(/^ › {3}Warning: careful$/mu);
   });
 });
