@@ -18,6 +18,9 @@ import { CheckpointValidationError, sha256Hex } from '@session-checkpoint/core';
  * 256-character cap becomes "~" and a hash of it (exact, no longer readable).
  */
 
+/** The store namespace sessions live in unless told otherwise (the session's `DEFAULT_NAMESPACE`). */
+export const AGENTS_NAMESPACE = 'openai-agents';
+
 /** Digits of a seq: 2^53 has 16, so every safe integer fits and refs sort numerically. */
 const SEQ_DIGITS = 16;
 /** Digits of a part number. */

@@ -1,8 +1,8 @@
 import type { AgentInputItem } from '@openai/agents-core';
 import type { CheckpointStore } from '@session-checkpoint/core';
-import { endOf, itemRowsAscending, rowIds, type ItemRow, type SessionPlace } from './item-rows.js';
-import { LostRace } from './race.js';
-import { itemPrefix, seqOfRef } from './source-refs.js';
+import { endOf, itemRowsAscending, rowIds, type ItemRow, type SessionPlace } from './format/item-rows.js';
+import { deleteOrLoseRace } from './race.js';
+import { itemPrefix, seqOfRef } from './format/source-refs.js';
 
 /** Item types that open a tool call and the types that close one; both carry the call's id. */
 const CALL_TYPES = new Set(['function_call', 'computer_call', 'shell_call', 'apply_patch_call', 'tool_search_call']);
@@ -87,9 +87,7 @@ export async function trimToMaxItems(
   }
   const doomed = seen.filter((row) => row.seq < cut);
   if (doomed.length === 0) return;
-  const ids = rowIds(doomed);
-  const deleted = await store.adapter.deleteRows(ids, place.namespace);
-  if (deleted.length !== ids.length) throw new LostRace(`session ${place.sessionId} changed during the write; retrying`);
+  await deleteOrLoseRace(store, place, rowIds(doomed), 'write');
   const straddling = doomed[doomed.length - 1];
   if (straddling && endOf(straddling) > cut) await rewrite(cut, straddling.items.slice(cut - straddling.seq));
 }

@@ -4,16 +4,16 @@ import { describe, expect, it } from 'vitest';
 import { compileQueries, sourceRefRangeWithLimit, type CheckpointQueries } from '../queries.js';
 import type { QueryTemplate } from '../query-template.js';
 import type { CheckpointDatabase } from '../schema.js';
-import { frozenSqliteQueries } from './frozen-sqlite-queries.js';
+import { frozenSqliteQueries } from './open-sqlite-store.js';
 import { sqliteCompiler } from './sqlite-kysely.js';
 
 /** The command that rewrites the frozen table from the builder code. */
-const REGENERATE = 'npx vitest run src/sqlite/frozen-sqlite-queries.test.ts --update (in packages/store-kysely)';
+const REGENERATE = 'npx vitest run src/sqlite/freeze-queries.test.ts --update (in packages/store-kysely)';
 
 /** A TypeScript string literal (single-quoted, as the code style has it). */
 const literal = (text: string) => `'${text.replaceAll('\\', '\\\\').replaceAll("'", "\\'").replaceAll('\n', '\\n')}'`;
 
-/** The text of `sqlite-queries.frozen.ts` for these compiled templates. */
+/** The text of `frozen-queries.generated.ts` for these compiled templates. */
 function frozenModule(queries: CheckpointQueries): string {
   const entries = Object.entries(queries).map(([name, template]: [string, QueryTemplate<object, unknown>]) => {
     const { sql, slots } = template.parts;
@@ -23,7 +23,7 @@ function frozenModule(queries: CheckpointQueries): string {
     return `  ${name}: {\n    sql: ${literal(sql)},\n    slots: [${slotText.join(', ')}],\n  },`;
   });
   return [
-    '// Generated from compileQueries (src/queries.ts) by src/sqlite/frozen-sqlite-queries.test.ts: do not edit.',
+    '// Generated from compileQueries (src/queries.ts) by src/sqlite/freeze-queries.test.ts: do not edit.',
     `// Regenerate after changing a query: ${REGENERATE}`,
     "import type { CheckpointQueries } from '../queries.js';",
     "import type { FrozenQuery } from '../query-template.js';",
@@ -43,8 +43,8 @@ function frozenModule(queries: CheckpointQueries): string {
 describe('frozen SQLite queries', () => {
   it('are the builder code compiled for SQLite, byte for byte', async () => {
     await expect(frozenModule(compileQueries(sqliteCompiler(), 'sqlite'))).toMatchFileSnapshot(
-      './sqlite-queries.frozen.ts',
-      `src/sqlite/sqlite-queries.frozen.ts is out of date with src/queries.ts; regenerate it: ${REGENERATE}`,
+      './frozen-queries.generated.ts',
+      `src/sqlite/frozen-queries.generated.ts is out of date with src/queries.ts; regenerate it: ${REGENERATE}`,
     );
   });
 

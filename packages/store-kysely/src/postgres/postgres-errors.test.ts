@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { connectionLost } from './guard-client.js';
-import { isRetryablePostgresError } from './retryable-error.js';
+import { connectionLost, isRetryablePostgresError } from './postgres-errors.js';
 
 describe('the errors a caller may retry, by the driver shapes', () => {
   it("pg's connect timeout is a timeout to retry, not a lost connection", () => {

@@ -139,19 +139,26 @@ export function newestItems(rows: readonly ItemRow[], limit: number): AgentInput
 }
 
 /**
+ * The rows under a source-ref prefix in ref order, one page of `pageSize` rows per read, from the
+ * row after `after` when given. Each page is read when the previous one has been handled.
+ */
+export async function* prefixPages(store: CheckpointStore, namespace: string, prefix: string, pageSize: number, after?: string): AsyncGenerator<StoredRow[]> {
+  for (;;) {
+    const page = await store.listBySourceRefPrefix({ namespace, prefix, limit: pageSize, ...(after === undefined ? {} : { after }) });
+    yield page;
+    if (page.length < pageSize) return;
+    after = page[page.length - 1]?.sourceRef ?? undefined;
+    if (after === undefined) return;
+  }
+}
+
+/**
  * Item rows of a session in order, oldest first, page by page; from the row after `afterRef`
  * when given; `pageSize` rows per read (default {@link PAGE_SIZE}).
  */
 export async function* itemRowsAscending(store: CheckpointStore, place: SessionPlace, range: { afterRef?: string; pageSize?: number } = {}): AsyncGenerator<ItemRow> {
-  const pageSize = range.pageSize ?? PAGE_SIZE;
-  const prefix = itemPrefix(place.sessionId);
-  let after = range.afterRef;
-  for (;;) {
-    const page = await store.listBySourceRefPrefix({ namespace: place.namespace, prefix, limit: pageSize, ...(after === undefined ? {} : { after }) });
+  for await (const page of prefixPages(store, place.namespace, itemPrefix(place.sessionId), range.pageSize ?? PAGE_SIZE, range.afterRef)) {
     for (const row of await decodeRows(store, place, page)) yield row;
-    if (page.length < pageSize) return;
-    after = page[page.length - 1]?.sourceRef ?? undefined;
-    if (after === undefined) return;
   }
 }
 

@@ -1,5 +1,5 @@
-// Generated from compileQueries (src/queries.ts) by src/sqlite/frozen-sqlite-queries.test.ts: do not edit.
-// Regenerate after changing a query: npx vitest run src/sqlite/frozen-sqlite-queries.test.ts --update (in packages/store-kysely)
+// Generated from compileQueries (src/queries.ts) by src/sqlite/freeze-queries.test.ts: do not edit.
+// Regenerate after changing a query: npx vitest run src/sqlite/freeze-queries.test.ts --update (in packages/store-kysely)
 import type { CheckpointQueries } from '../queries.js';
 import type { FrozenQuery } from '../query-template.js';
 

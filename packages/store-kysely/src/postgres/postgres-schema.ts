@@ -1,6 +1,83 @@
-import { StoreSchemaError } from '@session-checkpoint/core';
+import { StoreNotFoundError, StoreSchemaError } from '@session-checkpoint/core';
+import { pythonListRepr } from '@session-checkpoint/core/internal';
 import { sql, type Kysely, type RawBuilder } from 'kysely';
-import { STORE_TABLES } from '../schema.js';
+import { applyMigrations, LATEST_SCHEMA_VERSION, type MigrationReport } from '../migrations.js';
+import { SCHEMA_VERSION, STORE_COLUMNS, STORE_TABLES } from '../schema.js';
+
+/*
+ * The store in a PostgreSQL schema: validated with the SQLite file's rules (and more, below) and
+ * created or migrated under an advisory lock. Loaded on demand: it loads Kysely.
+ */
+
+/**
+ * Validates the store in a PostgreSQL schema and brings it to the latest version, creating the
+ * schema and tables when missing, in one transaction under an advisory lock keyed on the schema:
+ * concurrent openers (many workers starting at once) serialise, and exactly one creates.
+ *
+ * @throws StoreSchemaError for incompatible tables; StoreNotFoundError when `create` is false and
+ *   there is no store.
+ */
+export async function ensurePostgresSchema(db: Kysely<any>, schema: string, create: boolean): Promise<MigrationReport> {
+  const location = `PostgreSQL schema ${JSON.stringify(schema)}`;
+  return db.transaction().execute(async (trx) => {
+    await sql`select pg_advisory_xact_lock(hashtextextended(${`session-checkpoint:migrate:${schema}`}, 0))`.execute(trx);
+    const exists = await sql`select 1 as present from pg_namespace where nspname = ${schema}`.execute(trx);
+    if (exists.rows.length === 0) {
+      if (!create) throw new StoreNotFoundError(`Checkpoint store not found: ${location} does not exist`);
+      await sql`create schema ${sql.id(schema)}`.execute(trx);
+    }
+    const state = await inspectPostgresSchema(trx, schema, location);
+    if (state.kind === 'empty' && !create) throw new StoreNotFoundError(`Checkpoint store not found: ${location} holds no store`);
+    const from = state.kind === 'empty' ? 0 : state.version;
+    const to = from >= LATEST_SCHEMA_VERSION ? from : await applyMigrations(trx, { flavor: 'postgres', schema }, from);
+    return { created: state.kind === 'empty', from, to };
+  });
+}
+
+/** What a PostgreSQL schema holds. */
+type PostgresStoreState = { readonly kind: 'empty' } | { readonly kind: 'store'; readonly version: number };
+
+/**
+ * Checks the store tables of one PostgreSQL schema with the SQLite file's rules, except that
+ * other tables are allowed (a schema such as `public` is shared with the application; only the
+ * Python tool's SQLite reader cares about extra tables).
+ *
+ * @throws StoreSchemaError when only one store table exists, a column set differs, or the
+ *   recorded version is not one this package reads, or the tables carry triggers, rules,
+ *   policies, views and other objects beyond the v1 schema (see {@link checkPostgresObjects}).
+ */
+async function inspectPostgresSchema(db: Kysely<any>, schema: string, location: string): Promise<PostgresStoreState> {
+  const tables = (
+    await sql<{ name: string }>`select table_name as name from information_schema.tables
+      where table_schema = ${schema} and table_name in (${sql.join([...STORE_TABLES])}) order by table_name`.execute(db)
+  ).rows.map((r) => r.name);
+  if (tables.length === 0) return { kind: 'empty' };
+  if (tables.length !== STORE_TABLES.length) {
+    throw new StoreSchemaError(`Refusing incompatible checkpoint store in ${location}; tables=${pythonListRepr(tables)}`);
+  }
+  for (const table of STORE_TABLES) {
+    const actual = (
+      await sql<{ name: string }>`select column_name as name from information_schema.columns
+        where table_schema = ${schema} and table_name = ${table}`.execute(db)
+    ).rows
+      .map((r) => r.name)
+      .sort();
+    const expected = [...STORE_COLUMNS[table]].sort();
+    if (actual.length !== expected.length || expected.some((c, i) => actual[i] !== c)) {
+      throw new StoreSchemaError(
+        `Incompatible ${table} columns in ${location}: expected=${pythonListRepr(expected)}, actual=${pythonListRepr(actual)}`,
+      );
+    }
+  }
+  const meta = (
+    await db.withSchema(schema).selectFrom('checkpoint_meta').select('value').where('key', '=', 'schema_version').executeTakeFirst()
+  )?.value as string | undefined;
+  if (meta !== String(SCHEMA_VERSION)) {
+    throw new StoreSchemaError(`Unsupported checkpoint store schema in ${location}: meta=${meta ?? 'None'}`);
+  }
+  await checkPostgresObjects(db, schema, location);
+  return { kind: 'store', version: SCHEMA_VERSION };
+}
 
 /*
  * Column names alone do not make a store. A trigger can delete each new row behind a successful
@@ -19,7 +96,6 @@ const EXPECTED_CONSTRAINTS: Readonly<Record<string, string>> = {
   checkpoints_namespace_source_ref_key: 'UNIQUE (namespace, source_ref)',
 };
 
-
 /** Column types of the v1 tables: `id` is bigint, every other column text. */
 function expectedType(column: string): string {
   return column === 'id' ? 'bigint' : 'text';
@@ -36,7 +112,7 @@ type Finding = string;
  *
  * @throws StoreSchemaError naming the first finding.
  */
-export async function checkPostgresObjects(db: Kysely<any>, schema: string, location: string): Promise<void> {
+async function checkPostgresObjects(db: Kysely<any>, schema: string, location: string): Promise<void> {
   for (const table of STORE_TABLES) {
     const finding = (await findings(db, schema, table))[0];
     if (finding !== undefined) throw new StoreSchemaError(`Refusing incompatible checkpoint store in ${location}: ${table} ${finding}`);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { sha256Hex } from '../sha256.js';
 import type { CheckpointRow } from '../types.js';
-import { toCheckpoint } from './checkpoint-record.js';
+import { toCheckpoint } from './lazy-checkpoint.js';
 
 const payloadJson = '{"a":[1,2.5],"big":12345678901234567890,"s":"x"}';
 const row = (id: number): CheckpointRow => ({

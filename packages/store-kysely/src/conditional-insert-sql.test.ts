@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { conditionalInsertParameters, conditionalInsertShape, conditionalInsertSql } from './conditional-insert.js';
+import { conditionalInsertParameters, conditionalInsertShape, conditionalInsertSql } from './conditional-insert-sql.js';
 
 // The adapter's insert, shortened to its shape: values, the taken-ref check, the conflict clause.
 const PG = 'insert into "s"."checkpoints" ("namespace", "source_ref") select cast($1 as text) as "namespace", cast($2 as text) as "source_ref" where not exists (select 1 as "one" from "s"."checkpoints" where "namespace" = $3 and "source_ref" = $4) on conflict do nothing returning "id"';

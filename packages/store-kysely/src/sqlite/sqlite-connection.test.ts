@@ -3,7 +3,7 @@ import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openSqliteStore } from '../index.js';
 import { tempDir } from '../test-support/temp-dir.js';
-import { checkpointRowReader } from './checkpoint-row-reader.js';
+import { checkpointRowReader, ExclusiveQueue } from './sqlite-connection.js';
 
 const ROW_SQL =
   'select "id", "namespace", "session_id" as "sessionId", "kind", "name", "payload_json" as "payloadJson", "payload_sha256" as "payloadSha256", "created_at" as "createdAt", "source_ref" as "sourceRef" from "checkpoints" order by "id"';
@@ -57,5 +57,38 @@ describe('checkpoint rows read in raw mode (SQLite)', () => {
     } finally {
       db.close();
     }
+  });
+});
+
+describe('ExclusiveQueue', () => {
+  it('starts a task at once when idle, and queues tasks behind a pending one in call order', async () => {
+    const queue = new ExclusiveQueue();
+    const log: string[] = [];
+    let release!: () => void;
+    const first = queue.run(async () => {
+      log.push('first start');
+      await new Promise<void>((resolve) => (release = resolve));
+      log.push('first end');
+    });
+    // Started synchronously: nothing was ahead of it.
+    expect(log).toEqual(['first start']);
+    const second = queue.run(() => log.push('second'));
+    const third = queue.run(() => log.push('third'));
+    await Promise.resolve();
+    expect(log).toEqual(['first start']);
+    release();
+    await Promise.all([first, second, third]);
+    expect(log).toEqual(['first start', 'first end', 'second', 'third']);
+  });
+
+  it('keeps going after a task fails, and reports the failure to its caller only', async () => {
+    const queue = new ExclusiveQueue();
+    const failed = queue.run(() => {
+      throw new Error('boom');
+    });
+    const next = queue.run(() => 'ok');
+    await expect(failed).rejects.toThrow('boom');
+    await expect(next).resolves.toBe('ok');
+    await expect(queue.run(async () => 'idle again')).resolves.toBe('idle again');
   });
 });
