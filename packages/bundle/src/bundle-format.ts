@@ -49,14 +49,15 @@ export interface ExportBundle {
   exported_at: string;
   /** The exported namespace, or `null` for a whole-store export. */
   namespace: string | null;
-  /**
-   * A sealed export only (a store opened with keys): the heads of the exported sessions, so that
-   * an importer with the keys can check every chain; the checkpoints are then envelopes. The
-   * Python tool ignores this key (it ignores unknown top-level keys). Absent otherwise.
-   */
-  session_checkpoint_seal?: SealSection;
   /** Verified checkpoints by id ascending. */
   checkpoints: ExportedCheckpoint[];
+  /**
+   * A sealed export only (a store opened with keys), after `checkpoints`: the heads of the
+   * exported sessions, so that an importer with the keys can check every chain; the checkpoints
+   * are then envelopes. The Python tool ignores this key (it ignores unknown top-level keys).
+   * Absent otherwise.
+   */
+  session_checkpoint_seal?: SealSection;
 }
 
 /** The seal section of a sealed bundle. */

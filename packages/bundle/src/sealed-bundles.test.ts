@@ -168,7 +168,29 @@ describeBackends('sealed bundles', (backend) => {
 });
 
 describe('an export of a sealed store under concurrent writes', () => {
-  it('reads rows and heads in one locked transaction, so the bundle always imports', async () => {
+  it('an export a writer overtook is read again; one overtaken every time fails with CheckpointConflictError', async () => {
+    const store = new CheckpointStore(new MemoryAdapter(), { keys: keysA });
+    await store.create({ namespace: 'app', sessionId: 's', payload: { n: 0 } });
+    const heads = store.sealHeads.bind(store);
+    let calls = 0;
+    let overtake = 1;
+    // A writer slips a row in after the export read the heads, `overtake` times.
+    store.sealHeads = async (options) => {
+      const read = await heads(options);
+      if (calls++ % 2 === 0 && overtake-- > 0) await store.create({ namespace: 'app', sessionId: 's', payload: { n: calls } });
+      return read;
+    };
+    const bundle = await exportBundle(store, { namespace: 'app' });
+    expect(bundle.checkpoints).toHaveLength(2);
+    expect(calls).toBe(4);
+    const target = new CheckpointStore(new MemoryAdapter(), { keys: keysA });
+    await importBundle(target, serializeBundle(bundle), { apply: true });
+    await clean(target);
+    overtake = 99;
+    await expect(exportBundle(store, { namespace: 'app' })).rejects.toSatisfy((e: unknown) => isCheckpointConflictError(e) && /changed while they were exported/.test(String(e)));
+  });
+
+  it('reads the heads before and after the rows (again when a writer overtook it), so the bundle always imports', async () => {
     const adapter = new MemoryAdapter();
     const store = new CheckpointStore(adapter, { keys: keysA });
     const writes: Promise<unknown>[] = [];

@@ -6,7 +6,7 @@ import type { CheckpointStore } from '@session-checkpoint/core';
 import { EXPORT_SCHEMA } from '../bundle-format.js';
 import type { ProgressListener } from '../progress.js';
 import { writeFileAtomic } from './atomic-file.js';
-import { bundleHeader, readExport, toExportedCheckpoint } from './export-bundle.js';
+import { bundleHeader, readExport, retryExport, toExportedCheckpoint } from './export-bundle.js';
 import { bundleTextHead, bundleTextItem, bundleTextTail } from './serialize-bundle.js';
 import { prepareExportTarget } from './store-path-guard.js';
 
@@ -65,8 +65,9 @@ export async function writeBundleFile(
   const output = target.path;
   let count = 0;
   const produce = (write: (chunk: string) => Promise<void>): Promise<void> =>
-    readExport(store, header, { ...options, batchSize: SCAN_BATCH }, async (full, rows) => {
-      let buffer = bundleTextHead(full);
+    readExport(store, header, { ...options, batchSize: SCAN_BATCH }, async (rows, seal) => {
+      count = 0;
+      let buffer = bundleTextHead(header);
       for await (const checkpoint of rows) {
         buffer += bundleTextItem(toExportedCheckpoint(checkpoint), count === 0);
         count++;
@@ -76,10 +77,11 @@ export async function writeBundleFile(
         }
         options.onProgress?.({ phase: 'export', done: count, total: null });
       }
-      await write(buffer + bundleTextTail(count === 0));
+      await write(buffer + bundleTextTail(count === 0, await seal()));
     });
   try {
-    await writeFileAtomic(output, produce, { expected: target.existing });
+    // A sealed export read while its sessions changed is written again from the start (a new temp file).
+    await retryExport(() => writeFileAtomic(output, produce, { expected: target.existing }));
   } catch (error) {
     await target.undo();
     throw error;

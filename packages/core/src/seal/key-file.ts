@@ -130,7 +130,8 @@ export async function writeKeyFile(path: string, keys: Keyring): Promise<void> {
   let written = false;
   try {
     if (!isWindows()) fs.fchmodSync(fd, 0o600);
-    fs.writeSync(fd, nodeBuffer().from(text, 'utf8'));
+    const bytes = nodeBuffer().from(text, 'utf8');
+    for (let at = 0; at < bytes.length; ) at += fs.writeSync(fd, bytes.subarray(at));
     fs.fsyncSync(fd);
     written = true;
   } finally {

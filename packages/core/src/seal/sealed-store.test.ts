@@ -42,6 +42,7 @@ describe('a store without keys', () => {
     expect(await adapter.listMeta('')).toEqual([]);
     expect((await rawRows(adapter))[0]).toMatchObject({ kind: 'thread', payloadJson: '{"n":1}' });
     expect(store.keyIds).toBeUndefined();
+    expect(await store.isSealed()).toBe(false);
     expect(() => new CheckpointStore(adapter, { allowPlaintext: true })).toThrow(/apply to a store opened with keys/);
   });
 });
@@ -60,6 +61,7 @@ describe('a sealed store', () => {
     expect(raw?.payloadJson).not.toContain('hunter2');
     expect(checkStoredPayload(raw?.payloadJson as string, raw?.payloadSha256 as string)).toBeUndefined();
     expect(store.keyIds).toEqual({ activeId: 'k1', ids: ['k1'] });
+    expect(await new CheckpointStore(adapter).isSealed()).toBe(true);
   });
 
   it('compresses only when asked and when it pays', async () => {

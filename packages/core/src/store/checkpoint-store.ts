@@ -23,8 +23,8 @@ import { sessionHeadKey } from '../seal/heads.js';
 import type { ChainRow } from '../seal/chain.js';
 import { rekeyStore, type RekeyOptions, type RekeyReport } from '../seal/rekey.js';
 import { applySealedImport, checkSealedBundle, planSealedImport, type SealedImportOptions } from '../seal/sealed-import.js';
-import { listMeta } from '../seal/meta-access.js';
-import { SESSION_HEAD_PREFIX } from '../seal/heads.js';
+import { listMeta, readMeta } from '../seal/meta-access.js';
+import { SESSION_HEAD_PREFIX, STORE_HEAD_KEY } from '../seal/heads.js';
 
 /** Options of {@link CheckpointStore}. */
 export interface CheckpointStoreOptions {
@@ -681,6 +681,20 @@ export class CheckpointStore {
       if (typeof result !== 'string') return { ok: true, row: result.record, sealed: result.opened !== undefined };
       return { ok: false, raw, error: integrityError([{ id: typeof raw.id === 'number' ? raw.id : Number(raw.id), reason: result }]) };
     });
+  }
+
+  /**
+   * Whether the store holds sealed rows (its store head exists), whatever keys this store was
+   * opened with: what a command opened without keys checks before it writes plaintext rows into a
+   * sealed store, or shows envelopes as payloads.
+   *
+   * @example
+   * ```ts
+   * if (!store.keyIds && (await store.isSealed())) throw new Error('the store is sealed: open it with its keys');
+   * ```
+   */
+  async isSealed(): Promise<boolean> {
+    return (await readMeta(this.adapter, [STORE_HEAD_KEY])).length > 0;
   }
 
   /**
