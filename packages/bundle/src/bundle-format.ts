@@ -51,4 +51,22 @@ export interface ExportBundle {
   namespace: string | null;
   /** Verified checkpoints by id ascending. */
   checkpoints: ExportedCheckpoint[];
+  /**
+   * A sealed export only (a store opened with keys), after `checkpoints`: the heads of the
+   * exported sessions, so that an importer with the keys can check every chain; the checkpoints
+   * are then envelopes. The Python tool ignores this key (it ignores unknown top-level keys).
+   * Absent otherwise.
+   */
+  session_checkpoint_seal?: SealSection;
 }
+
+/** The seal section of a sealed bundle. */
+export interface SealSection {
+  /** `session-checkpoint.seal.v1`. */
+  format: string;
+  /** Each exported session's head, as the store keeps it (a JSON text holding its MAC). */
+  heads: string[];
+}
+
+/** The top-level key of a sealed bundle's seal section. */
+export const SEAL_SECTION_KEY = 'session_checkpoint_seal';

@@ -10,6 +10,7 @@ import { namespaces } from './groups/namespaces.js';
 import { ordering } from './groups/ordering.js';
 import { persistence } from './groups/persistence.js';
 import { retention } from './groups/retention.js';
+import { sealed } from './groups/sealed.js';
 import { sourceRef } from './groups/source-ref.js';
 import { transactions } from './groups/transactions.js';
 
@@ -29,6 +30,7 @@ export const CONFORMANCE_GROUPS = {
   isolation,
   concurrency,
   integrity,
+  sealed,
   persistence,
   close,
 } as const satisfies Record<string, readonly ConformanceCase[]>;

@@ -2,7 +2,7 @@
  * @session-checkpoint/core: everything that is not storage. The `CheckpointStore` facade and the
  * `Checkpointer` thread API for users; the storage port (`CheckpointAdapter`,
  * `CheckpointAdapterBase`) and the reference `MemoryAdapter` for adapter authors; the errors, the
- * record types, the limits, and canonical JSON with its SHA-256 hash (also importable alone from
+ * record types, the limits, keys for sealed stores (`Keyring`, key files), and canonical JSON with its SHA-256 hash (also importable alone from
  * `@session-checkpoint/core/hash`). No runtime dependencies, no side effects on import.
  *
  * This entry is the semver promise: a test pins its exact list of names. Helpers that the other
@@ -31,3 +31,9 @@ export type * from './store/results.js';
 export * from './store/checkpoint-store.js';
 export * from './memory/memory-adapter.js';
 export * from './thread/checkpointer.js';
+export { META_NAMESPACE } from './port/meta-rows.js';
+export { Keyring } from './seal/keyring.js';
+export { KEY_FILE_FORMAT, generateKeyFile, loadKeyFile, writeKeyFile } from './seal/key-file.js';
+export type { SealProblem, SealReport } from './seal/store-seal.js';
+export type { RekeyOptions, RekeyReport } from './seal/rekey.js';
+export type { SealedImportOptions } from './seal/sealed-import.js';

@@ -20,3 +20,6 @@ export * from './cache/two-generation-cache.js';
 export * from './store/store-argument.js';
 export * from './store/checked-rows.js';
 export * from './store/display-rows.js';
+export { looksSealed, parseEnvelope } from './seal/row-envelope.js';
+export { SEALED_BUNDLE_FORMAT } from './seal/sealed-import.js';
+export { isIdLimitError } from './port/id-limit.js';

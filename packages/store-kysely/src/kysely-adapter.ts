@@ -11,17 +11,21 @@ import {
   type InsertPrecondition,
   type InsertResult,
   type ListRowsQuery,
+  type MetaChange,
+  type MetaEntry,
+  type MetaSwap,
   type NewCheckpointRow,
   type PruneQuery,
   type ScanRowsQuery,
   type SessionSummaryRow,
   type SourceRefPrefixQuery,
 } from '@session-checkpoint/core';
-import { runInTransaction, sourceRefBounds } from '@session-checkpoint/core/internal';
+import { isIdLimitError, runInTransaction, sourceRefBounds } from '@session-checkpoint/core/internal';
 import type { Kysely } from 'kysely';
 import { KyselyConnection, type AdapterConnection, type QueryRunner } from './adapter-connection.js';
 import { conditionalInsertParameters, conditionalInsertShape, conditionalInsertSql } from './conditional-insert-sql.js';
 import { rawQuery } from './raw-query.js';
+import { changeMetaQuery, claimMetaQuery, listMetaQuery, readMetaQuery, swapInsertParameters, swapInsertSql } from './meta-entries.js';
 import type { PostgresStatements } from './postgres/postgres-statements.js';
 import type { CheckpointQueries, IdRow, InsertValues, SourceRefRange } from './queries.js';
 import type { QueryTemplate } from './query-template.js';
@@ -83,6 +87,16 @@ interface Shared {
   /** SQL of insertIfPresent per shape of precondition (see {@link conditionalInsertShape}); `null`: not expressible. */
   readonly conditionalInsertTexts: Map<string, string | null>;
   closed: boolean;
+  /**
+   * Ids handed out by `reserveId` (or prefetched, below) and not inserted yet: their explicit
+   * insert needs no table lock to keep the id sequence above them, which already is.
+   */
+  readonly reserved: Set<number>;
+  /**
+   * PostgreSQL: an id drawn from the sequence by the last successful `insertWithMeta`, while it
+   * held the swapped entry locked, for the next one (saves a round trip per sealed create).
+   */
+  prefetched: number | undefined;
 }
 
 /** Shapes of insertIfPresent kept compiled; more (a caller with many required rows) are built per call. */
@@ -176,6 +190,8 @@ export class KyselyAdapter extends CheckpointAdapterBase {
         literalRanges: new Map(),
         conditionalInsertTexts: new Map(),
         closed: false,
+        reserved: new Set(),
+        prefetched: undefined,
       };
       this.#runner = db.connection.runner;
       this.#bound = false;
@@ -199,6 +215,8 @@ export class KyselyAdapter extends CheckpointAdapterBase {
       literalRanges: flavor === 'postgres' ? undefined : new Map(),
       conditionalInsertTexts: new Map(),
       closed: false,
+      reserved: new Set(),
+      prefetched: undefined,
     };
     // The templates are compiled with the caller's instance (its dialect and plugins decide the
     // SQL), by a module loaded on demand; every operation waits for them (#single, #write,
@@ -219,7 +237,7 @@ export class KyselyAdapter extends CheckpointAdapterBase {
   }
 
   static #capabilitiesOf(defaults: AdapterCapabilities, flavor: SqlFlavor, given: Partial<AdapterCapabilities> | undefined): AdapterCapabilities {
-    return { ...defaults, multiProcess: true, persistent: true, concurrentTransactions: flavor === 'postgres', sourceRefKind: true, transactionLocks: true, conditionalInserts: true, ...given };
+    return { ...defaults, multiProcess: true, persistent: true, concurrentTransactions: flavor === 'postgres', sourceRefKind: true, transactionLocks: true, conditionalInserts: true, metaEntries: true, ...given };
   }
 
   /** An adapter over the same state whose statements run on an open transaction's runner. */
@@ -238,8 +256,9 @@ export class KyselyAdapter extends CheckpointAdapterBase {
    */
   async insert(row: NewCheckpointRow, options: InsertOptions = {}): Promise<InsertResult> {
     const keep = options.keepLatest;
-    // PostgreSQL: an explicit id takes a table lock and moves the id sequence, which needs a transaction.
-    const needsTransaction = keep !== undefined || (row.id !== undefined && this.#shared.flavor === 'postgres');
+    // PostgreSQL: an explicit id takes a table lock and moves the id sequence, which needs a
+    // transaction (not one drawn from the sequence by reserveId).
+    const needsTransaction = keep !== undefined || (row.id !== undefined && this.#shared.flavor === 'postgres' && !this.#shared.reserved.has(row.id));
     return needsTransaction
       ? this.#write((runner) => this.#insertIn(runner, row, keep))
       : this.#single((runner) => this.#insertIn(runner, row, undefined));
@@ -418,6 +437,117 @@ export class KyselyAdapter extends CheckpointAdapterBase {
   }
 
   /**
+   * Metadata entries of these keys (rows of `checkpoint_meta`); with `lock` on PostgreSQL inside a
+   * transaction, read `FOR UPDATE`.
+   */
+  override async readMeta(keys: readonly string[], options: { lock?: boolean } = {}): Promise<MetaEntry[]> {
+    const unique = [...new Set(keys)];
+    if (unique.length === 0) return [];
+    const { flavor, schema } = this.#shared;
+    return this.#single((runner) => runner.rows(readMetaQuery(flavor, schema, unique, options.lock === true && this.#bound)));
+  }
+
+  /** Metadata entries whose key starts with `prefix`. */
+  override async listMeta(prefix: string): Promise<MetaEntry[]> {
+    const { flavor, schema } = this.#shared;
+    return this.#single((runner) => runner.rows(listMetaQuery(flavor, schema, prefix)));
+  }
+
+  /** Sets, keeps (`ifAbsent`) or removes metadata entries, in one transaction. */
+  override async writeMeta(changes: readonly MetaChange[]): Promise<void> {
+    if (changes.length === 0) return;
+    const { flavor, schema } = this.#shared;
+    const run = async (runner: QueryRunner) => {
+      for (const change of changes) await runner.rows(changeMetaQuery(flavor, schema, change));
+    };
+    await (changes.length === 1 ? this.#single(run) : this.#write(run));
+  }
+
+  /**
+   * Inserts a row and writes metadata entries only when `swap.key` holds `swap.expected`, the row's
+   * id picked first (see the port). PostgreSQL, outside a transaction: one statement (see
+   * meta-entries.ts), with an id drawn from the sequence by the previous one while it held the
+   * entry locked (or drawn now, one round trip more). Otherwise one transaction: SQLite's
+   * `BEGIN IMMEDIATE` runs writers one at a time, so its read, insert and writes see one state.
+   * Resolves to the id, or `undefined` when the entry held something else.
+   */
+  override async insertWithMeta(row: (id: number) => NewCheckpointRow, swap: MetaSwap, also: readonly MetaChange[]): Promise<number | undefined> {
+    if (also.some((c) => c.value === null || c.ifAbsent === true)) throw new CheckpointError('insertWithMeta writes entries; it does not remove or keep them');
+    const shared = this.#shared;
+    const { flavor, schema } = shared;
+    if (flavor === 'postgres' && swap.expected !== null && !this.#bound) {
+      const id = await this.#single(async (runner) => {
+        const postgres = shared.postgres as PostgresStatements;
+        const next = shared.prefetched ?? Number(first(await runner.rows(postgres.nextId()))?.id);
+        shared.prefetched = undefined;
+        if (next > MAX_CHECKPOINT_ID) throw idLimitError();
+        const made = { ...row(next), id: next };
+        const base = shared.queries.insertWithId.withValues({ ...insertValues(made), id: next });
+        const text = swapInsertSql(base.sql, schema, base.parameters.length, also.length);
+        if (text === undefined) return null;
+        const [inserted] = await runner.rows(rawQuery<{ id: number | string; next: number | string }>(text, [...base.parameters, ...swapInsertParameters(swap, also), postgres.sequenceOf()]));
+        if (inserted !== undefined) {
+          shared.prefetched = Number(inserted.next);
+          return Number(inserted.id);
+        }
+        // Nothing written: a taken source ref is an error; a moved entry is not.
+        const conflict = await this.#conflict(runner, made);
+        if (conflict.ids.length > 0) throw conflict;
+        return undefined;
+      });
+      if (id !== null) return id;
+    }
+    return this.#write(async (runner) => {
+      if (swap.expected === null) {
+        // The entry must be absent: creating it first holds it against a concurrent first writer.
+        if ((await runner.rows(claimMetaQuery(flavor, schema, swap))).length === 0) return undefined;
+      } else {
+        const [current] = await runner.rows(readMetaQuery(flavor, schema, [swap.key], true));
+        if (current?.value !== swap.expected) return undefined;
+      }
+      const id = await this.#nextId(runner);
+      const made = { ...row(id), id };
+      const inserted = first(await runner.rows(shared.queries.insertWithId.withValues({ ...insertValues(made), id })));
+      if (!inserted) throw await this.#conflict(runner, made);
+      const changes = swap.expected === null ? also : [{ key: swap.key, value: swap.value }, ...also];
+      for (const change of changes) await runner.rows(changeMetaQuery(flavor, schema, change));
+      return id;
+    });
+  }
+
+  /** Replaces a row's payload text and hash in place (one UPDATE; a key rotation's write). */
+  override async updatePayload(id: number, namespace: string, payloadJson: string, payloadSha256: string): Promise<boolean> {
+    const { flavor, schema } = this.#shared;
+    const table = flavor === 'postgres' ? `"${schema.replaceAll('"', '""')}"."checkpoints"` : '"checkpoints"';
+    const p = flavor === 'postgres' ? ['$1', '$2', '$3', '$4'] : ['?', '?', '?', '?'];
+    const query = rawQuery<IdRow>(`update ${table} set "payload_json" = ${p[0]}, "payload_sha256" = ${p[1]} where "id" = ${p[2]} and "namespace" = ${p[3]} returning "id"`, [payloadJson, payloadSha256, id, namespace]);
+    return this.#single(async (runner) => (await runner.rows(query)).length > 0);
+  }
+
+  /**
+   * In a transaction: the id the next insert without one would get, to insert a row with it
+   * explicitly (a sealed row's seal covers its id). SQLite: the highest id handed out plus one
+   * (writers run one at a time); PostgreSQL: the next value of the identity sequence.
+   *
+   * @throws CheckpointError outside a transaction.
+   */
+  async reserveId(): Promise<number> {
+    if (!this.#bound) throw new CheckpointError('reserveId needs an open transaction: call it on the adapter handed to transaction()');
+    return this.#single((runner) => this.#nextId(runner));
+  }
+
+  /** The next id (see {@link reserveId}), remembered so that its insert takes no id lock. */
+  async #nextId(runner: QueryRunner): Promise<number> {
+    const { postgres, queries } = this.#shared;
+    const id = postgres
+      ? Number(first(await runner.rows(postgres.nextId()))?.id)
+      : Number(first(await runner.rows(queries.highestId.withValues({})))?.id ?? 0) + 1;
+    if (id > MAX_CHECKPOINT_ID) throw idLimitError();
+    if (postgres) this.#shared.reserved.add(id);
+    return id;
+  }
+
+  /**
    * Holds the lock named `key` until the open transaction ends. PostgreSQL: a transaction-scoped
    * advisory lock (`pg_advisory_xact_lock` on a 64-bit hash of the schema and key; two keys that
    * share a hash only wait on each other). SQLite: nothing to take, since `BEGIN IMMEDIATE` already
@@ -466,14 +596,16 @@ export class KyselyAdapter extends CheckpointAdapterBase {
     const values = insertValues(row);
     // On SQLite, BEGIN IMMEDIATE already serialises writers; PostgreSQL needs explicit locks.
     if (postgres && keep !== undefined) await runner.rows(postgres.lockSession(row.namespace, row.sessionId));
-    if (postgres && row.id !== undefined) await runner.rows(postgres.lockIds());
+    // An id drawn from the sequence (reserveId) is below it already: no lock, no move.
+    const drawn = row.id !== undefined && this.#shared.reserved.delete(row.id);
+    if (postgres && row.id !== undefined && !drawn) await runner.rows(postgres.lockIds());
     const inserted = first(
       await runner.rows(row.id === undefined ? queries.insert.withValues(values) : queries.insertWithId.withValues({ ...values, id: row.id })),
     );
     if (!inserted) throw await this.#conflict(runner, row);
     const id = Number(inserted.id);
     // SQLite AUTOINCREMENT keeps later ids above an explicit one by itself; a PostgreSQL identity does not.
-    if (postgres && row.id !== undefined) await runner.rows(postgres.keepSequenceAbove(id));
+    if (postgres && row.id !== undefined && !drawn) await runner.rows(postgres.keepSequenceAbove(id));
     const pruned =
       keep === undefined
         ? []

@@ -1,6 +1,7 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { readFileSync, statSync } from 'node:fs';
-import { isCheckpointIntegrityError, isStoreSchemaError, type Checkpoint } from '@session-checkpoint/core';
+import { Checkpointer, isCheckpointIntegrityError, isStoreSchemaError, Keyring, type Checkpoint } from '@session-checkpoint/core';
 import { readFixtureJson } from '@session-checkpoint/fixtures';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -203,3 +204,41 @@ function hasPython(): boolean {
     return false;
   }
 }
+
+describe('a sealed store in the Python tool (CPython, test-support/python_reference_ops.py)', () => {
+  const python = spawnSync('python3', ['-c', 'import sys; print(sys.version_info[0])'], { encoding: 'utf8' });
+  it.skipIf(python.status !== 0)('lists, verifies the hash of, exports and imports every row: it sees envelopes, never the plaintext', async () => {
+    const dir = tempDir('sc-py-sealed-');
+    try {
+      const path = dir.file('sealed.sqlite');
+      const keys = Keyring.generate('py');
+      const store = await openSqliteStore(path, { keys });
+      const made: Checkpoint[] = [];
+      for (let i = 0; i < 5; i++) made.push(await store.create({ namespace: i % 2 ? 'app-b' : 'app-a', sessionId: 's', payloadJson: `{"i":${i},"big":12345678901234567890,"f":1.0,"secret":"python-sealed-marker"}` }));
+      await new Checkpointer(store, { namespace: 'app-a', maxHistory: 2 }).put('t', { n: 1 });
+      await store.close();
+      const script = fileURLToPath(new URL('./test-support/python_reference_ops.py', import.meta.url));
+      const run = spawnSync('python3', [script, path, dir.file('python-copy.sqlite'), dir.file('bundle.json'), JSON.stringify(manifest.schema_sql)], { encoding: 'utf8' });
+      expect(run.stderr).toBe('');
+      const summary = JSON.parse(run.stdout) as { listed: Record<string, number[]>; exported: number[]; inserted: number[]; meta_keys: string[]; envelope_keys: string[] };
+      const all = [...made.map((c) => c.id), made[4]!.id + 1];
+      expect(summary.exported).toEqual(all);
+      expect(summary.inserted).toEqual(all);
+      expect(Object.values(summary.listed).flat().sort((a, b) => a - b)).toEqual(all);
+      // The first payload is small: stored uncompressed, without `zip`.
+      expect(summary.envelope_keys).toEqual(['ct', 'iv', 'key', 'link', 'prev', 'seal', 'sealed']);
+      expect(summary.meta_keys).toContain('schema_version');
+      expect(summary.meta_keys.some((k) => k.startsWith('seal:'))).toBe(true);
+      expect(readFileSync(dir.file('bundle.json'), 'utf8')).not.toContain('python-sealed-marker');
+      // The store the Python tool wrote is still readable by us with the keys, row by row.
+      const copy = await openSqliteStore(dir.file('python-copy.sqlite'), { keys, create: false });
+      try {
+        for (const c of made) expect((await copy.get(c.id, { namespace: c.namespace })).payloadJson).toBe(c.payloadJson);
+      } finally {
+        await copy.close();
+      }
+    } finally {
+      dir.remove();
+    }
+  });
+});

@@ -6,6 +6,9 @@ function storeOptions(options: CheckpointStoreOptions): CheckpointStoreOptions {
     ...(options.limits === undefined ? {} : { limits: options.limits }),
     ...(options.now === undefined ? {} : { now: options.now }),
     ...(options.verifiedTextCache === undefined ? {} : { verifiedTextCache: options.verifiedTextCache }),
+    ...(options.keys === undefined ? {} : { keys: options.keys }),
+    ...(options.allowPlaintext === undefined ? {} : { allowPlaintext: options.allowPlaintext }),
+    ...(options.compress === undefined ? {} : { compress: options.compress }),
   };
 }
 

@@ -16,6 +16,9 @@
  * savers only up to N turns (they store the whole history per step: O(N^2) to build);
  * --walk-backends SQLite or PostgreSQL runs one backend (default: SQLite, and PostgreSQL when
  * SC_PG_URL is set), so the two can run as separate processes.
+ * sealedCost (issue 36) runs only when named in --only: create, get and latest through a plain
+ * store and stores opened with keys, on SQLite (full and normal) and PostgreSQL, CPU and wall
+ * time per call and bytes stored (scenarios/sealed-cost.ts).
  * inspect (issue 29) runs only when named in --only: `state` of the latest checkpoint of a 300-turn
  * chat against getTuple, and `diff` of two 2 MB states.
  * agents (issue 30) runs only when named in --only: --agents 1,8,32,64 (concurrent agents over 4
@@ -42,6 +45,7 @@ import { inspect } from './scenarios/inspect.js';
 import { langgraphSaver } from './scenarios/langgraph-saver.js';
 import { memory } from './scenarios/memory.js';
 import { postgres } from './scenarios/postgres.js';
+import { sealedCost } from './scenarios/sealed-cost.js';
 import { sqliteReads } from './scenarios/sqlite-reads.js';
 import { sqliteWrites } from './scenarios/sqlite-writes.js';
 import { RATIOS } from './targets.js';
@@ -71,6 +75,7 @@ const PER_RUN: Record<string, (c: typeof ctx) => Promise<Sample[]>> = {
 };
 /** Scenarios run only when named in --only (each builds long threads on every saver). */
 const OPT_IN: Record<string, (c: typeof ctx) => Promise<Sample[]>> = {
+  sealedCost,
   historyWalk: (c) => historyWalk(c, { turns: walkTurns, peerMaxTurns: Number(value('--walk-peer-turns') ?? Infinity), backends: value('--walk-backends')?.split(',') }),
   inspect,
   agents: (c) =>

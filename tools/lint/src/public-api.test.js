@@ -24,13 +24,17 @@ const PUBLIC_NAMES = {
     'canonicalize', 'canonicalizeJson', 'checkStoredPayload', 'idLimitError', 'isCheckpointConflictError', 'isCheckpointError',
     'isCheckpointIntegrityError', 'isCheckpointNotFoundError', 'isCheckpointValidationError',
     'isStoreNotFoundError', 'isStoreSchemaError', 'isStoreSecurityError', 'sha256Hex', 'utf8ByteLength',
+    // Sealed and encrypted stores (issue 36).
+    'DeleteIdsOptions', 'KEY_FILE_FORMAT', 'Keyring', 'META_NAMESPACE', 'MetaChange', 'MetaEntry', 'MetaSwap',
+    'RekeyOptions', 'RekeyReport', 'SealProblem', 'SealReport', 'SealedImportOptions', 'generateKeyFile',
+    'loadKeyFile', 'writeKeyFile',
   ],
   'bundle': [
     'BundleLimits', 'BundlePhase', 'BundleProgress', 'CHECKPOINT_FIELDS', 'CheckpointField', 'EXPORT_SCHEMA',
     'ExportBundle', 'ExportOptions', 'ExportedCheckpoint', 'ImportCandidate', 'ImportOptions', 'ImportPlan',
     'ImportResult', 'ParseBundleOptions', 'ParsedBundle', 'ProgressListener', 'STORE_SCHEMA_VERSION',
     'WriteBundleFileOptions', 'WriteBundleFileResult', 'exportBundle', 'importBundle', 'parseBundle',
-    'planImport', 'readBundleFile', 'serializeBundle', 'writeBundleFile',
+    'planImport', 'readBundleFile', 'serializeBundle', 'writeBundleFile', 'SEAL_SECTION_KEY', 'SealSection',
   ],
   'conformance': [
     'CONFORMANCE_GROUPS', 'CaseContext', 'DEFAULT_CASE_TIMEOUT_MS', 'TamperPatch', 'ConformanceCase', 'ConformanceFactory', 'ConformanceFailure',

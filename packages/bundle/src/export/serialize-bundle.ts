@@ -4,7 +4,7 @@
  * holds more than one formatted checkpoint.
  */
 import { formatPythonJson } from '@session-checkpoint/core/internal';
-import type { ExportBundle, ExportedCheckpoint } from '../bundle-format.js';
+import type { ExportBundle, ExportedCheckpoint, SealSection } from '../bundle-format.js';
 
 /**
  * The bundle as file text, byte-identical to what the Python reference writes (trailing newline included).
@@ -19,7 +19,7 @@ export function serializeBundle(bundle: ExportBundle): string {
 }
 
 /** Where the `checkpoints` array opens: the text before its first item. */
-export function bundleTextHead(header: Omit<ExportBundle, 'checkpoints'>): string {
+export function bundleTextHead(header: Omit<ExportBundle, 'checkpoints' | 'session_checkpoint_seal'>): string {
   // Derived from the formatter itself so that header layout cannot drift from serializeBundle.
   const empty = formatPythonJson({ ...header, checkpoints: [] });
   return empty.slice(0, empty.length - '[]\n}'.length) + '[';
@@ -30,7 +30,13 @@ export function bundleTextItem(item: ExportedCheckpoint, first: boolean): string
   return (first ? '\n    ' : ',\n    ') + formatPythonJson(item, 2, 2);
 }
 
-/** The text after the last item (`empty` when there was none). */
-export function bundleTextTail(empty: boolean): string {
-  return empty ? ']\n}\n' : '\n  ]\n}\n';
+/**
+ * The text after the last item (`empty` when there was none), with a sealed bundle's seal
+ * section, which follows `checkpoints` (its heads are read after the rows).
+ */
+export function bundleTextTail(empty: boolean, seal?: SealSection): string {
+  const close = empty ? ']' : '\n  ]';
+  if (seal === undefined) return `${close}\n}\n`;
+  const full = formatPythonJson({ checkpoints: [], session_checkpoint_seal: seal });
+  return close + full.slice(full.indexOf('[]') + 2) + '\n';
 }

@@ -6,7 +6,7 @@ import type { CheckpointStore } from '@session-checkpoint/core';
 import { EXPORT_SCHEMA } from '../bundle-format.js';
 import type { ProgressListener } from '../progress.js';
 import { writeFileAtomic } from './atomic-file.js';
-import { bundleHeader, toExportedCheckpoint } from './export-bundle.js';
+import { bundleHeader, readExport, retryExport, toExportedCheckpoint } from './export-bundle.js';
 import { bundleTextHead, bundleTextItem, bundleTextTail } from './serialize-bundle.js';
 import { prepareExportTarget } from './store-path-guard.js';
 
@@ -20,6 +20,8 @@ export interface WriteBundleFileOptions {
   now?: () => Date;
   /** Called after each checkpoint with phase `export`. Default is none. */
   onProgress?: ProgressListener;
+  /** A store opened with keys: write decrypted payloads, a plain bundle. Default is `false` (see `ExportOptions.plaintext`). */
+  plaintext?: boolean;
 }
 
 /** What {@link writeBundleFile} reports (the CLI's `export` result). */
@@ -62,22 +64,24 @@ export async function writeBundleFile(
   const target = await prepareExportTarget(outputPath, options.storePath === undefined ? {} : { storePath: options.storePath });
   const output = target.path;
   let count = 0;
-  const produce = async (write: (chunk: string) => Promise<void>): Promise<void> => {
-    let buffer = bundleTextHead(header);
-    const scan = store.scan({ batchSize: SCAN_BATCH, ...(header.namespace === null ? {} : { namespace: header.namespace }) });
-    for await (const checkpoint of scan) {
-      buffer += bundleTextItem(toExportedCheckpoint(checkpoint), count === 0);
-      count++;
-      if (buffer.length >= WRITE_BUFFER_CHARS) {
-        await write(buffer);
-        buffer = '';
+  const produce = (write: (chunk: string) => Promise<void>): Promise<void> =>
+    readExport(store, header, { ...options, batchSize: SCAN_BATCH }, async (rows, seal) => {
+      count = 0;
+      let buffer = bundleTextHead(header);
+      for await (const checkpoint of rows) {
+        buffer += bundleTextItem(toExportedCheckpoint(checkpoint), count === 0);
+        count++;
+        if (buffer.length >= WRITE_BUFFER_CHARS) {
+          await write(buffer);
+          buffer = '';
+        }
+        options.onProgress?.({ phase: 'export', done: count, total: null });
       }
-      options.onProgress?.({ phase: 'export', done: count, total: null });
-    }
-    await write(buffer + bundleTextTail(count === 0));
-  };
+      await write(buffer + bundleTextTail(count === 0, await seal()));
+    });
   try {
-    await writeFileAtomic(output, produce, { expected: target.existing });
+    // A sealed export read while its sessions changed is written again from the start (a new temp file).
+    await retryExport(() => writeFileAtomic(output, produce, { expected: target.existing }));
   } catch (error) {
     await target.undo();
     throw error;

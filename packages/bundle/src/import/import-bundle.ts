@@ -2,8 +2,8 @@
  * Import: validate the whole bundle, plan it against the store, and (only when applied) insert
  * every new checkpoint in one transaction with its original id, hash and timestamp.
  */
-import { CheckpointConflictError, isCheckpointConflictError, type CheckpointStore } from '@session-checkpoint/core';
-import { validateToken } from '@session-checkpoint/core/internal';
+import { CheckpointConflictError, CheckpointValidationError, isCheckpointConflictError, type CheckpointRow, type CheckpointStore, type Keyring } from '@session-checkpoint/core';
+import { looksSealed, validateToken } from '@session-checkpoint/core/internal';
 import type { ProgressListener } from '../progress.js';
 import type { ImportCandidate } from './import-candidate.js';
 import { planImport } from './import-plan.js';
@@ -21,6 +21,17 @@ export interface ImportOptions {
   namespace?: string;
   /** Progress of the `validate`, `preflight` and `insert` phases. Default is none. */
   onProgress?: ProgressListener;
+  /**
+   * A sealed bundle whose keys the store does not hold: those keys, so that its rows are opened
+   * and re-sealed under the store's active key. Default is none: a sealed bundle imports only
+   * into a store that holds its keys (its envelopes are then kept as they are).
+   */
+  sourceKeys?: Keyring;
+  /**
+   * Refuse a plain bundle (its rows would be sealed as new checkpoints, trusting whatever the file
+   * says). Default is `false`. Only for a store opened with keys.
+   */
+  requireSealed?: boolean;
 }
 
 /** Result of {@link importBundle} (the CLI prints it as `dry_run`, `inserted`, `unchanged`). */
@@ -59,6 +70,21 @@ export async function importBundle(
   const onProgress = options.onProgress;
   const namespace = options.namespace === undefined ? undefined : validateToken(options.namespace, 'namespace');
   const parsed = typeof source === 'string' ? parseBundle(source, store.limits, onProgress ? { onProgress } : {}) : source;
+  const sealedRows = parsed.checkpoints.filter((c) => looksSealed(c.payloadJson)).length;
+  if (parsed.seal !== undefined || sealedRows > 0) {
+    // A sealed bundle: every item an envelope, and the heads of their sessions beside them.
+    if (store.keyIds === undefined) throw new CheckpointValidationError('Import bundle is sealed: import it into a store opened with keys');
+    if (parsed.seal === undefined || sealedRows !== parsed.checkpoints.length) {
+      throw new CheckpointValidationError('Import bundle mixes sealed and plain checkpoints, or has sealed checkpoints without their heads');
+    }
+    const rows: CheckpointRow[] = parsed.checkpoints.map(({ payloadBytes: _bytes, ...row }) => row);
+    return store.importSealed(rows, parsed.seal.heads, {
+      apply: options.apply === true,
+      ...(namespace === undefined ? {} : { namespace }),
+      ...(options.sourceKeys === undefined ? {} : { sourceKeys: options.sourceKeys }),
+    });
+  }
+  if (options.requireSealed === true) throw new CheckpointValidationError('Import bundle is not sealed (requireSealed)');
   const candidates = namespace === undefined ? parsed.checkpoints : parsed.checkpoints.filter((c) => c.namespace === namespace);
   // Outside any transaction first: conflicts and dry runs never take the write lock.
   const plan = await planImport(store, candidates, onProgress);

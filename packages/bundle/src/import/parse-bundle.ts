@@ -7,8 +7,8 @@ import {
   CheckpointValidationError,
   type CheckpointLimits,
 } from '@session-checkpoint/core';
-import { parseJsonTree } from '@session-checkpoint/core/internal';
-import { EXPORT_SCHEMA } from '../bundle-format.js';
+import { parseJsonTree, SEALED_BUNDLE_FORMAT } from '@session-checkpoint/core/internal';
+import { EXPORT_SCHEMA, SEAL_SECTION_KEY, type SealSection } from '../bundle-format.js';
 import type { ProgressListener } from '../progress.js';
 import { importCandidate, type ImportCandidate } from './import-candidate.js';
 import { lastWins } from './last-wins.js';
@@ -27,6 +27,8 @@ export interface ParsedBundle {
   payloadBytes: number;
   /** The bundle's top-level `namespace` (informational; the reference ignores it). */
   namespace: string | null;
+  /** A sealed bundle's seal section (the heads of its sessions); absent in a plain bundle. */
+  seal?: SealSection;
 }
 
 /** Options of {@link parseBundle}. */
@@ -95,7 +97,20 @@ export function parseBundle(text: string, limits: BundleLimits, options: ParseBu
   }
   assertNoDuplicates(checkpoints);
   const namespace = top.get('namespace');
-  return { checkpoints, payloadBytes, namespace: namespace?.kind === 'string' ? namespace.value : null };
+  const seal = sealSection(top.get(SEAL_SECTION_KEY));
+  return { checkpoints, payloadBytes, namespace: namespace?.kind === 'string' ? namespace.value : null, ...(seal === undefined ? {} : { seal }) };
+}
+
+/** The seal section of a sealed bundle, checked for shape (its heads are checked on import). */
+function sealSection(node: ReturnType<typeof lastWins> extends Map<string, infer N> ? N | undefined : never): SealSection | undefined {
+  if (node === undefined) return undefined;
+  const fields = node.kind === 'object' ? lastWins(node.entries) : undefined;
+  const format = fields?.get('format');
+  const heads = fields?.get('heads');
+  if (format?.kind !== 'string' || format.value !== SEALED_BUNDLE_FORMAT || heads?.kind !== 'array' || !heads.items.every((h) => h.kind === 'string')) {
+    throw new CheckpointValidationError(`Import bundle ${SEAL_SECTION_KEY} must be {"format": "${SEALED_BUNDLE_FORMAT}", "heads": [text, ...]}`);
+  }
+  return { format: format.value, heads: heads.items.map((h) => (h as { value: string }).value) };
 }
 
 function assertNoDuplicates(checkpoints: readonly ImportCandidate[]): void {

@@ -5,7 +5,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CheckpointStore, MemoryAdapter, type CheckpointLimits } from '@session-checkpoint/core';
+import { CheckpointStore, MemoryAdapter, type CheckpointLimits, type CheckpointStoreOptions } from '@session-checkpoint/core';
 import { openPostgresStore, openSqliteStore } from '@session-checkpoint/store-kysely';
 import pg from 'pg';
 import { afterAll, describe } from 'vitest';
@@ -36,8 +36,8 @@ export function tempDir(prefix = 'sc-bundle-'): string {
 
 let counter = 0;
 
-export async function openTestStore(backend: Backend, limits?: Partial<CheckpointLimits>): Promise<TestStore> {
-  const options = limits ? { limits } : {};
+export async function openTestStore(backend: Backend, limits?: Partial<CheckpointLimits>, storeOptions: Pick<CheckpointStoreOptions, 'keys' | 'allowPlaintext'> = {}): Promise<TestStore> {
+  const options = { ...(limits ? { limits } : {}), ...storeOptions };
   if (backend === 'memory') {
     const store = new CheckpointStore(new MemoryAdapter(), options);
     return { store, cleanup: () => store.close() };

@@ -1,5 +1,5 @@
 import { CheckpointConflictError, CheckpointError } from '../errors.js';
-import type { CheckpointAdapter, InsertOptions, InsertResult, ListRowsQuery, PruneQuery, ScanRowsQuery } from '../port/adapter.js';
+import type { AdapterCapabilities, CheckpointAdapter, InsertOptions, InsertResult, ListRowsQuery, MetaChange, MetaEntry, MetaSwap, PruneQuery, ScanRowsQuery } from '../port/adapter.js';
 import { CheckpointAdapterBase } from '../port/adapter-base.js';
 import { idLimitError, MAX_CHECKPOINT_ID } from '../port/id-limit.js';
 import { compareNewestFirst, selectPrunable } from '../port/ordering.js';
@@ -19,6 +19,8 @@ interface MemoryState {
    * inserts; any delete, tamper or rollback drops the entry (or all of them) so it is recomputed.
    */
   latest: Map<string, CheckpointRow>;
+  /** Metadata entries (a sealed store's heads). */
+  meta: Map<string, string>;
   /** Tail of the queue that serialises operations; see `#exclusive`. */
   queue: Promise<unknown>;
   closed: boolean;
@@ -29,8 +31,8 @@ interface MemoryState {
  * process. Every operation, and every transaction as a whole, runs alone (a promise queue), so
  * concurrent callers in one process never see half a transaction, and a failed transaction can
  * restore the state it started from without undoing anyone else's work. Its capabilities are the
- * base class defaults (every flag `false`): in-process only, gone on close, callers wait for an
- * open transaction.
+ * base class defaults (in-process only, gone on close, callers wait for an open transaction),
+ * plus `metaEntries`: metadata entries (a sealed store's heads) live in a map of their own.
  *
  * @example
  * ```ts
@@ -38,7 +40,7 @@ interface MemoryState {
  * ```
  */
 export class MemoryAdapter extends CheckpointAdapterBase {
-  #state: MemoryState = { rows: new Map(), sequence: 0, latest: new Map(), queue: Promise.resolve(), closed: false };
+  #state: MemoryState = { rows: new Map(), sequence: 0, latest: new Map(), meta: new Map(), queue: Promise.resolve(), closed: false };
   /** True for the adapter handed to a transaction callback: it already holds the queue. */
   #bound = false;
 
@@ -63,35 +65,95 @@ export class MemoryAdapter extends CheckpointAdapterBase {
     });
   }
 
+  /** What this adapter promises: the base defaults, and metadata entries of its own. */
+  override get capabilities(): AdapterCapabilities {
+    return { ...super.capabilities, metaEntries: true };
+  }
+
   async insert(row: NewCheckpointRow, options: InsertOptions = {}): Promise<InsertResult> {
-    return this.#exclusive(() => {
-      const state = this.#state;
-      if (row.id !== undefined && state.rows.has(row.id)) {
-        throw new CheckpointConflictError(`Checkpoint id ${row.id} already exists`, { ids: [row.id] });
-      }
-      if (row.sourceRef !== null) {
-        for (const existing of state.rows.values()) {
-          if (existing.namespace === row.namespace && existing.sourceRef === row.sourceRef) {
-            throw new CheckpointConflictError(`source_ref already exists in namespace '${row.namespace}'`, { ids: [existing.id] });
-          }
+    return this.#exclusive(() => this.#insertNow(row, options));
+  }
+
+  /** Inserts one row and applies retention; the caller holds the queue. */
+  #insertNow(row: NewCheckpointRow, options: InsertOptions): InsertResult {
+    const state = this.#state;
+    if (row.id !== undefined && state.rows.has(row.id)) {
+      throw new CheckpointConflictError(`Checkpoint id ${row.id} already exists`, { ids: [row.id] });
+    }
+    if (row.sourceRef !== null) {
+      for (const existing of state.rows.values()) {
+        if (existing.namespace === row.namespace && existing.sourceRef === row.sourceRef) {
+          throw new CheckpointConflictError(`source_ref already exists in namespace '${row.namespace}'`, { ids: [existing.id] });
         }
       }
-      if (row.id === undefined && state.sequence >= MAX_CHECKPOINT_ID) throw idLimitError();
-      const id = row.id ?? state.sequence + 1;
-      state.sequence = Math.max(state.sequence, id);
-      const stored = { ...row, id };
-      state.rows.set(id, stored);
-      const key = sessionKey(row.namespace, row.sessionId);
-      const newest = state.latest.get(key);
-      if (newest && compareNewestFirst(stored, newest) < 0) state.latest.set(key, stored);
-      const pruned =
-        options.keepLatest === undefined
-          ? []
-          : selectPrunable([...state.rows.values()], { namespace: row.namespace, sessionId: row.sessionId, keepLatest: options.keepLatest });
-      for (const prunedId of pruned) state.rows.delete(prunedId);
-      if (pruned.length > 0) state.latest.delete(key);
-      return { id, pruned };
+    }
+    if (row.id === undefined && state.sequence >= MAX_CHECKPOINT_ID) throw idLimitError();
+    const id = row.id ?? state.sequence + 1;
+    state.sequence = Math.max(state.sequence, id);
+    const stored = { ...row, id };
+    state.rows.set(id, stored);
+    const key = sessionKey(row.namespace, row.sessionId);
+    const newest = state.latest.get(key);
+    if (newest && compareNewestFirst(stored, newest) < 0) state.latest.set(key, stored);
+    const pruned =
+      options.keepLatest === undefined
+        ? []
+        : selectPrunable([...state.rows.values()], { namespace: row.namespace, sessionId: row.sessionId, keepLatest: options.keepLatest });
+    for (const prunedId of pruned) state.rows.delete(prunedId);
+    if (pruned.length > 0) state.latest.delete(key);
+    return { id, pruned };
+  }
+
+  override async readMeta(keys: readonly string[]): Promise<MetaEntry[]> {
+    return this.#exclusive(() => keys.flatMap((key) => {
+      const value = this.#state.meta.get(key);
+      return value === undefined ? [] : [{ key, value }];
+    }));
+  }
+
+  override async listMeta(prefix: string): Promise<MetaEntry[]> {
+    return this.#exclusive(() => [...this.#state.meta].filter(([key]) => key.startsWith(prefix)).map(([key, value]) => ({ key, value })));
+  }
+
+  override async writeMeta(changes: readonly MetaChange[]): Promise<void> {
+    return this.#exclusive(() => this.#applyMeta(changes));
+  }
+
+  override async insertWithMeta(row: (id: number) => NewCheckpointRow, swap: MetaSwap, also: readonly MetaChange[]): Promise<number | undefined> {
+    return this.#exclusive(() => {
+      if ((this.#state.meta.get(swap.key) ?? null) !== swap.expected) return undefined;
+      if (this.#state.sequence >= MAX_CHECKPOINT_ID) throw idLimitError();
+      const id = this.#state.sequence + 1;
+      this.#insertNow({ ...row(id), id }, {});
+      this.#applyMeta([{ key: swap.key, value: swap.value }, ...also]);
+      return id;
     });
+  }
+
+  override async updatePayload(id: number, namespace: string, payloadJson: string, payloadSha256: string): Promise<boolean> {
+    return this.#exclusive(() => {
+      const row = this.#state.rows.get(id);
+      if (!row || row.namespace !== namespace) return false;
+      this.#state.rows.set(id, { ...row, payloadJson, payloadSha256 });
+      this.#state.latest.clear();
+      return true;
+    });
+  }
+
+  /** The id the next insert would be given (the sequence moves when a row is inserted with it). */
+  async reserveId(): Promise<number> {
+    return this.#exclusive(() => {
+      if (this.#state.sequence >= MAX_CHECKPOINT_ID) throw idLimitError();
+      return this.#state.sequence + 1;
+    });
+  }
+
+  #applyMeta(changes: readonly MetaChange[]): void {
+    for (const { key, value, ifAbsent } of changes) {
+      if (ifAbsent === true && this.#state.meta.has(key)) continue;
+      if (value === null) this.#state.meta.delete(key);
+      else this.#state.meta.set(key, value);
+    }
   }
 
   async getRow(id: number, namespace: string): Promise<CheckpointRow | undefined> {
@@ -165,15 +227,17 @@ export class MemoryAdapter extends CheckpointAdapterBase {
     return runInTransaction(this, this.#bound, (body) => this.#snapshotTransaction(body), MemoryAdapter.#boundTo, fn);
   }
 
-  /** Runs `body` alone in the queue; when it throws, the rows and the id sequence go back to where they were. */
+  /** Runs `body` alone in the queue; when it throws, the rows, the metadata and the id sequence go back to where they were. */
   #snapshotTransaction<T>(body: (state: MemoryState) => Promise<T>): Promise<T> {
     return this.#exclusive(async () => {
       const snapshot = new Map(this.#state.rows);
+      const meta = new Map(this.#state.meta);
       const sequence = this.#state.sequence;
       try {
         return await body(this.#state);
       } catch (error) {
         this.#state.rows = snapshot;
+        this.#state.meta = meta;
         this.#state.latest.clear();
         this.#state.sequence = sequence;
         throw error;

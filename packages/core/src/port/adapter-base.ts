@@ -5,11 +5,15 @@ import type {
   InsertOptions,
   InsertResult,
   ListRowsQuery,
+  MetaChange,
+  MetaEntry,
+  MetaSwap,
   PruneQuery,
   ScanRowsQuery,
   SessionSummaryRow,
   SourceRefPrefixQuery,
 } from './adapter.js';
+import { insertWithMetaRows, listMetaRows, readMetaRows, writeMetaRows } from './meta-rows.js';
 import { compareNewestFirst, selectPrunable, selectSourceRefPrefix } from './ordering.js';
 
 /** The base class's answer: no promise beyond the contract. */
@@ -130,5 +134,36 @@ export abstract class CheckpointAdapterBase implements CheckpointAdapter {
   /** Default: {@link selectPrunable} over a scan of the namespace. */
   async findPrunable(query: PruneQuery): Promise<number[]> {
     return selectPrunable(await this.allRows(query.namespace), query);
+  }
+
+  /** Default: metadata kept as rows of the reserved namespace (see meta-rows.ts); `lock` is ignored. */
+  async readMeta(keys: readonly string[], _options?: { lock?: boolean }): Promise<MetaEntry[]> {
+    return readMetaRows(this, keys);
+  }
+
+  /** Default: metadata rows of the reserved namespace whose key starts with `prefix`. */
+  async listMeta(prefix: string): Promise<MetaEntry[]> {
+    return listMetaRows(this, prefix);
+  }
+
+  /** Default: each change a delete and an insert of a metadata row, in one transaction. */
+  async writeMeta(changes: readonly MetaChange[]): Promise<void> {
+    return writeMetaRows(this, changes);
+  }
+
+  /** Default: a transaction that reads the entry, and inserts and writes only when it holds `swap.expected`. */
+  async insertWithMeta(row: (id: number) => NewCheckpointRow, swap: MetaSwap, also: readonly MetaChange[]): Promise<number | undefined> {
+    return insertWithMetaRows(this, row, swap, also);
+  }
+
+  /** Default: the row deleted and inserted again with its id and the new payload, in one transaction. */
+  async updatePayload(id: number, namespace: string, payloadJson: string, payloadSha256: string): Promise<boolean> {
+    return this.transaction(async (tx) => {
+      const row = await tx.getRow(id, namespace);
+      if (row === undefined) return false;
+      await tx.deleteRow(id, namespace);
+      await tx.insert({ ...row, payloadJson, payloadSha256, id });
+      return true;
+    });
   }
 }

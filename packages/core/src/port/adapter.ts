@@ -37,6 +37,36 @@ export interface AdapterCapabilities {
    * callers check their preconditions themselves, in a transaction.
    */
   readonly conditionalInserts?: boolean;
+  /**
+   * The adapter keeps metadata entries natively ({@link CheckpointAdapter.readMeta} and the other
+   * meta members; SQL: rows of `checkpoint_meta`). Default is `false` (absent):
+   * {@link CheckpointAdapterBase} keeps them as ordinary rows of a reserved namespace
+   * ({@link META_NAMESPACE}), which works on any adapter. Sealed stores keep their heads there.
+   */
+  readonly metaEntries?: boolean;
+}
+
+/** One metadata entry: a key and its text. */
+export interface MetaEntry {
+  key: string;
+  value: string;
+}
+
+/** A change of a metadata entry: its new text, or `null` to remove it. */
+export interface MetaChange {
+  key: string;
+  value: string | null;
+  /** Set the entry only when it does not exist yet (a concurrent writer's entry is kept). Default is `false`. */
+  ifAbsent?: boolean;
+}
+
+/** The compare-and-set of {@link CheckpointAdapter.insertWithMeta}. */
+export interface MetaSwap {
+  key: string;
+  /** The text the entry must hold for anything to be written; `null`: the entry must be absent. */
+  expected: string | null;
+  /** Its new text. */
+  value: string;
 }
 
 /** What {@link CheckpointAdapter.insertIfPresent} requires before it inserts. */
@@ -234,6 +264,51 @@ export interface CheckpointAdapter {
 
   /** Ids selected by a prune query, ascending. */
   findPrunable(query: PruneQuery): Promise<number[]>;
+
+  /**
+   * The metadata entries of these keys that exist, in no particular order. With `lock` inside a
+   * transaction, each entry found stays locked against other writers until the transaction ends
+   * (PostgreSQL: `FOR UPDATE`); adapters whose write transactions run one at a time ignore it.
+   * Optional: {@link CheckpointAdapterBase} keeps entries as rows of {@link META_NAMESPACE}.
+   */
+  readMeta?(keys: readonly string[], options?: { lock?: boolean }): Promise<MetaEntry[]>;
+
+  /** Every metadata entry whose key starts with `prefix`, in no particular order. Optional, as {@link readMeta}. */
+  listMeta?(prefix: string): Promise<MetaEntry[]>;
+
+  /** Sets or removes metadata entries, atomically. Optional, as {@link readMeta}. */
+  writeMeta?(changes: readonly MetaChange[]): Promise<void>;
+
+  /**
+   * Inserts a row, sets `swap.key` to `swap.value` and applies `also`, as one atomic step, only
+   * when `swap.key` holds `swap.expected` at that moment (`null`: absent). The adapter picks the
+   * row's id (the id its next insert would be given: above every id handed out so far) and asks
+   * `row(id)` for the row to insert with it, so that a sealed row's seal can cover its own id.
+   * Resolves to the id, or to `undefined` when the entry held something else (nothing written).
+   * The optimistic write of a sealed store: its heads move with the row or not at all.
+   * Optional, as {@link readMeta}.
+   *
+   * @throws CheckpointConflictError when the row's `(namespace, sourceRef)` is taken, or the ids
+   *   are exhausted (nothing written).
+   */
+  insertWithMeta?(row: (id: number) => NewCheckpointRow, swap: MetaSwap, also: readonly MetaChange[]): Promise<number | undefined>;
+
+  /**
+   * Replaces the payload text and hash of the row with this id in this namespace, every other
+   * column kept; `true` when a row was changed. What a key rotation does to a sealed row (a new
+   * envelope, the same row). Optional: {@link CheckpointAdapterBase} deletes the row and inserts it
+   * again with its id, in one transaction.
+   */
+  updatePayload?(id: number, namespace: string, payloadJson: string, payloadSha256: string): Promise<boolean>;
+
+  /**
+   * Called on the adapter handed to a {@link CheckpointAdapter.transaction} callback: the id the
+   * transaction's next insert without an explicit id would be given, for inserting a row with that
+   * explicit id instead (a sealed row's seal covers its id, so it is computed first). Insert with it
+   * before asking again. Optional: without it the store inserts and deletes a placeholder row to
+   * learn the id.
+   */
+  reserveId?(): Promise<number>;
 
   /**
    * Takes the exclusive lock named `key` and holds it until the open transaction ends (commit or

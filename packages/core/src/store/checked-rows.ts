@@ -3,8 +3,12 @@ import type { Checkpoint, CheckpointRow } from '../types.js';
 import { RowFieldChecks } from './row-field-checks.js';
 import { integrityError, rowFailure, toCheckpoint } from './verify-row.js';
 
-/** A row read for display: its verified record, or the raw row and why it failed. */
-export type CheckedRow = { ok: true; row: Checkpoint } | { ok: false; raw: CheckpointRow; error: CheckpointIntegrityError };
+/**
+ * A row read for display: its verified record, or the raw row and why it failed. `sealed`: the
+ * row was a sealed envelope, opened and verified (only `CheckpointStore.checkRows` of a store
+ * opened with keys sets it).
+ */
+export type CheckedRow = { ok: true; row: Checkpoint; sealed?: boolean } | { ok: false; raw: CheckpointRow; error: CheckpointIntegrityError };
 
 /** Reads are never refused for size or depth (as the store reads). */
 const READ_LIMITS = { maxPayloadBytes: Number.MAX_SAFE_INTEGER, maxDepth: Number.MAX_SAFE_INTEGER };

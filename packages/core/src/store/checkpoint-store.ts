@@ -1,4 +1,4 @@
-import { CheckpointConflictError, CheckpointError, CheckpointNotFoundError, CheckpointValidationError, isCheckpointConflictError, type IntegrityFailure } from '../errors.js';
+import { CheckpointConflictError, CheckpointError, CheckpointIntegrityError, CheckpointNotFoundError, CheckpointValidationError, isCheckpointConflictError, type IntegrityFailure } from '../errors.js';
 import { resolveLimits, type CheckpointLimits } from '../limits.js';
 import type { CheckpointAdapter, InsertOptions, InsertPrecondition, SourceRefPrefixQuery } from '../port/adapter.js';
 import { CheckpointAdapterBase } from '../port/adapter-base.js';
@@ -12,6 +12,19 @@ import type { DeleteResult, PruneResult, SessionSummary, VerifyReport } from './
 import { isIdLimitError } from '../port/id-limit.js';
 import { integrityError, rowFailure, toCheckpoint, verifyRow, verifyRows } from './verify-row.js';
 import { DEFAULT_VERIFIED_TEXT_CACHE, VerifiedPayloads } from './verified-payloads.js';
+import { checkRows as checkPlainRows, type CheckedRow } from './checked-rows.js';
+import { isKeyring, type Keyring } from '../seal/keyring.js';
+import { SealedReader } from '../seal/sealed-reader.js';
+import { insertConflict, rowsOf, sessionError, StoreSeal, type SealTx } from '../seal/store-seal.js';
+import { META_NAMESPACE } from '../port/meta-rows.js';
+import { parseEnvelope, type ChainPlace } from '../seal/row-envelope.js';
+import { RowFieldChecks } from './row-field-checks.js';
+import { sessionHeadKey } from '../seal/heads.js';
+import type { ChainRow } from '../seal/chain.js';
+import { rekeyStore, type RekeyOptions, type RekeyReport } from '../seal/rekey.js';
+import { applySealedImport, checkSealedBundle, planSealedImport, type SealedImportOptions } from '../seal/sealed-import.js';
+import { listMeta, readMeta } from '../seal/meta-access.js';
+import { SESSION_HEAD_PREFIX, STORE_HEAD_KEY } from '../seal/heads.js';
 
 /** Options of {@link CheckpointStore}. */
 export interface CheckpointStoreOptions {
@@ -33,6 +46,33 @@ export interface CheckpointStoreOptions {
    * ```
    */
   verifiedTextCache?: number;
+  /**
+   * Seal and encrypt every row with these keys (a {@link Keyring}: from `loadKeyFile`,
+   * `Keyring.generate` or `new Keyring`). Each write stores its payload as an AES-256-GCM
+   * envelope bound to the row's identity, sealed with HMAC-SHA256 and chained to the session's
+   * previous row; heads of each session and of the store record order and completeness. Every read
+   * opens and checks what it returns and fails closed with `CheckpointIntegrityError`. Default is
+   * none: a plain store, exactly as without this option. See docs/sealing.md.
+   *
+   * @example
+   * ```ts
+   * const store = new CheckpointStore(adapter, { keys: await loadKeyFile('checkpoints.keys') });
+   * ```
+   */
+  keys?: Keyring;
+  /**
+   * With `keys`: accept plaintext rows on read (checked as plain rows are), for migrating a store
+   * written without keys; new writes are sealed all the same, and `rekey()` seals the old rows.
+   * Default is `false`: a plaintext row in a sealed store fails closed.
+   */
+  allowPlaintext?: boolean;
+  /**
+   * With `keys`: deflate payloads of 256 bytes or more before encrypting them, when that makes
+   * them smaller. Default is `true` (an envelope of an incompressible payload is about 4/3 of its
+   * size plus 200 bytes). Compression makes stored sizes depend on the payload's redundancy:
+   * see docs/sealing.md before mixing secrets with text an attacker chooses in one payload.
+   */
+  compress?: boolean;
 }
 
 /** Namespace option shared by most calls. */
@@ -83,7 +123,15 @@ export interface VerifyOptions {
   namespace?: string;
   /** Rows read per batch. Default is `500`. */
   batchSize?: number;
+  /**
+   * Sealed stores: after the scan, check the store head against this anchor digest (from
+   * {@link CheckpointStore.sealHead}); a different head throws `CheckpointIntegrityError`. Default is none.
+   */
+  expectHead?: string;
 }
+
+/** Options of {@link CheckpointStore.deleteIds}. */
+export interface DeleteIdsOptions extends NamespaceOption {}
 
 /** Options of {@link CheckpointStore.scan}. */
 export interface ScanOptions {
@@ -91,6 +139,11 @@ export interface ScanOptions {
   namespace?: string;
   /** Rows read per batch. Default is `500`. */
   batchSize?: number;
+  /**
+   * Sealed stores: yield each verified row as stored (the envelope as `payloadJson`, its hash as
+   * `payloadSha256`) instead of its plaintext: what a sealed export writes. Default is `false`.
+   */
+  stored?: boolean;
 }
 
 /**
@@ -115,6 +168,10 @@ export class CheckpointStore {
   readonly #readLimits = { maxPayloadBytes: Number.MAX_SAFE_INTEGER, maxDepth: Number.MAX_SAFE_INTEGER };
   /** Payloads verified under `#readLimits`, shared with the stores `transaction` binds. */
   #verified: VerifiedPayloads | undefined;
+  /** The sealing of a store opened with keys, shared with the stores `transaction` binds. */
+  #seal: StoreSeal | undefined;
+  /** In a store bound to a transaction of a sealed store: the heads that transaction changes. */
+  #sealTx: SealTx | undefined;
 
   constructor(adapter: CheckpointAdapter, options: CheckpointStoreOptions = {}) {
     this.adapter = adapter;
@@ -122,6 +179,19 @@ export class CheckpointStore {
     this.#now = options.now;
     const budget = options.verifiedTextCache === undefined ? DEFAULT_VERIFIED_TEXT_CACHE : nonNegativeInteger(options.verifiedTextCache, 'verifiedTextCache');
     this.#verified = budget > 0 ? new VerifiedPayloads(budget) : undefined;
+    if (options.keys !== undefined) {
+      if (!isKeyring(options.keys)) throw new CheckpointValidationError('keys must be a Keyring (from loadKeyFile, Keyring.generate or new Keyring)');
+      const reader = new SealedReader(options.keys, options.allowPlaintext === true, budget, this.#verified);
+      this.#seal = new StoreSeal(reader, options.compress !== false);
+    } else if (options.allowPlaintext !== undefined || options.compress !== undefined) {
+      throw new CheckpointValidationError('allowPlaintext and compress apply to a store opened with keys');
+    }
+  }
+
+  /** The ids of the keyring this store seals with (`undefined` for a plain store). Never the keys. */
+  get keyIds(): { activeId: string; ids: readonly string[] } | undefined {
+    const keys = this.#seal?.keys;
+    return keys === undefined ? undefined : { activeId: keys.activeId, ids: keys.ids };
   }
 
   /**
@@ -157,6 +227,18 @@ export class CheckpointStore {
   async insertPrepared(prepared: PreparedCheckpoint & { id?: number }, options: CreateOptions = {}): Promise<Checkpoint> {
     const insertOptions: InsertOptions = {};
     if (options.keepLatest !== undefined) insertOptions.keepLatest = validateId(options.keepLatest, 'keepLatest');
+    const seal = this.#seal;
+    if (seal !== undefined) {
+      try {
+        if (this.#sealTx === undefined && prepared.id === undefined && insertOptions.keepLatest === undefined) {
+          const record = await seal.insertOptimistic(this.adapter, prepared);
+          if (record !== undefined) return record;
+        }
+        return await this.#sealedWrite(async (tx) => (await tx.insert(prepared, prepared.id, insertOptions.keepLatest)).record);
+      } catch (error) {
+        throw insertConflict(error, prepared);
+      }
+    }
     const row = rowOf(prepared);
     let id: number;
     try {
@@ -185,6 +267,7 @@ export class CheckpointStore {
    * ```
    */
   async insertPreparedIfPresent(prepared: PreparedCheckpoint, precondition: InsertPrecondition): Promise<Checkpoint | undefined> {
+    if (this.#seal !== undefined) return this.#sealedInsertIfPresent(prepared, precondition);
     const adapter = this.adapter;
     if (adapter.capabilities.conditionalInserts !== true || !adapter.insertIfPresent) {
       throw new CheckpointError('this store\'s adapter has no conditional insert (capabilities.conditionalInserts)');
@@ -208,7 +291,7 @@ export class CheckpointStore {
     const namespace = resolveNamespace(options.namespace);
     const row = await this.adapter.getRow(id, namespace);
     if (!row) throw new CheckpointNotFoundError(`Checkpoint ${id} not found in namespace '${namespace}'`);
-    return verifyRow(row, this.#readLimits, this.#verified);
+    return this.#verifyRow(row);
   }
 
   /**
@@ -218,14 +301,14 @@ export class CheckpointStore {
   async findById(id: number): Promise<Checkpoint | undefined> {
     validateId(id, 'id');
     const row = await this.adapter.getRowAnyNamespace(id);
-    return row ? verifyRow(row, this.#readLimits, this.#verified) : undefined;
+    return row ? this.#verifyRow(row) : undefined;
   }
 
   /** The verified checkpoint holding `sourceRef` in `namespace`, or `undefined`. */
   async findBySourceRef(namespace: string, sourceRef: string): Promise<Checkpoint | undefined> {
     validateToken(namespace, 'namespace');
     const row = await this.adapter.findBySourceRef(namespace, sourceRef);
-    return row ? verifyRow(row, this.#readLimits, this.#verified) : undefined;
+    return row ? this.#verifyRow(row) : undefined;
   }
 
   /**
@@ -246,13 +329,13 @@ export class CheckpointStore {
     }
     const refs = [...new Set(sourceRefs)];
     if (refs.length === 0) return [];
-    if (this.adapter.findBySourceRefs) return verifyRows(await this.adapter.findBySourceRefs(namespace, refs), this.#readLimits, this.#verified);
+    if (this.adapter.findBySourceRefs) return this.#verifyRows(await this.adapter.findBySourceRefs(namespace, refs));
     const rows: CheckpointRow[] = [];
     for (const ref of refs) {
       const row = await this.adapter.findBySourceRef(namespace, ref);
       if (row) rows.push(row);
     }
-    return verifyRows(rows, this.#readLimits, this.#verified);
+    return this.#verifyRows(rows);
   }
 
   /**
@@ -272,11 +355,11 @@ export class CheckpointStore {
     if (query.kind !== undefined) validateToken(query.kind, 'kind');
     if (this.adapter.listBySourceRefPrefix) {
       if (query.kind !== undefined && !this.#servesKind()) return this.#prefixOfKind(query, query.kind);
-      return verifyRows(await this.adapter.listBySourceRefPrefix(query), this.#readLimits, this.#verified);
+      return this.#verifyRows(await this.adapter.listBySourceRefPrefix(query));
     }
     const all: CheckpointRow[] = [];
     for await (const batch of this.#rawBatches(query.namespace)) all.push(...batch);
-    return verifyRows(selectSourceRefPrefix(all, query), this.#readLimits, this.#verified);
+    return this.#verifyRows(selectSourceRefPrefix(all, query));
   }
 
   /**
@@ -292,7 +375,14 @@ export class CheckpointStore {
     const namespace = resolveNamespace(options.namespace);
     const { limit, offset } = validatePage(options.limit ?? 20, options.offset ?? 0, this.limits.maxListLimit);
     const query = { namespace, limit, offset, ...(options.sessionId === undefined ? {} : { sessionId: this.#session(options.sessionId) }) };
-    return verifyRows(await this.adapter.listRows(query), this.#readLimits, this.#verified);
+    const seal = this.#seal;
+    if (seal === undefined) return verifyRows(await this.adapter.listRows(query), this.#readLimits, this.#verified);
+    if (query.sessionId === undefined) return seal.reader.verifyRows(await this.adapter.listRows(query));
+    // A session's page is checked against its head as well: order, copies, and (from the start) the newest row.
+    const [rows, head] = await Promise.all([this.adapter.listRows(query), seal.readHead(this.adapter, namespace, query.sessionId)]);
+    const passed = seal.reader.passAll(rows);
+    seal.checkSessionPage(namespace, query.sessionId, head, passed.map((p) => ({ id: p.record.id, createdAt: p.record.createdAt, opened: p.opened })), offset === 0);
+    return passed.map((p) => p.record);
   }
 
   /**
@@ -305,8 +395,18 @@ export class CheckpointStore {
    */
   async latest(sessionId: string, options: NamespaceOption = {}): Promise<Checkpoint | undefined> {
     const namespace = resolveNamespace(options.namespace);
-    const row = await this.adapter.latestRow(namespace, this.#session(sessionId));
-    return row ? verifyRow(row, this.#readLimits, this.#verified) : undefined;
+    const session = this.#session(sessionId);
+    const seal = this.#seal;
+    if (seal === undefined) {
+      const row = await this.adapter.latestRow(namespace, session);
+      return row ? verifyRow(row, this.#readLimits, this.#verified) : undefined;
+    }
+    // The newest row must be the one the session's head names: deleting newer rows, or putting an
+    // older copy of the session back, fails here.
+    const [row, head] = await Promise.all([this.adapter.latestRow(namespace, session), seal.readHead(this.adapter, namespace, session)]);
+    const passed = row === undefined ? [] : seal.reader.passAll([row]);
+    seal.checkSessionPage(namespace, session, head, passed.map((p) => ({ id: p.record.id, createdAt: p.record.createdAt, opened: p.opened })), true);
+    return passed[0]?.record;
   }
 
   /**
@@ -349,23 +449,52 @@ export class CheckpointStore {
     validateId(id);
     const namespace = resolveNamespace(options.namespace);
     const apply = options.apply === true;
-    return this.adapter.transaction(async (tx) => {
+    const seal = this.#seal;
+    const body = async (tx: CheckpointAdapter, sealTx: SealTx | undefined): Promise<DeleteResult> => {
       const row = await tx.getRow(id, namespace);
       if (!row) throw new CheckpointNotFoundError(`Checkpoint ${id} not found in namespace '${namespace}'`);
-      const reason = rowFailure(row, this.#readLimits);
+      const checked = seal === undefined ? rowFailure(row, this.#readLimits) : seal.reader.check(row, undefined, false);
+      const reason = typeof checked === 'string' ? checked : undefined;
       if (reason !== undefined && options.force !== true) throw integrityError([{ id, reason }]);
+      const record = checked === undefined ? toCheckpoint(row) : typeof checked === 'string' ? null : checked.record;
       const result: DeleteResult = {
         dryRun: !apply,
-        checkpoint: reason === undefined ? toCheckpoint(row) : null,
+        checkpoint: reason === undefined ? record : null,
         deleted: [],
         ...(reason === undefined ? {} : { integrityFailure: reason }),
       };
       if (!apply) return result;
+      await sealTx?.remove([row]);
       if (!(await tx.deleteRow(id, namespace))) {
         throw new CheckpointNotFoundError(`Checkpoint ${id} disappeared before deletion`);
       }
       result.deleted = [id];
       return result;
+    };
+    if (seal !== undefined && apply) return this.#sealedWrite((sealTx, tx) => body(tx, sealTx));
+    return this.adapter.transaction((tx) => body(tx, undefined));
+  }
+
+  /**
+   * Deletes these checkpoints of a namespace (ids that are absent, or in another namespace, are
+   * skipped); returns the ids that went, ascending. Rows are not verified first, as in
+   * {@link prune}. On a sealed store their sessions' chains and heads follow in the same
+   * transaction: what framework packages use instead of the adapter's `deleteRows`.
+   *
+   * @example
+   * ```ts
+   * await store.deleteIds([4, 9], { namespace: 'app' }); // [4, 9]
+   * ```
+   */
+  async deleteIds(ids: readonly number[], options: DeleteIdsOptions = {}): Promise<number[]> {
+    const namespace = resolveNamespace(options.namespace);
+    if (!Array.isArray(ids)) throw new CheckpointValidationError('ids must be an array of positive integers');
+    for (const id of ids) validateId(id, 'id');
+    if (ids.length === 0) return [];
+    if (this.#seal === undefined) return this.adapter.deleteRows(ids, namespace);
+    return this.#sealedWrite(async (sealTx, tx) => {
+      await sealTx.remove(await rowsOf(tx, ids, namespace));
+      return tx.deleteRows(ids, namespace);
     });
   }
 
@@ -393,6 +522,14 @@ export class CheckpointStore {
         : { olderThan: normalizeTimestamp(options.olderThan instanceof Date ? options.olderThan.toISOString() : options.olderThan, 'olderThan') }),
     };
     const apply = options.apply === true;
+    if (this.#seal !== undefined && apply) {
+      return this.#sealedWrite(async (sealTx, tx) => {
+        const selected = await tx.findPrunable(query);
+        if (selected.length > 0) await sealTx.remove(await rowsOf(tx, selected, namespace));
+        const deleted = selected.length > 0 ? await tx.deleteRows(selected, namespace) : [];
+        return { dryRun: false, selected, deleted };
+      });
+    }
     return this.adapter.transaction(async (tx) => {
       const selected = await tx.findPrunable(query);
       const deleted = apply && selected.length > 0 ? await tx.deleteRows(selected, namespace) : [];
@@ -416,7 +553,13 @@ export class CheckpointStore {
       const selected = await this.adapter.findPrunable({ namespace, sessionId: session, keepLatest: 0 });
       return { dryRun: true, selected, deleted: [] };
     }
-    const deleted = await this.adapter.deleteSession(namespace, session);
+    const deleted =
+      this.#seal === undefined
+        ? await this.adapter.deleteSession(namespace, session)
+        : await this.#sealedWrite(async (sealTx, tx) => {
+            await sealTx.dropSession(namespace, session);
+            return tx.deleteSession(namespace, session);
+          });
     return { dryRun: false, selected: deleted, deleted };
   }
 
@@ -432,16 +575,42 @@ export class CheckpointStore {
    */
   async verify(options: VerifyOptions = {}): Promise<VerifyReport> {
     const namespace = options.namespace === undefined ? undefined : validateToken(options.namespace, 'namespace');
+    const seal = this.#seal;
     let checked = 0;
+    let sealed = 0;
+    let plaintext = 0;
     const failures: IntegrityFailure[] = [];
+    const chains = new Map<string, { namespace: string; sessionId: string; rows: ChainRow[] }>();
+    const fields = new RowFieldChecks();
     for await (const batch of this.#rawBatches(namespace, options.batchSize)) {
       for (const row of batch) {
         checked++;
-        const reason = rowFailure(row, this.#readLimits);
-        if (reason !== undefined) failures.push({ id: Number(row.id), reason });
+        if (seal === undefined) {
+          const reason = rowFailure(row, this.#readLimits, fields);
+          if (reason !== undefined) failures.push({ id: Number(row.id), reason });
+          continue;
+        }
+        const result = seal.reader.check(row, fields, false);
+        if (typeof result === 'string') failures.push({ id: Number(row.id), reason: result });
+        else if (result.opened === undefined) plaintext++;
+        else sealed++;
+        // A row whose seal fails still says where it sits: the chain is checked around it, not broken by it.
+        const place: ChainPlace | undefined = typeof result === 'string' ? parseEnvelope(row.payloadJson) : result.opened;
+        if (place !== undefined && typeof row.namespace === 'string' && typeof row.sessionId === 'string') {
+          const key = sessionHeadKey(row.namespace, row.sessionId);
+          const chain = chains.get(key) ?? { namespace: row.namespace, sessionId: row.sessionId, rows: [] };
+          chain.rows.push({ id: Number(row.id), link: place.link, prev: place.prev, createdAt: String(row.createdAt) });
+          chains.set(key, chain);
+        }
       }
     }
-    return { namespace: namespace ?? null, checked, ok: checked - failures.length, failures };
+    const report: VerifyReport = { namespace: namespace ?? null, checked, ok: checked - failures.length, failures };
+    if (seal !== undefined) report.seal = { sealed, plaintext, ...(await seal.verifyChains(this.adapter, chains, namespace)) };
+    if (options.expectHead !== undefined) {
+      if (seal === undefined) throw new CheckpointValidationError('expectHead needs a store opened with keys');
+      await seal.checkHead(this.adapter, options.expectHead);
+    }
+    return report;
   }
 
   /**
@@ -453,8 +622,15 @@ export class CheckpointStore {
   async *scan(options: ScanOptions = {}): AsyncGenerator<Checkpoint> {
     const namespace = options.namespace === undefined ? undefined : validateToken(options.namespace, 'namespace');
     const failures: IntegrityFailure[] = [];
+    const seal = this.#seal;
     for await (const batch of this.#rawBatches(namespace, options.batchSize)) {
       for (const row of batch) {
+        if (seal !== undefined) {
+          const result = seal.reader.check(row, undefined, false);
+          if (typeof result === 'string') failures.push({ id: Number(row.id), reason: result });
+          else yield options.stored === true ? toCheckpoint(row) : result.record;
+          continue;
+        }
         const reason = rowFailure(row, this.#readLimits);
         if (reason === undefined) yield toCheckpoint(row);
         else failures.push({ id: Number(row.id), reason });
@@ -475,7 +651,204 @@ export class CheckpointStore {
    * ```
    */
   async transaction<T>(fn: (store: CheckpointStore) => Promise<T>): Promise<T> {
-    return this.adapter.transaction((tx) => fn(this.#bound(tx)));
+    const seal = this.#seal;
+    if (seal === undefined || this.#sealTx !== undefined) return this.adapter.transaction((tx) => fn(this.#bound(tx, this.#sealTx)));
+    try {
+      return await this.adapter.transaction(async (tx) => {
+        const sealTx = seal.begin(tx);
+        const result = await fn(this.#bound(tx, sealTx));
+        // The heads this transaction changed are written last, before it commits.
+        await sealTx.flush();
+        return result;
+      });
+    } finally {
+      seal.forgetHeads();
+    }
+  }
+
+  /**
+   * Verifies rows one by one for readers that show each row with its status (the inspector's
+   * timeline): plain rows as `checkRows` of `@session-checkpoint/core/internal` does, and on a
+   * sealed store with their envelopes opened (`sealed: true`). A failed row is never handed out
+   * as a record, only its raw columns.
+   */
+  checkRows(rows: readonly CheckpointRow[]): CheckedRow[] {
+    const seal = this.#seal;
+    if (seal === undefined) return checkPlainRows(rows);
+    const fields = new RowFieldChecks();
+    return rows.map((raw) => {
+      const result = seal.reader.check(raw, fields);
+      if (typeof result !== 'string') return { ok: true, row: result.record, sealed: result.opened !== undefined };
+      return { ok: false, raw, error: integrityError([{ id: typeof raw.id === 'number' ? raw.id : Number(raw.id), reason: result }]) };
+    });
+  }
+
+  /**
+   * Whether the store holds sealed rows (its store head exists), whatever keys this store was
+   * opened with: what a command opened without keys checks before it writes plaintext rows into a
+   * sealed store, or shows envelopes as payloads.
+   *
+   * @example
+   * ```ts
+   * if (!store.keyIds && (await store.isSealed())) throw new Error('the store is sealed: open it with its keys');
+   * ```
+   */
+  async isSealed(): Promise<boolean> {
+    return (await readMeta(this.adapter, [STORE_HEAD_KEY])).length > 0;
+  }
+
+  /**
+   * The anchor digest of a sealed store's head, `sc-head-v1:<writes>:<32 hex digits>`: keep it
+   * outside the store (a deployment record, another system) and check it later with
+   * {@link checkSealHead}. Every sealed write changes it. Replacing the whole store with an
+   * older copy cannot be seen from inside the store; against this digest it can.
+   *
+   * @throws CheckpointValidationError on a store opened without keys.
+   * @throws CheckpointIntegrityError when the store head fails.
+   * @example
+   * ```ts
+   * const anchor = await store.sealHead(); // 'sc-head-v1:412:9f1c...'
+   * ```
+   */
+  async sealHead(): Promise<string> {
+    return this.#requireSeal('sealHead').headDigest(this.adapter);
+  }
+
+  /**
+   * Checks the store head against a digest {@link sealHead} returned earlier: resolves when the
+   * store is exactly at that head, throws `CheckpointIntegrityError` saying whether it is older
+   * (rolled back, or replaced by an older copy), newer (written since) or another copy.
+   *
+   * @example
+   * ```ts
+   * await store.checkSealHead(anchor);
+   * ```
+   */
+  async checkSealHead(expected: string): Promise<void> {
+    await this.#requireSeal('checkSealHead').checkHead(this.adapter, expected);
+  }
+
+  /**
+   * Key rotation: re-seals and re-encrypts, in batches, every row and head that is not under the
+   * keyring's active key (and seals plaintext rows, on a store opened with `allowPlaintext`).
+   * A dry run unless `apply: true`. Each batch is one transaction, so a rotation stopped at any
+   * point (SIGKILL included) leaves every row sealed under one of the keys, and running it again
+   * goes on where it stopped; writers may keep writing meanwhile. Open the store with the old
+   * keys and the new one active (`oldKeys.with(newKeys)`), and give writers that keyring too.
+   *
+   * @example
+   * ```ts
+   * const store = await openSqliteStore(path, { keys: oldKeys.with(newKeys) });
+   * await store.rekey();                 // { dryRun: true, rows: 1200, ... }
+   * await store.rekey({ apply: true });  // then drop the old key
+   * ```
+   */
+  async rekey(options: RekeyOptions = {}): Promise<RekeyReport> {
+    const seal = this.#requireSeal('rekey');
+    if (this.#sealTx !== undefined) throw new CheckpointValidationError('rekey runs its own transactions: call it outside transaction()');
+    return rekeyStore(
+      {
+        seal,
+        adapter: this.adapter,
+        batches: (batchSize) => this.#rawBatches(undefined, batchSize),
+        transaction: (fn) => this.transaction((tx) => fn(tx.#sealTx as SealTx, tx.adapter)),
+      },
+      options,
+    );
+  }
+
+  /**
+   * The session heads of a sealed store (of one namespace, or all), each checked, as stored: what
+   * a sealed export carries so that its importer can check every chain. Inside a transaction they
+   * are read under the seal lock, so rows read in the same transaction match them.
+   */
+  async sealHeads(options: NamespaceOption & { all?: boolean } = {}): Promise<string[]> {
+    const seal = this.#requireSeal('sealHeads');
+    const namespace = options.all === true ? undefined : options.namespace === undefined ? undefined : validateToken(options.namespace, 'namespace');
+    if (this.#sealTx !== undefined) await this.#sealTx.lock();
+    const heads: string[] = [];
+    for (const entry of await listMeta(this.adapter, SESSION_HEAD_PREFIX)) {
+      const claimed = JSON.parse(entry.value) as { ns?: unknown; session?: unknown };
+      if (typeof claimed.ns !== 'string' || typeof claimed.session !== 'string' || sessionHeadKey(claimed.ns, claimed.session) !== entry.key) {
+        throw new CheckpointIntegrityError(`The store's session head ${entry.key} is damaged: run verify`);
+      }
+      if (namespace !== undefined && claimed.ns !== namespace) continue;
+      heads.push(seal.openHead(entry.value, claimed.ns, claimed.session).text);
+    }
+    return heads.sort();
+  }
+
+  /**
+   * Imports the rows of a sealed bundle (envelopes, with explicit ids, in bundle order) and the
+   * heads it carries; what `@session-checkpoint/bundle`'s `importBundle` runs for a sealed
+   * bundle. The whole bundle is checked first (seals, heads, chains): one edited in transit is
+   * refused. A dry run unless `apply: true`. See docs/sealing.md.
+   *
+   * @throws CheckpointIntegrityError for a bundle that fails its seals or chains.
+   * @throws CheckpointValidationError for envelopes under a key neither the store nor `sourceKeys` holds.
+   * @throws CheckpointConflictError as a plain import does, and for a session the store holds other sealed rows of.
+   */
+  async importSealed(rows: readonly CheckpointRow[], heads: readonly string[], options: SealedImportOptions = {}): Promise<{ dryRun: boolean; inserted: number[]; unchanged: number[] }> {
+    const seal = this.#requireSeal('importSealed');
+    const namespace = options.namespace === undefined ? undefined : validateToken(options.namespace, 'namespace');
+    const bundle = checkSealedBundle(seal, rows, heads, options.sourceKeys);
+    const plan = await planSealedImport(seal, this.adapter, bundle, namespace);
+    if (options.apply !== true) return { dryRun: true, ...plan };
+    if (plan.inserted.length === 0) return { dryRun: false, ...plan };
+    return this.#sealedWrite(async (sealTx, tx) => {
+      await sealTx.lock();
+      // The store may have changed since the first plan; only this one is atomic with the inserts.
+      const final = await planSealedImport(seal, tx, bundle, namespace);
+      try {
+        await applySealedImport(seal, sealTx, tx, bundle, final);
+      } catch (error) {
+        if (!isCheckpointConflictError(error)) throw error;
+        throw new CheckpointConflictError('Checkpoint import conflicted with state changed during apply', { cause: error, ids: error.ids });
+      }
+      return { dryRun: false, ...final };
+    });
+  }
+
+  #requireSeal(call: string): StoreSeal {
+    if (this.#seal === undefined) throw new CheckpointValidationError(`${call} needs a store opened with keys`);
+    return this.#seal;
+  }
+
+  /** Runs a write of a sealed store in this store's transaction, or in a new one. */
+  async #sealedWrite<T>(body: (sealTx: SealTx, adapter: CheckpointAdapter) => Promise<T>): Promise<T> {
+    if (this.#sealTx !== undefined) return body(this.#sealTx, this.adapter);
+    return this.transaction((tx) => body(tx.#sealTx as SealTx, tx.adapter));
+  }
+
+  /** {@link insertPreparedIfPresent} of a sealed store: the required rows checked on their plaintext, in the locked transaction. */
+  async #sealedInsertIfPresent(prepared: PreparedCheckpoint, precondition: InsertPrecondition): Promise<Checkpoint | undefined> {
+    return this.#sealedWrite(async (sealTx, tx) => {
+      const refs = precondition.present.map((p) => p.sourceRef);
+      const found = new Map<string, Checkpoint>();
+      if (refs.length > 0) {
+        const rows = tx.findBySourceRefs ? await tx.findBySourceRefs(prepared.namespace, refs) : [];
+        if (!tx.findBySourceRefs) for (const ref of refs) { const row = await tx.findBySourceRef(prepared.namespace, ref); if (row) rows.push(row); }
+        for (const record of (this.#seal as StoreSeal).reader.verifyRows(rows)) found.set(String(record.sourceRef), record);
+      }
+      for (const required of precondition.present) {
+        const record = found.get(required.sourceRef);
+        if (record === undefined || (required.payloadSha256 !== undefined && record.payloadSha256 !== required.payloadSha256)) return undefined;
+      }
+      try {
+        return (await sealTx.insert(prepared)).record;
+      } catch (error) {
+        if (isCheckpointConflictError(error)) return undefined;
+        throw error;
+      }
+    });
+  }
+
+  #verifyRows(rows: readonly CheckpointRow[]): Checkpoint[] {
+    return this.#seal === undefined ? verifyRows(rows, this.#readLimits, this.#verified) : this.#seal.reader.verifyRows(rows);
+  }
+
+  #verifyRow(row: CheckpointRow): Checkpoint {
+    return this.#seal === undefined ? verifyRow(row, this.#readLimits, this.#verified) : this.#seal.reader.verifyRow(row);
   }
 
   /** Closes the adapter. Idempotent. */
@@ -483,9 +856,11 @@ export class CheckpointStore {
     await this.adapter.close();
   }
 
-  #bound(adapter: CheckpointAdapter): CheckpointStore {
+  #bound(adapter: CheckpointAdapter, sealTx?: SealTx): CheckpointStore {
     const bound = new CheckpointStore(adapter, { limits: this.limits, verifiedTextCache: 0, ...(this.#now ? { now: this.#now } : {}) });
     bound.#verified = this.#verified;
+    bound.#seal = this.#seal;
+    bound.#sealTx = sealTx;
     return bound;
   }
 
@@ -508,7 +883,7 @@ export class CheckpointStore {
     let bound: Pick<SourceRefPrefixQuery, 'after' | 'before'> = {};
     for (;;) {
       const page = await (this.adapter.listBySourceRefPrefix as NonNullable<CheckpointAdapter['listBySourceRefPrefix']>)({ ...rest, ...bound });
-      for (const row of verifyRows(page, this.#readLimits, this.#verified)) {
+      for (const row of this.#verifyRows(page)) {
         if (row.kind === kind) out.push(row);
         if (out.length === query.limit) return out;
       }
@@ -526,7 +901,8 @@ export class CheckpointStore {
     for (;;) {
       const rows = await this.adapter.scanRows({ afterId, limit, ...(namespace === undefined ? {} : { namespace }) });
       if (rows.length === 0) return;
-      yield rows;
+      // Metadata kept as rows (adapters without metaEntries) is not checkpoints: whole-store scans leave it out.
+      yield namespace === undefined && this.adapter.capabilities.metaEntries !== true ? rows.filter((row) => row.namespace !== META_NAMESPACE) : rows;
       const last = Number(rows[rows.length - 1]?.id);
       // A damaged id column could stall the cursor; stop rather than loop forever.
       if (!(last > afterId)) return;

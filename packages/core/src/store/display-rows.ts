@@ -3,7 +3,7 @@ import { utf8ByteLength } from '../sha256.js';
 import type { CheckpointRow } from '../types.js';
 import type { CheckpointStore } from './checkpoint-store.js';
 import type { SourceRefPrefixQuery } from '../port/adapter.js';
-import { checkRows, type CheckedRow } from './checked-rows.js';
+import type { CheckedRow } from './checked-rows.js';
 
 /*
  * What the family readers (the `rows` subpaths of langgraph and openai-agents) share to show a
@@ -39,7 +39,7 @@ export async function rawRange(store: CheckpointStore, query: SourceRefPrefixQue
 
 /** A range's rows, each verified on its own (a bad row does not fail the others). */
 export async function checkedRange(store: CheckpointStore, query: SourceRefPrefixQuery): Promise<CheckedRow[]> {
-  return checkRows(await rawRange(store, query));
+  return store.checkRows(await rawRange(store, query));
 }
 
 /**
@@ -70,5 +70,5 @@ export function decodeCursor(cursor: string): string | undefined {
  */
 export async function checkedByRef(store: CheckpointStore, namespace: string, refs: readonly string[]): Promise<Map<string, CheckedRow>> {
   const raw = store.adapter.findBySourceRefs ? await store.adapter.findBySourceRefs(namespace, [...refs]) : await store.findBySourceRefs(namespace, [...refs]);
-  return new Map(checkRows(raw).map((c) => [String((c.ok ? c.row : c.raw).sourceRef), c] as const));
+  return new Map(store.checkRows(raw).map((c) => [String((c.ok ? c.row : c.raw).sourceRef), c] as const));
 }

@@ -1,4 +1,5 @@
 import type { IntegrityFailure } from '../errors.js';
+import type { SealReport } from '../seal/store-seal.js';
 import type { Checkpoint } from '../types.js';
 
 /** Result of {@link CheckpointStore.delete}. */
@@ -42,4 +43,11 @@ export interface VerifyReport {
   ok: number;
   /** Every row that failed, by id ascending, with the reason. */
   failures: IntegrityFailure[];
+  /**
+   * A store opened with keys: sealed and plaintext row counts, every chain, order and head problem
+   * (a session restored from an older copy, rows deleted or moved outside the store), and the
+   * store head's anchor digest. Absent for a plain store. The store holds when `failures` and
+   * `seal.problems` are both empty.
+   */
+  seal?: SealReport;
 }

@@ -20,7 +20,7 @@ type Limits = Pick<CheckpointLimits, 'maxPayloadBytes' | 'maxDepth'>;
  * Why a stored id fails: ids run from 1 to MAX_CHECKPOINT_ID (2^53 - 1). The stored value is
  * named as the driver gave it (PostgreSQL's text for a `bigint` beyond 2^53, exactly).
  */
-function idProblem(id: unknown): string {
+export function idProblem(id: unknown): string {
   const shown = typeof id === 'number' || typeof id === 'bigint' || (typeof id === 'string' && /^-?\d{1,20}$/u.test(id)) ? String(id) : undefined;
   return shown === undefined ? 'id is not a positive integer' : `id ${shown} is outside 1 to ${MAX_CHECKPOINT_ID} (ids are positive integers up to 2^53 - 1)`;
 }
@@ -48,7 +48,7 @@ export function rowFailure(row: CheckpointRow, limits: Limits, fields = new RowF
 export { toCheckpoint } from './lazy-checkpoint.js';
 
 /** Displayable id of a row whose id column may itself be damaged. */
-function failureId(row: CheckpointRow): number {
+export function failureId(row: CheckpointRow): number {
   return typeof row.id === 'number' ? row.id : Number(row.id);
 }
 

@@ -20,6 +20,10 @@ export interface PostgresStatements {
   lockIds(): CompiledQuery;
   /** Moves the identity sequence so later generated ids are above `id`; never moves it back. */
   keepSequenceAbove(id: number): CompiledQuery;
+  /** The next value of the identity sequence: an id no other insert will be given. */
+  nextId(): CompiledQuery<{ id: number | string }>;
+  /** The text naming the checkpoints table, as `pg_get_serial_sequence` takes it. */
+  sequenceOf(): string;
   /** The collation of `source_ref` (null when it has none of its own) and the database's. */
   collations(): CompiledQuery<{ collation: string | null; database: string }>;
 }
@@ -33,6 +37,7 @@ export function postgresStatements(db: Kysely<any>, schema: string): PostgresSta
   const lockKeyText = (key: string) => JSON.stringify(['session-checkpoint:lock', schema, key]);
   const lockIds = sql`lock table ${sql.id(schema, 'checkpoints')} in share row exclusive mode`.compile(db);
   const table = `${quoteIdent(schema)}.checkpoints`;
+  const nextId = sql<{ id: number | string }>`select nextval(pg_get_serial_sequence(${table}, 'id')) as id`.compile(db);
   const collations = sql<{ collation: string | null; database: string }>`
     select (select collation_name from information_schema.columns
              where table_schema = ${schema} and table_name = 'checkpoints' and column_name = 'source_ref') as collation,
@@ -47,6 +52,8 @@ export function postgresStatements(db: Kysely<any>, schema: string): PostgresSta
       sql`select setval(s.seq, greatest(${id}::bigint, coalesce(pg_sequence_last_value(s.seq), 0)))
           from (select pg_get_serial_sequence(${table}, 'id')::regclass as seq) as s`.compile(db),
     collations: () => collations,
+    nextId: () => nextId,
+    sequenceOf: () => table,
   };
 }
 

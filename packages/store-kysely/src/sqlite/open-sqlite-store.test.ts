@@ -163,7 +163,7 @@ describe('openSqliteStore', () => {
 
   it('":memory:" is a private, non-persistent store', async () => {
     const adapter = await openSqliteAdapter(':memory:');
-    expect(adapter.capabilities).toEqual({ multiProcess: false, persistent: false, concurrentTransactions: false, sourceRefKind: true, transactionLocks: true, conditionalInserts: true });
+    expect(adapter.capabilities).toEqual({ multiProcess: false, persistent: false, concurrentTransactions: false, sourceRefKind: true, transactionLocks: true, conditionalInserts: true, metaEntries: true });
     await adapter.close();
   });
 

@@ -2,9 +2,9 @@
 // Child scripts import the built package, as an application would.
 import { openPostgresStore, openSqliteStore } from '@session-checkpoint/store-kysely';
 
-export async function openTarget(spec) {
-  if (spec.startsWith('sqlite:')) return openSqliteStore(spec.slice('sqlite:'.length));
-  if (spec.startsWith('pg:')) return openPostgresStore(process.env.SC_PG_URL, { schema: spec.slice('pg:'.length), poolSize: 2 });
+export async function openTarget(spec, options = {}) {
+  if (spec.startsWith('sqlite:')) return openSqliteStore(spec.slice('sqlite:'.length), options);
+  if (spec.startsWith('pg:')) return openPostgresStore(process.env.SC_PG_URL, { schema: spec.slice('pg:'.length), poolSize: 2, ...options });
   throw new Error(`unknown target ${spec}`);
 }
 
