@@ -1,0 +1,192 @@
+import type { Checkpoint, CheckpointStore } from '@session-checkpoint/core';
+import {
+  WorkflowsStorage,
+  createEmptyWorkflowSnapshot,
+  getSnapshotMemoryInfo,
+  matchesExpectedWorkflowStatus,
+  mergeWorkflowStepResult,
+  normalizePerPage,
+  type StorageListWorkflowRunsInput,
+  type UpdateWorkflowStateOptions,
+  type WorkflowRun,
+  type WorkflowRuns,
+} from '@mastra/core/storage';
+import type { StepResult, WorkflowRunState } from '@mastra/core/workflows';
+import { KINDS, MASTRA_NAMESPACE } from './rows/namespace.js';
+import { runRef, sessionOf, snapshotPrefix, snapshotRef } from './rows/refs.js';
+import type { StoredRun } from './rows/workflow-types.js';
+import { valuesOf } from './rows/values.js';
+import { domainStore, inTransaction, rowsByPrefix } from './store-rows.js';
+import { deleteValueRows, jsonOf, putValue } from './value-writer.js';
+
+/** Options of {@link CheckpointWorkflowsStorage}. */
+export interface CheckpointWorkflowsStorageOptions {
+  /** Store namespace of the rows. Default is `"mastra"` (shared with the memory domain). */
+  namespace?: string;
+}
+
+function runOut(run: StoredRun, snapshot: unknown): WorkflowRun {
+  return {
+    workflowName: run.workflowName,
+    runId: run.runId,
+    snapshot: snapshot as WorkflowRunState,
+    createdAt: new Date(run.createdAt),
+    updatedAt: new Date(run.updatedAt),
+    ...(run.resourceId === undefined ? {} : { resourceId: run.resourceId }),
+  };
+}
+
+/**
+ * Mastra's `workflows` storage domain over a session-checkpoint store: each run has a current
+ * record, and every snapshot persisted is kept as a row of its own (never overwritten), so a run's
+ * states can be walked back (`@session-checkpoint/mastra/rows`). Every row is verified on read;
+ * step results and state updates are read-modify-write in one transaction, retried when another
+ * process wrote the run meanwhile, so `supportsConcurrentUpdates()` is true.
+ *
+ * Snapshots are stored as JSON, as `@mastra/libsql` and `@mastra/pg` store them (a `Date` comes
+ * back as its ISO text).
+ *
+ * @example
+ * ```ts
+ * const storage = new MastraCompositeStore({ id: 'app', domains: { workflows: new CheckpointWorkflowsStorage(store) } });
+ * ```
+ */
+export class CheckpointWorkflowsStorage extends WorkflowsStorage {
+  /** The store the rows are in. */
+  readonly store: CheckpointStore;
+  /** The store namespace of the rows. */
+  readonly namespace: string;
+
+  constructor(store: CheckpointStore, options: CheckpointWorkflowsStorageOptions = {}) {
+    super();
+    this.store = domainStore(store, 'CheckpointWorkflowsStorage');
+    this.namespace = options.namespace ?? MASTRA_NAMESPACE;
+    this.store.prepare({ namespace: this.namespace, sessionId: 'x', payload: {} });
+  }
+
+  override supportsConcurrentUpdates(): boolean {
+    return true;
+  }
+
+  override async dangerouslyClearAll(): Promise<void> {
+    await inTransaction(this.store, async (tx) => {
+      for (const prefix of ['w/', 's/', 'p/s/']) {
+        for (;;) {
+          const rows = await tx.adapter.listBySourceRefPrefix?.({ namespace: this.namespace, prefix, limit: 500 });
+          if (!rows || rows.length === 0) break;
+          await tx.adapter.deleteRows(rows.map((r) => r.id), this.namespace);
+        }
+      }
+    });
+  }
+
+  async #run(reader: CheckpointStore, workflowName: string, runId: string): Promise<{ row: Checkpoint; run: StoredRun } | undefined> {
+    const row = await reader.findBySourceRef(this.namespace, runRef(workflowName, runId));
+    return row === undefined ? undefined : { row, run: row.payload as unknown as StoredRun };
+  }
+
+  async #snapshot(reader: CheckpointStore, run: StoredRun): Promise<unknown> {
+    const row = await reader.findBySourceRef(this.namespace, snapshotRef(run.workflowName, run.runId, run.seq));
+    if (row === undefined) return null;
+    return (await valuesOf(reader, this.namespace, [row]))[0];
+  }
+
+  /** Writes snapshot `seq + 1` and the run record pointing at it, in the caller's transaction. */
+  async #persist(tx: CheckpointStore, previous: { row: Checkpoint; run: StoredRun } | undefined, run: Omit<StoredRun, 'seq'>, snapshot: unknown): Promise<void> {
+    const seq = (previous?.run.seq ?? 0) + 1;
+    const sessionId = sessionOf(run.runId);
+    const status = (snapshot as { status?: unknown } | null)?.status;
+    await putValue(tx, { namespace: this.namespace, sessionId, kind: KINDS.snapshot, name: `snapshot ${seq}`, ref: snapshotRef(run.workflowName, run.runId, seq), fields: { workflowName: run.workflowName, runId: run.runId, seq }, value: snapshot });
+    if (previous) await deleteValueRows(tx, this.namespace, [previous.row]);
+    const record: StoredRun = { ...run, seq, ...(typeof status === 'string' ? { status } : {}) };
+    await tx.create({ namespace: this.namespace, sessionId, kind: KINDS.run, name: run.workflowName.slice(0, 200) || 'run', payload: record as unknown as object, sourceRef: runRef(run.workflowName, run.runId) });
+  }
+
+  override async persistWorkflowSnapshot({ workflowName, runId, resourceId, snapshot, createdAt, updatedAt }: { workflowName: string; runId: string; resourceId?: string; snapshot: WorkflowRunState; createdAt?: Date; updatedAt?: Date }): Promise<void> {
+    const value = jsonOf(snapshot, `snapshot of run ${runId}`);
+    await inTransaction(this.store, async (tx) => {
+      const previous = await this.#run(tx, workflowName, runId);
+      const now = new Date().toISOString();
+      const owner = resourceId ?? previous?.run.resourceId;
+      await this.#persist(tx, previous, {
+        workflowName,
+        runId,
+        ...(owner === undefined ? {} : { resourceId: owner }),
+        createdAt: createdAt?.toISOString() ?? previous?.run.createdAt ?? now,
+        updatedAt: updatedAt?.toISOString() ?? now,
+      }, value);
+    });
+  }
+
+  override async loadWorkflowSnapshot({ workflowName, runId }: { workflowName: string; runId: string }): Promise<WorkflowRunState | null> {
+    const found = await this.#run(this.store, workflowName, runId);
+    if (!found) return null;
+    return ((await this.#snapshot(this.store, found.run)) as WorkflowRunState | null) ?? null;
+  }
+
+  /** Read, change and persist a run's snapshot in one transaction (retried on a lost race). */
+  async #update<T>(workflowName: string, runId: string, change: (snapshot: WorkflowRunState) => { snapshot?: WorkflowRunState; result: T }, missing: T): Promise<T> {
+    return inTransaction(this.store, async (tx) => {
+      const previous = await this.#run(tx, workflowName, runId);
+      if (!previous) return missing;
+      const snapshot = ((await this.#snapshot(tx, previous.run)) as WorkflowRunState | null) ?? createEmptyWorkflowSnapshot(runId);
+      const { snapshot: next, result } = change(snapshot);
+      if (next !== undefined) await this.#persist(tx, previous, { ...previous.run, updatedAt: new Date().toISOString() }, jsonOf(next, `snapshot of run ${runId}`));
+      return result;
+    });
+  }
+
+  override async updateWorkflowResults({ workflowName, runId, stepId, result, requestContext }: { workflowName: string; runId: string; stepId: string; result: StepResult<any, any, any, any>; requestContext: Record<string, any> }): Promise<Record<string, StepResult<any, any, any, any>>> {
+    return this.#update(workflowName, runId, (snapshot) => {
+      const context = mergeWorkflowStepResult({ snapshot, stepId, result, requestContext });
+      return { snapshot, result: context };
+    }, {});
+  }
+
+  override async updateWorkflowState({ workflowName, runId, opts }: { workflowName: string; runId: string; opts: UpdateWorkflowStateOptions }): Promise<WorkflowRunState | undefined> {
+    return this.#update<WorkflowRunState | undefined>(workflowName, runId, (snapshot) => {
+      const { expectedStatus, ...state } = opts;
+      if (!matchesExpectedWorkflowStatus(snapshot.status, expectedStatus)) return { result: undefined };
+      const next = { ...snapshot, ...state } as WorkflowRunState;
+      return { snapshot: next, result: next };
+    }, undefined);
+  }
+
+  /** Every run record (small rows), optionally of one workflow. */
+  async #runs(workflowName?: string): Promise<StoredRun[]> {
+    const prefix = workflowName === undefined ? 'w/' : runRef(workflowName, '').replace(/\/$/, '/');
+    return (await rowsByPrefix(this.store, this.namespace, prefix, { kind: KINDS.run })).map((r) => r.payload as unknown as StoredRun).filter((r) => workflowName === undefined || r.workflowName === workflowName);
+  }
+
+  override async listWorkflowRuns({ workflowName, fromDate, toDate, perPage, page, resourceId, threadId, status }: StorageListWorkflowRunsInput = {}): Promise<WorkflowRuns> {
+    if (page !== undefined && page < 0) throw new Error('page must be >= 0');
+    let runs = await this.#runs(workflowName || undefined);
+    if (fromDate) runs = runs.filter((r) => new Date(r.createdAt).getTime() >= fromDate.getTime());
+    if (toDate) runs = runs.filter((r) => new Date(r.createdAt).getTime() <= toDate.getTime());
+    if (resourceId) runs = runs.filter((r) => r.resourceId === resourceId);
+    if (status) runs = runs.filter((r) => r.status === status);
+    let withSnapshots = await Promise.all(runs.map(async (r) => ({ run: r, snapshot: await this.#snapshot(this.store, r) })));
+    if (threadId) withSnapshots = withSnapshots.filter((r) => getSnapshotMemoryInfo(r.snapshot as WorkflowRunState)?.threadId === threadId);
+    withSnapshots.sort((a, b) => new Date(b.run.createdAt).getTime() - new Date(a.run.createdAt).getTime());
+    const total = withSnapshots.length;
+    if (perPage !== undefined && page !== undefined) {
+      const size = normalizePerPage(perPage, Number.MAX_SAFE_INTEGER);
+      withSnapshots = withSnapshots.slice(page * size, page * size + size);
+    }
+    return { runs: withSnapshots.map((r) => runOut(r.run, r.snapshot)), total };
+  }
+
+  override async getWorkflowRunById({ runId, workflowName }: { runId: string; workflowName?: string }): Promise<WorkflowRun | null> {
+    const runs = (await this.#runs(workflowName || undefined)).filter((r) => r.runId === runId).sort((a, b) => new Date(b.createdAt).getTime() - new Date(a.createdAt).getTime());
+    const run = runs[0];
+    return run === undefined ? null : runOut(run, await this.#snapshot(this.store, run));
+  }
+
+  override async deleteWorkflowRunById({ runId, workflowName }: { runId: string; workflowName: string }): Promise<void> {
+    await inTransaction(this.store, async (tx) => {
+      const found = await this.#run(tx, workflowName, runId);
+      const snapshots = await rowsByPrefix(tx, this.namespace, snapshotPrefix(workflowName, runId));
+      await deleteValueRows(tx, this.namespace, [...(found ? [found.row] : []), ...snapshots]);
+    });
+  }
+}
