@@ -59,7 +59,9 @@ function threadOut(t: StoredThread): StorageThreadType {
 
 /** A stored message as Mastra's `MastraDBMessage` (date as `Date`). */
 function messageOut(m: StoredMessage): MastraDBMessage {
-  return { ...m, createdAt: new Date(m.createdAt) } as unknown as MastraDBMessage;
+  const { type, ...rest } = m;
+  // As @mastra/libsql reads a row: `type` only when it is not the default 'v2'.
+  return { ...rest, ...(type && type !== 'v2' ? { type } : {}), createdAt: new Date(m.createdAt) } as unknown as MastraDBMessage;
 }
 
 function timeOf(value: unknown): number {
@@ -310,10 +312,11 @@ export class CheckpointMemoryStorage extends MemoryStorage {
     const index = await this.store.findBySourceRefs(this.namespace, messageIds.map(messageIdRef));
     const rows = index.length === 0 ? [] : await this.store.findBySourceRefs(this.namespace, index.map((i) => (i.payload as { ref: string }).ref));
     const byId = new Map(((await valuesOf(this.store, this.namespace, rows)) as StoredMessage[]).map((m) => [m.id, m]));
-    const found = messageIds.flatMap((id) => {
+    // Newest first, as @mastra/libsql answers (ORDER BY createdAt DESC).
+    const found = sortMessages([...new Set(messageIds)].flatMap((id) => {
       const m = byId.get(id);
       return m ? [messageOut(m)] : [];
-    });
+    }), 'DESC');
     return { messages: new MessageList().add(found, 'memory').get.all.db() };
   }
 
