@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CheckpointMemoryStorage } from './index.js';
+import { mastraThreadState, mastraThreadTimeline, mastraThreads } from './rows/index.js';
 import { backends, RUNTIME_OK } from './test-support/backends.js';
 
 /*
@@ -50,6 +51,16 @@ describe.skipIf(!RUNTIME_OK).each(list)('a Mastra agent with Memory on $name', (
       expect(total).toBe(4);
       expect(messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant']);
       expect((await memory.getThreadById({ threadId: 'thread-1' }))?.resourceId).toBe('user-1');
+      // The versions: what the agent had in memory after each change of the thread.
+      const now = await mastraThreadState(store, { threadId: 'thread-1' });
+      expect(now.messages.map((m) => m.id)).toEqual(messages.map((m) => m.id));
+      const { entries } = await mastraThreadTimeline(store, { threadId: 'thread-1' });
+      expect(entries.every((e) => e.status === 'verified')).toBe(true);
+      const counts = [];
+      for (const e of [...entries].reverse()) counts.push((await mastraThreadState(store, { threadId: 'thread-1', step: Number(e.checkpoint_id) })).messages.length);
+      expect(counts.at(-1)).toBe(4);
+      expect(counts).toContain(2); // the first process's exchange, before the second began
+      expect(await mastraThreads(store)).toMatchObject([{ family: 'mastra', thread_id: 'thread-1', count: 4 }]);
       expect((await store.verify()).failures).toEqual([]);
     } finally {
       await store.close();
