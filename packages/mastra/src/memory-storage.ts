@@ -385,6 +385,12 @@ export class CheckpointMemoryStorage extends MemoryStorage {
         const before = new Map(((await valuesOf(tx, this.namespace, rows)) as StoredMessage[]).map((m) => [m.id, m.createdAt]));
         for (const m of stored) if (before.has(m.id)) m.createdAt = before.get(m.id) as string;
       }
+      // An id twice in one call: its first createdAt stays, as libsql's second upsert keeps it.
+      const first = new Map<string, string>();
+      for (const m of stored) {
+        if (first.has(m.id)) m.createdAt = first.get(m.id) as string;
+        else first.set(m.id, m.createdAt);
+      }
       await this.#writeMessages(tx, stored, 'save');
       await this.#touchThreads(tx, stored.map((m) => m.threadId), new Date());
     });
