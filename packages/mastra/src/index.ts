@@ -15,3 +15,4 @@ export { CheckpointMemoryStorage, type CheckpointMemoryStorageOptions } from './
 export { CheckpointWorkflowsStorage, type CheckpointWorkflowsStorageOptions } from './workflows-storage.js';
 export { createMastraStorage, type MastraStorageOptions } from './composite.js';
 export { KINDS, MASTRA_NAMESPACE } from './rows/namespace.js';
+export { migrateMastra, type MastraDomains, type MastraMigrationDifference, type MastraMigrationOptions, type MastraMigrationReport } from './migrate.js';

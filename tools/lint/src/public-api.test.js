@@ -82,7 +82,8 @@ const PUBLIC_NAMES = {
   ],
   'mastra': [
     'CheckpointMemoryStorage', 'CheckpointMemoryStorageOptions', 'CheckpointWorkflowsStorage',
-    'CheckpointWorkflowsStorageOptions', 'KINDS', 'MASTRA_NAMESPACE', 'MastraStorageOptions', 'createMastraStorage',
+    'CheckpointWorkflowsStorageOptions', 'KINDS', 'MASTRA_NAMESPACE', 'MastraDomains', 'MastraMigrationDifference',
+    'MastraMigrationOptions', 'MastraMigrationReport', 'MastraStorageOptions', 'createMastraStorage', 'migrateMastra',
   ],
   'mastra/rows': [
     'ChangePayload', 'KINDS', 'MASTRA_NAMESPACE', 'MastraChangeEntry', 'MastraRowsPlace', 'MastraThreadState',
