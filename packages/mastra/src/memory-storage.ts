@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Checkpoint, CheckpointStore } from '@session-checkpoint/core';
+import { rawRange } from '@session-checkpoint/core/internal';
 import { MessageList } from '@mastra/core/agent/message-list';
 import type { MastraDBMessage, StorageThreadType } from '@mastra/core/memory';
 import {
@@ -237,6 +238,24 @@ export class CheckpointMemoryStorage extends MemoryStorage {
     const empty = { messages: [], total: 0, page, perPage: perPageForResponse, hasMore: false };
     if (perPage === 0 && (!include || include.length === 0)) return empty;
 
+    // One thread, no date or metadata filter: a range read of the page in the thread's order.
+    if (perPage !== 0 && perPageInput !== false && threadIds.length === 1 && !metadataFilter && !filter?.dateRange) {
+      const fast = await this.#page(threadIds[0] as string, resourceId, offset, perPage, direction, args.includeTotal !== false);
+      if (fast !== undefined) {
+        const seen = new Set(fast.messages.map((m) => m.id));
+        const out = [...fast.messages];
+        for (const m of await this.#included(include, resourceId)) {
+          if (!seen.has(m.id)) {
+            out.push(m);
+            seen.add(m.id);
+          }
+        }
+        if (fast.total === 0 && out.length === 0) return empty;
+        const messages = sortMessages(new MessageList().add(out, 'memory').get.all.db(), direction);
+        const allReturned = new Set(messages.filter((m) => m.threadId === threadIds[0]).map((m) => m.id)).size >= fast.total;
+        return { messages, total: fast.total, page, perPage: perPageForResponse, hasMore: fast.more && !allReturned };
+      }
+    }
     let matching: MastraDBMessage[] = [];
     if (perPage !== 0) {
       for (const id of [...new Set(threadIds)]) {
@@ -247,7 +266,9 @@ export class CheckpointMemoryStorage extends MemoryStorage {
         }
       }
       matching = filterByDateRange(matching, (m) => new Date(m.createdAt), filter?.dateRange);
-      // A stable sort: messages of one millisecond stay in the order they were first saved.
+      // Messages of one millisecond keep the order they were first saved in (reversed newest
+      // first), as the range read of one thread gives them.
+      if (direction === 'DESC') matching.reverse();
       sortMessages(matching, direction);
     }
     const total = matching.length;
@@ -267,6 +288,51 @@ export class CheckpointMemoryStorage extends MemoryStorage {
     const allReturned = new Set(messages.filter((m) => m.threadId && threadSet.has(m.threadId)).map((m) => m.id)).size >= total;
     const hasMore = metadataFilter ? perPageInput !== false && offset + pageMessages.length < total : perPageInput !== false && !allReturned && offset + perPage < total;
     return { messages, total, page, perPage: perPageForResponse, hasMore };
+  }
+
+  /**
+   * A page of one thread's messages by range read: the rows before the page are only counted (read
+   * raw, their payloads neither parsed nor returned), the page's rows are verified. `total` comes
+   * from the thread's newest change row, so the call never reads the whole thread; `undefined`
+   * when a total is asked with a `resourceId` filter (the count covers every resource: the caller
+   * then reads the thread). Without a total, `total` is the messages up to the page's end plus one
+   * when there are more (Mastra's contract for `includeTotal: false`).
+   */
+  async #page(threadId: string, resourceId: string | undefined, offset: number, perPage: number, direction: 'ASC' | 'DESC', wantTotal: boolean): Promise<{ messages: MastraDBMessage[]; total: number; more: boolean } | undefined> {
+    if (wantTotal && resourceId) return undefined;
+    const prefix = messagePrefix(threadId);
+    const descending = direction === 'DESC';
+    let from: string | undefined;
+    // Skip `offset` messages: only their refs are needed (a filter by resource needs their values).
+    if (offset > 0 && !resourceId) {
+      for (let left = offset; left > 0; ) {
+        const limit = Math.min(1000, left);
+        const bound = from === undefined ? {} : descending ? { before: from } : { after: from };
+        const skipped = await rawRange(this.store, { namespace: this.namespace, prefix, limit, descending, ...bound });
+        left -= skipped.length;
+        from = skipped[skipped.length - 1]?.sourceRef ?? from;
+        if (skipped.length < limit) break;
+      }
+    }
+    const found: MastraDBMessage[] = [];
+    let matched = resourceId ? 0 : offset;
+    let more = false;
+    for (;;) {
+      const want = perPage + 1 - found.length;
+      const bound = from === undefined ? {} : descending ? { before: from } : { after: from };
+      const rows = await this.store.listBySourceRefPrefix({ namespace: this.namespace, prefix, limit: Math.max(want, resourceId ? 100 : want), descending, ...bound });
+      const values = (await valuesOf(this.store, this.namespace, rows)) as StoredMessage[];
+      for (const m of values) {
+        if (resourceId && m.resourceId !== resourceId) continue;
+        if (matched++ < offset) continue;
+        if (found.length < perPage) found.push(messageOut(m));
+        else more = true;
+      }
+      if (more || rows.length < Math.max(want, resourceId ? 100 : want)) break;
+      from = rows[rows.length - 1]?.sourceRef ?? undefined;
+    }
+    const total = wantTotal ? (await this.#lastChange(this.store, threadId)).count : offset + found.length + (more ? 1 : 0);
+    return { messages: found, total, more };
   }
 
   /** The messages `include` asks for: each target and its neighbours in its own thread (within `resourceId` when given). */
