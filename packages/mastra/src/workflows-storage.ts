@@ -112,7 +112,8 @@ export class CheckpointWorkflowsStorage extends WorkflowsStorage {
         workflowName,
         runId,
         ...(owner === undefined ? {} : { resourceId: owner }),
-        createdAt: createdAt?.toISOString() ?? previous?.run.createdAt ?? now,
+        // A run persisted again keeps its createdAt, as @mastra/libsql keeps it (Mastra's in-memory store takes the new one).
+        createdAt: previous?.run.createdAt ?? createdAt?.toISOString() ?? now,
         updatedAt: updatedAt?.toISOString() ?? now,
       }, value);
     });
@@ -124,23 +125,29 @@ export class CheckpointWorkflowsStorage extends WorkflowsStorage {
     return ((await this.#snapshot(this.store, found.run)) as WorkflowRunState | null) ?? null;
   }
 
-  /** Read, change and persist a run's snapshot in one transaction (retried on a lost race). */
-  async #update<T>(workflowName: string, runId: string, change: (snapshot: WorkflowRunState) => { snapshot?: WorkflowRunState; result: T }, missing: T): Promise<T> {
+  /**
+   * Read, change and persist a run's snapshot in one transaction (retried on a lost race). A run
+   * that does not exist is `missing`'s answer, or, with `create`, starts from an empty snapshot.
+   */
+  async #update<T>(workflowName: string, runId: string, change: (snapshot: WorkflowRunState) => { snapshot?: WorkflowRunState; result: T }, missing: T, create = false): Promise<T> {
     return inTransaction(this.store, async (tx) => {
       const previous = await this.#run(tx, workflowName, runId);
-      if (!previous) return missing;
-      const snapshot = ((await this.#snapshot(tx, previous.run)) as WorkflowRunState | null) ?? createEmptyWorkflowSnapshot(runId);
+      if (!previous && !create) return missing;
+      const snapshot = (previous ? ((await this.#snapshot(tx, previous.run)) as WorkflowRunState | null) : null) ?? ({ ...createEmptyWorkflowSnapshot(runId), requestContext: {} } as WorkflowRunState);
       const { snapshot: next, result } = change(snapshot);
-      if (next !== undefined) await this.#persist(tx, previous, { ...previous.run, updatedAt: new Date().toISOString() }, jsonOf(next, `snapshot of run ${runId}`));
+      const now = new Date().toISOString();
+      if (next !== undefined) await this.#persist(tx, previous, previous ? { ...previous.run, updatedAt: now } : { workflowName, runId, createdAt: now, updatedAt: now }, jsonOf(next, `snapshot of run ${runId}`));
       return result;
     });
   }
 
   override async updateWorkflowResults({ workflowName, runId, stepId, result, requestContext }: { workflowName: string; runId: string; stepId: string; result: StepResult<any, any, any, any>; requestContext: Record<string, any> }): Promise<Record<string, StepResult<any, any, any, any>>> {
+    // A run that does not exist yet is created from an empty snapshot, as @mastra/libsql does
+    // (Mastra's in-memory store answers {} and creates nothing).
     return this.#update(workflowName, runId, (snapshot) => {
       const context = mergeWorkflowStepResult({ snapshot, stepId, result, requestContext });
       return { snapshot, result: context };
-    }, {});
+    }, {}, true);
   }
 
   override async updateWorkflowState({ workflowName, runId, opts }: { workflowName: string; runId: string; opts: UpdateWorkflowStateOptions }): Promise<WorkflowRunState | undefined> {
