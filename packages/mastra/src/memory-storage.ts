@@ -119,20 +119,35 @@ export class CheckpointMemoryStorage extends MemoryStorage {
   }
 
   /** The newest change of a thread: its seq and the thread's message count after it. */
-  async #lastChange(reader: CheckpointStore, threadId: string): Promise<{ seq: number; count: number }> {
+  async #lastChange(reader: CheckpointStore, threadId: string): Promise<{ seq: number; count: number; at: string | undefined }> {
     const [row] = await reader.listBySourceRefPrefix({ namespace: this.namespace, prefix: changePrefix(threadId), descending: true, limit: 1 });
-    if (row === undefined) return { seq: 0, count: 0 };
-    return { seq: seqOf(row.sourceRef), count: (row.payload as unknown as ChangePayload).count };
+    if (row === undefined) return { seq: 0, count: 0, at: undefined };
+    const p = row.payload as unknown as ChangePayload;
+    return { seq: seqOf(row.sourceRef), count: p.count, at: typeof p.at === 'string' ? p.at : undefined };
   }
 
-  async #writeChange(tx: CheckpointStore, threadId: string, seq: number, change: Omit<ChangePayload, 'threadId' | 'seq'>): Promise<void> {
+  /**
+   * A thread as Mastra sees it: its record, with `updatedAt` the later of the record's and its
+   * newest change's. Saving, updating or deleting messages touches a thread by its change row
+   * alone, so the thread record is not rewritten on every message.
+   */
+  async #threadOf(reader: CheckpointStore, threadId: string): Promise<{ row: Checkpoint; thread: StoredThread } | undefined> {
+    const found = await this.#threadRow(reader, threadId);
+    if (!found) return undefined;
+    const { at } = await this.#lastChange(reader, threadId);
+    if (at !== undefined && new Date(at).getTime() > new Date(found.thread.updatedAt).getTime()) return { row: found.row, thread: { ...found.thread, updatedAt: at } };
+    return found;
+  }
+
+  /** Writes change row `seq` of a thread; `change.at` defaults to now (a message change touches the thread). */
+  async #writeChange(tx: CheckpointStore, threadId: string, seq: number, change: Omit<ChangePayload, 'threadId' | 'seq' | 'at'> & { at?: string }): Promise<void> {
     await putValue(tx, {
       namespace: this.namespace,
       sessionId: sessionOf(threadId),
       kind: KINDS.change,
       name: change.op,
       ref: changeRef(threadId, seq),
-      fields: { threadId, seq, op: change.op, count: change.count, ...(change.ids === undefined ? {} : { ids: change.ids }) },
+      fields: { threadId, seq, op: change.op, count: change.count, at: change.at ?? new Date().toISOString(), ...(change.ids === undefined ? {} : { ids: change.ids }) },
       value: change.value ?? null,
     });
   }
@@ -140,14 +155,6 @@ export class CheckpointMemoryStorage extends MemoryStorage {
   async #putThread(tx: CheckpointStore, thread: StoredThread, previous: Checkpoint | undefined): Promise<void> {
     if (previous) await deleteValueRows(tx, this.namespace, [previous]);
     await putValue(tx, { namespace: this.namespace, sessionId: sessionOf(thread.id), kind: KINDS.thread, name: 'thread', ref: threadRef(thread.id), fields: { threadId: thread.id }, value: thread });
-  }
-
-  /** Sets `updatedAt` of existing threads, in the caller's transaction. */
-  async #touchThreads(tx: CheckpointStore, threadIds: Iterable<string>, at: Date): Promise<void> {
-    for (const id of new Set(threadIds)) {
-      const found = await this.#threadRow(tx, id);
-      if (found) await this.#putThread(tx, { ...found.thread, updatedAt: at.toISOString() }, found.row);
-    }
   }
 
   // ---- threads --------------------------------------------------------------------------------
@@ -165,7 +172,7 @@ export class CheckpointMemoryStorage extends MemoryStorage {
   }
 
   override async getThreadById({ threadId, resourceId }: { threadId: string; resourceId?: string }): Promise<StorageThreadType | null> {
-    const found = await this.#threadRow(this.store, threadId);
+    const found = await this.#threadOf(this.store, threadId);
     if (!found || (resourceId !== undefined && found.thread.resourceId !== resourceId)) return null;
     return threadOut(found.thread);
   }
@@ -176,14 +183,14 @@ export class CheckpointMemoryStorage extends MemoryStorage {
       const previous = await tx.findBySourceRef(this.namespace, threadRef(thread.id));
       await this.#putThread(tx, stored, previous);
       const last = await this.#lastChange(tx, thread.id);
-      await this.#writeChange(tx, thread.id, last.seq + 1, { op: 'thread', count: last.count, value: stored });
+      await this.#writeChange(tx, thread.id, last.seq + 1, { op: 'thread', count: last.count, value: stored, at: stored.updatedAt });
     });
     return thread;
   }
 
   override async updateThread({ id, title, metadata }: { id: string; title?: string; metadata?: Record<string, unknown> }): Promise<StorageThreadType> {
     return inTransaction(this.store, async (tx) => {
-      const found = await this.#threadRow(tx, id);
+      const found = await this.#threadOf(tx, id);
       if (!found) throw new Error(`Thread ${id} not found`);
       const next: StoredThread = {
         ...found.thread,
@@ -193,7 +200,7 @@ export class CheckpointMemoryStorage extends MemoryStorage {
       };
       await this.#putThread(tx, next, found.row);
       const last = await this.#lastChange(tx, id);
-      await this.#writeChange(tx, id, last.seq + 1, { op: 'thread', count: last.count, value: next });
+      await this.#writeChange(tx, id, last.seq + 1, { op: 'thread', count: last.count, value: next, at: next.updatedAt });
       return threadOut(next);
     });
   }
@@ -215,7 +222,12 @@ export class CheckpointMemoryStorage extends MemoryStorage {
     const perPage = normalizePerPage(perPageInput, 100);
     this.validateMetadataKeys(filter?.metadata);
     const rows = await rowsByPrefix(this.store, this.namespace, 't/', { kind: KINDS.thread });
-    let threads = ((await valuesOf(this.store, this.namespace, rows)) as StoredThread[]).map(threadOut);
+    const stored = (await valuesOf(this.store, this.namespace, rows)) as StoredThread[];
+    let threads: StorageThreadType[] = [];
+    for (const t of stored) {
+      const { at } = await this.#lastChange(this.store, t.id);
+      threads.push(threadOut(at !== undefined && new Date(at).getTime() > new Date(t.updatedAt).getTime() ? { ...t, updatedAt: at } : t));
+    }
     if (filter?.resourceId) threads = threads.filter((t) => t.resourceId === filter.resourceId);
     const wanted = filter?.metadata;
     if (wanted && Object.keys(wanted).length > 0) threads = threads.filter((t) => t.metadata && Object.entries(wanted).every(([k, v]) => jsonValueEquals(t.metadata?.[k], v)));
@@ -392,18 +404,32 @@ export class CheckpointMemoryStorage extends MemoryStorage {
    * does; moved to another thread, it moves), its id row, and one change row per thread.
    */
   async #writeMessages(tx: CheckpointStore, messages: StoredMessage[], op: 'save' | 'update'): Promise<void> {
+    // The last version of an id in one call wins; a save keeps the first createdAt of the call, as
+    // libsql's second upsert keeps the row's.
     const batch = new Map<string, StoredMessage>();
-    for (const m of messages) batch.set(m.id, m); // the last version of an id in one call wins
+    for (const m of messages) {
+      const first = batch.get(m.id);
+      batch.set(m.id, op === 'save' && first ? { ...m, createdAt: first.createdAt } : m);
+    }
     const index = await tx.findBySourceRefs(this.namespace, [...batch.keys()].map(messageIdRef));
     const where = new Map(index.map((i) => [(i.payload as { messageId: string }).messageId, i]));
     const current = index.length === 0 ? [] : await tx.findBySourceRefs(this.namespace, index.map((i) => (i.payload as { ref: string }).ref));
     const currentValues = (await valuesOf(tx, this.namespace, current)) as StoredMessage[];
     const old = new Map(current.map((row, k) => [row.sourceRef, { row, value: currentValues[k] as StoredMessage }]));
-    const seqs = new Map<string, number>();
-    const changeSeq = async (threadId: string) => {
-      if (!seqs.has(threadId)) seqs.set(threadId, (await this.#lastChange(tx, threadId)).seq + 1);
-      return seqs.get(threadId) as number;
+    // Saved again: a message keeps its createdAt (and so its place), as @mastra/libsql keeps it.
+    if (op === 'save') {
+      for (const [id, m] of batch) {
+        const idRow = where.get(id);
+        const before = idRow ? old.get((idRow.payload as { ref: string }).ref) : undefined;
+        if (before) batch.set(id, { ...m, createdAt: before.value.createdAt });
+      }
+    }
+    const lasts = new Map<string, { seq: number; count: number }>();
+    const lastOf = async (threadId: string) => {
+      if (!lasts.has(threadId)) lasts.set(threadId, await this.#lastChange(tx, threadId));
+      return lasts.get(threadId) as { seq: number; count: number };
     };
+    const changeSeq = async (threadId: string) => (await lastOf(threadId)).seq + 1;
     const delta = new Map<string, number>(); // change of each thread's message count
     const added = new Map<string, StoredMessage[]>(); // new versions, per thread
     const left = new Map<string, string[]>(); // ids that moved to another thread, per thread
@@ -430,7 +456,7 @@ export class CheckpointMemoryStorage extends MemoryStorage {
       await tx.create({ namespace: this.namespace, sessionId: sessionOf(m.threadId), kind: KINDS.messageId, name: 'message id', payload: { messageId: m.id, threadId: m.threadId, ref }, sourceRef: messageIdRef(m.id) });
     }
     for (const threadId of new Set([...added.keys(), ...left.keys()])) {
-      const last = await this.#lastChange(tx, threadId);
+      const last = await lastOf(threadId);
       const ids = left.get(threadId);
       await this.#writeChange(tx, threadId, last.seq + 1, { op, count: last.count + (delta.get(threadId) ?? 0), value: added.get(threadId) ?? [], ...(ids ? { ids } : {}) });
     }
@@ -444,21 +470,7 @@ export class CheckpointMemoryStorage extends MemoryStorage {
       return jsonOf({ id: m.id, threadId: m.threadId, resourceId: m.resourceId, role: m.role, type: m.type || 'v2', content: m.content, createdAt: m.createdAt ?? new Date() }, `message ${m.id}`) as StoredMessage;
     });
     await inTransaction(this.store, async (tx) => {
-      // Saved again: the message keeps its createdAt (and so its place), as @mastra/libsql keeps it.
-      const index = await tx.findBySourceRefs(this.namespace, stored.map((m) => messageIdRef(m.id)));
-      if (index.length > 0) {
-        const rows = await tx.findBySourceRefs(this.namespace, index.map((i) => (i.payload as { ref: string }).ref));
-        const before = new Map(((await valuesOf(tx, this.namespace, rows)) as StoredMessage[]).map((m) => [m.id, m.createdAt]));
-        for (const m of stored) if (before.has(m.id)) m.createdAt = before.get(m.id) as string;
-      }
-      // An id twice in one call: its first createdAt stays, as libsql's second upsert keeps it.
-      const first = new Map<string, string>();
-      for (const m of stored) {
-        if (first.has(m.id)) m.createdAt = first.get(m.id) as string;
-        else first.set(m.id, m.createdAt);
-      }
       await this.#writeMessages(tx, stored, 'save');
-      await this.#touchThreads(tx, stored.map((m) => m.threadId), new Date());
     });
     return { messages: new MessageList().add(messages, 'memory').get.all.db() };
   }
@@ -470,7 +482,6 @@ export class CheckpointMemoryStorage extends MemoryStorage {
       const rows = index.length === 0 ? [] : await tx.findBySourceRefs(this.namespace, index.map((i) => (i.payload as { ref: string }).ref));
       const byId = new Map(((await valuesOf(tx, this.namespace, rows)) as StoredMessage[]).map((m) => [m.id, m]));
       const next: StoredMessage[] = [];
-      const touched: string[] = [];
       for (const update of args.messages) {
         const old = byId.get(update.id);
         if (!old) continue;
@@ -485,11 +496,9 @@ export class CheckpointMemoryStorage extends MemoryStorage {
         const version: StoredMessage = { ...old, ...(fields as Partial<StoredMessage>), content: merged, id: old.id } as StoredMessage;
         byId.set(old.id, version);
         next.push(version);
-        touched.push(old.threadId, version.threadId);
       }
       if (next.length === 0) return [];
       await this.#writeMessages(tx, next, 'update');
-      await this.#touchThreads(tx, touched, new Date());
       return next.map(messageOut);
     });
   }
@@ -510,7 +519,6 @@ export class CheckpointMemoryStorage extends MemoryStorage {
         const last = await this.#lastChange(tx, threadId);
         await this.#writeChange(tx, threadId, last.seq + 1, { op: 'delete', count: last.count - ids.length, ids });
       }
-      await this.#touchThreads(tx, byThread.keys(), new Date());
     });
   }
 
@@ -547,7 +555,7 @@ export class CheckpointMemoryStorage extends MemoryStorage {
     });
     await inTransaction(this.store, async (tx) => {
       await this.#putThread(tx, jsonOf(thread, 'thread') as StoredThread, undefined);
-      await this.#writeChange(tx, newThreadId, 1, { op: 'thread', count: 0, value: jsonOf(thread, 'thread') });
+      await this.#writeChange(tx, newThreadId, 1, { op: 'thread', count: 0, value: jsonOf(thread, 'thread'), at: now.toISOString() });
       if (copies.length > 0) await this.#writeMessages(tx, copies, 'save');
     });
     return { thread, messageIdMap };

@@ -13,7 +13,8 @@ import {
 } from '@mastra/core/storage';
 import type { StepResult, WorkflowRunState } from '@mastra/core/workflows';
 import { KINDS, MASTRA_NAMESPACE } from './rows/namespace.js';
-import { runRef, sessionOf, snapshotPrefix, snapshotRef } from './rows/refs.js';
+import { runRef, seqOf, sessionOf, snapshotPrefix, snapshotRef } from './rows/refs.js';
+import { rawRange } from '@session-checkpoint/core/internal';
 import type { StoredRun } from './rows/workflow-types.js';
 import { valuesOf } from './rows/values.js';
 import { domainStore, inTransaction, rowsByPrefix } from './store-rows.js';
@@ -25,13 +26,13 @@ export interface CheckpointWorkflowsStorageOptions {
   namespace?: string;
 }
 
-function runOut(run: StoredRun, snapshot: unknown): WorkflowRun {
+function runOut(run: StoredRun, latest: { snapshot: unknown; updatedAt: string }): WorkflowRun {
   return {
     workflowName: run.workflowName,
     runId: run.runId,
-    snapshot: snapshot as WorkflowRunState,
+    snapshot: latest.snapshot as WorkflowRunState,
     createdAt: new Date(run.createdAt),
-    updatedAt: new Date(run.updatedAt),
+    updatedAt: new Date(latest.updatedAt),
     ...(run.resourceId === undefined ? {} : { resourceId: run.resourceId }),
   };
 }
@@ -85,20 +86,29 @@ export class CheckpointWorkflowsStorage extends WorkflowsStorage {
     return row === undefined ? undefined : { row, run: row.payload as unknown as StoredRun };
   }
 
-  async #snapshot(reader: CheckpointStore, run: StoredRun): Promise<unknown> {
-    const row = await reader.findBySourceRef(this.namespace, snapshotRef(run.workflowName, run.runId, run.seq));
-    if (row === undefined) return null;
-    return (await valuesOf(reader, this.namespace, [row]))[0];
+  /** The newest snapshot of a run (verified) and when it was persisted, or `undefined`. */
+  async #latest(reader: CheckpointStore, workflowName: string, runId: string): Promise<{ snapshot: unknown; updatedAt: string; seq: number } | undefined> {
+    const [row] = await reader.listBySourceRefPrefix({ namespace: this.namespace, prefix: snapshotPrefix(workflowName, runId), descending: true, limit: 1 });
+    if (row === undefined) return undefined;
+    const [snapshot] = await valuesOf(reader, this.namespace, [row]);
+    const fields = row.payload as { updatedAt?: unknown };
+    return { snapshot, updatedAt: typeof fields.updatedAt === 'string' ? fields.updatedAt : row.createdAt, seq: seqOf(row.sourceRef) };
   }
 
-  /** Writes snapshot `seq + 1` and the run record pointing at it, in the caller's transaction. */
-  async #persist(tx: CheckpointStore, previous: { row: Checkpoint; run: StoredRun } | undefined, run: Omit<StoredRun, 'seq'>, snapshot: unknown): Promise<void> {
-    const seq = (previous?.run.seq ?? 0) + 1;
+  /**
+   * Writes the next snapshot of a run in the caller's transaction, and its run record when that
+   * changes (a new run, another status or resource): the record is small and rewritten only then,
+   * so most persists are one read of the record, one of the newest snapshot's ref and one insert.
+   */
+  async #persist(tx: CheckpointStore, previous: { row: Checkpoint; run: StoredRun } | undefined, run: StoredRun, snapshot: unknown, updatedAt: string): Promise<void> {
+    const [newest] = await rawRange(tx, { namespace: this.namespace, prefix: snapshotPrefix(run.workflowName, run.runId), descending: true, limit: 1 });
+    const seq = newest === undefined ? 1 : seqOf(newest.sourceRef) + 1;
     const sessionId = sessionOf(run.runId);
     const status = (snapshot as { status?: unknown } | null)?.status;
-    await putValue(tx, { namespace: this.namespace, sessionId, kind: KINDS.snapshot, name: `snapshot ${seq}`, ref: snapshotRef(run.workflowName, run.runId, seq), fields: { workflowName: run.workflowName, runId: run.runId, seq }, value: snapshot });
+    await putValue(tx, { namespace: this.namespace, sessionId, kind: KINDS.snapshot, name: `snapshot ${seq}`, ref: snapshotRef(run.workflowName, run.runId, seq), fields: { workflowName: run.workflowName, runId: run.runId, seq, updatedAt }, value: snapshot });
+    const record: StoredRun = { workflowName: run.workflowName, runId: run.runId, createdAt: run.createdAt, ...(run.resourceId === undefined ? {} : { resourceId: run.resourceId }), ...(typeof status === 'string' ? { status } : {}) };
+    if (previous && JSON.stringify(previous.run) === JSON.stringify(record)) return;
     if (previous) await deleteValueRows(tx, this.namespace, [previous.row]);
-    const record: StoredRun = { ...run, seq, ...(typeof status === 'string' ? { status } : {}) };
     await tx.create({ namespace: this.namespace, sessionId, kind: KINDS.run, name: run.workflowName.slice(0, 200) || 'run', payload: record as unknown as object, sourceRef: runRef(run.workflowName, run.runId) });
   }
 
@@ -114,15 +124,12 @@ export class CheckpointWorkflowsStorage extends WorkflowsStorage {
         ...(owner === undefined ? {} : { resourceId: owner }),
         // A run persisted again keeps its createdAt, as @mastra/libsql keeps it (Mastra's in-memory store takes the new one).
         createdAt: previous?.run.createdAt ?? createdAt?.toISOString() ?? now,
-        updatedAt: updatedAt?.toISOString() ?? now,
-      }, value);
+      }, value, updatedAt?.toISOString() ?? now);
     });
   }
 
   override async loadWorkflowSnapshot({ workflowName, runId }: { workflowName: string; runId: string }): Promise<WorkflowRunState | null> {
-    const found = await this.#run(this.store, workflowName, runId);
-    if (!found) return null;
-    return ((await this.#snapshot(this.store, found.run)) as WorkflowRunState | null) ?? null;
+    return ((await this.#latest(this.store, workflowName, runId))?.snapshot as WorkflowRunState | undefined) ?? null;
   }
 
   /**
@@ -133,10 +140,10 @@ export class CheckpointWorkflowsStorage extends WorkflowsStorage {
     return inTransaction(this.store, async (tx) => {
       const previous = await this.#run(tx, workflowName, runId);
       if (!previous && !create) return missing;
-      const snapshot = (previous ? ((await this.#snapshot(tx, previous.run)) as WorkflowRunState | null) : null) ?? ({ ...createEmptyWorkflowSnapshot(runId), requestContext: {} } as WorkflowRunState);
+      const snapshot = (previous ? ((await this.#latest(tx, workflowName, runId))?.snapshot as WorkflowRunState | undefined) : undefined) ?? ({ ...createEmptyWorkflowSnapshot(runId), requestContext: {} } as WorkflowRunState);
       const { snapshot: next, result } = change(snapshot);
       const now = new Date().toISOString();
-      if (next !== undefined) await this.#persist(tx, previous, previous ? { ...previous.run, updatedAt: now } : { workflowName, runId, createdAt: now, updatedAt: now }, jsonOf(next, `snapshot of run ${runId}`));
+      if (next !== undefined) await this.#persist(tx, previous, previous ? previous.run : { workflowName, runId, createdAt: now }, jsonOf(next, `snapshot of run ${runId}`), now);
       return result;
     });
   }
@@ -172,21 +179,22 @@ export class CheckpointWorkflowsStorage extends WorkflowsStorage {
     if (toDate) runs = runs.filter((r) => new Date(r.createdAt).getTime() <= toDate.getTime());
     if (resourceId) runs = runs.filter((r) => r.resourceId === resourceId);
     if (status) runs = runs.filter((r) => r.status === status);
-    let withSnapshots = await Promise.all(runs.map(async (r) => ({ run: r, snapshot: await this.#snapshot(this.store, r) })));
-    if (threadId) withSnapshots = withSnapshots.filter((r) => getSnapshotMemoryInfo(r.snapshot as WorkflowRunState)?.threadId === threadId);
+    let withSnapshots: { run: StoredRun; latest: { snapshot: unknown; updatedAt: string } }[] = [];
+    for (const r of runs) withSnapshots.push({ run: r, latest: (await this.#latest(this.store, r.workflowName, r.runId)) ?? { snapshot: null, updatedAt: r.createdAt } });
+    if (threadId) withSnapshots = withSnapshots.filter((r) => getSnapshotMemoryInfo(r.latest.snapshot as WorkflowRunState)?.threadId === threadId);
     withSnapshots.sort((a, b) => new Date(b.run.createdAt).getTime() - new Date(a.run.createdAt).getTime());
     const total = withSnapshots.length;
     if (perPage !== undefined && page !== undefined) {
       const size = normalizePerPage(perPage, Number.MAX_SAFE_INTEGER);
       withSnapshots = withSnapshots.slice(page * size, page * size + size);
     }
-    return { runs: withSnapshots.map((r) => runOut(r.run, r.snapshot)), total };
+    return { runs: withSnapshots.map((r) => runOut(r.run, r.latest)), total };
   }
 
   override async getWorkflowRunById({ runId, workflowName }: { runId: string; workflowName?: string }): Promise<WorkflowRun | null> {
     const runs = (await this.#runs(workflowName || undefined)).filter((r) => r.runId === runId).sort((a, b) => new Date(b.createdAt).getTime() - new Date(a.createdAt).getTime());
     const run = runs[0];
-    return run === undefined ? null : runOut(run, await this.#snapshot(this.store, run));
+    return run === undefined ? null : runOut(run, (await this.#latest(this.store, run.workflowName, run.runId)) ?? { snapshot: null, updatedAt: run.createdAt });
   }
 
   override async deleteWorkflowRunById({ runId, workflowName }: { runId: string; workflowName: string }): Promise<void> {

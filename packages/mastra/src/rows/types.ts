@@ -34,6 +34,8 @@ export interface ChangePayload {
   seq: number;
   op: 'save' | 'update' | 'delete' | 'thread';
   count: number;
+  /** When the change was made (RFC 3339 with milliseconds): the thread's `updatedAt` when it is the latest. */
+  at?: string;
   ids?: string[];
   value?: unknown;
 }

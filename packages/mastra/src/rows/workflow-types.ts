@@ -1,12 +1,13 @@
-/** A workflow run's current record as stored (the snapshot itself is in snapshot row `seq`). */
+/**
+ * A workflow run's record as stored: what changes rarely. Its snapshots are rows of their own,
+ * numbered from 1 and all kept (`s/<workflow>/<run>/<seq>`, payload `{ workflowName, runId, seq,
+ * updatedAt, value }`); the newest is the run's state.
+ */
 export interface StoredRun {
   workflowName: string;
   runId: string;
   resourceId?: string;
   createdAt: string;
-  updatedAt: string;
-  /** The newest snapshot's number (snapshots are numbered from 1 and all kept). */
-  seq: number;
   /** The newest snapshot's `status`, for `listWorkflowRuns({ status })` without reading snapshots. */
   status?: string;
 }
