@@ -1,7 +1,7 @@
 import { CheckpointValidationError, isCheckpointConflictError, sha256Hex, type CheckpointStore } from '@session-checkpoint/core';
 import { storeArgument } from '@session-checkpoint/core/internal';
 import { validateUIMessages, type UIMessage } from 'ai';
-import { MessageHasher, canonicalText, chainTips } from './message-hashes.js';
+import { canonicalText, hashMessages, tipOf } from './message-hashes.js';
 import { aiSdkChats } from './rows/chats.js';
 import { AI_SDK_NAMESPACE } from './rows/namespace.js';
 import { chatPrefix, savePrefix } from './rows/refs.js';
@@ -141,7 +141,6 @@ export function createChatStore<UI_MESSAGE extends UIMessage = UIMessage>(store:
   const checked = storeArgument(store, { name: 'createChatStore', methods: SAVE_METHODS });
   const { namespace = AI_SDK_NAMESPACE, ...validation } = options;
   checked.prepare({ namespace, sessionId: 'x', payload: {} }); // a bad namespace fails here, not at the first save
-  const hasher = new MessageHasher();
   const validate = async (messages: unknown[]): Promise<UI_MESSAGE[]> => (messages.length === 0 ? [] : validateUIMessages<UI_MESSAGE>({ ...validation, messages } as Parameters<typeof validateUIMessages<UI_MESSAGE>>[0]));
   /** The stored JSON form of validated messages: what loadChat validates again, and what the hashes cover. */
   const storedForm = async (messages: unknown[]): Promise<unknown[]> => JSON.parse(JSON.stringify(await validate(messages))) as unknown[];
@@ -157,8 +156,7 @@ export function createChatStore<UI_MESSAGE extends UIMessage = UIMessage>(store:
     async saveChat(input) {
       const chatId = checkChatId(input?.chatId);
       if (!Array.isArray(input.messages)) throw new CheckpointValidationError('messages must be an array of UI messages');
-      const { texts, hashes } = hasher.hash(input.messages);
-      const tips = chainTips(hashes);
+      const { texts, hashes } = hashMessages(input.messages);
       const n = hashes.length;
       return retryRaces(() =>
         checked.transaction(async (tx): Promise<SaveResult> => {
@@ -167,13 +165,13 @@ export function createChatStore<UI_MESSAGE extends UIMessage = UIMessage>(store:
           const count = previous?.count ?? 0;
           const save = previous?.save ?? 0;
           let keep: number;
-          let keptTip: string;
+          let kept: string[];
           let adds: unknown[];
-          if (count <= n && tips[count] === (previous?.tip ?? '')) {
+          if (count <= n && tipOf(hashes.slice(0, count)) === (previous?.tip ?? '')) {
             // The list starts with the stored chat: append what follows (often nothing).
             if (count === n) return { save, written: false, keep: count, added: 0, replaced: 0 };
             keep = count;
-            keptTip = previous?.tip ?? '';
+            kept = hashes.slice(0, count);
             adds = await storedForm(texts.slice(keep).map((t) => JSON.parse(t) as unknown));
           } else {
             // The list differs from the stored chat: compare both in the stored (validated) form.
@@ -183,12 +181,12 @@ export function createChatStore<UI_MESSAGE extends UIMessage = UIMessage>(store:
             keep = 0;
             while (keep < stored.length && keep < incoming.length && stored[keep] === incomingTexts[keep]) keep++;
             if (keep === stored.length && keep === incoming.length) return { save, written: false, keep, added: 0, replaced: 0 };
-            keptTip = chainTips(stored.slice(0, keep).map((t) => sha256Hex(t))).at(-1) as string;
+            kept = stored.slice(0, keep).map((t) => sha256Hex(t));
             adds = incoming.slice(keep);
           }
           const addTexts = adds.map((m, i) => canonicalText(m, keep + i));
           // The tip covers the stored form: the kept messages, then the added ones.
-          const tip = chainTips(addTexts.map((t) => sha256Hex(t)), keptTip).at(-1) as string;
+          const tip = tipOf([...kept, ...addTexts.map((t) => sha256Hex(t))]);
           await writeSave(tx, { namespace, chatId, save: save + 1, keep, count: keep + adds.length, tip, messages: adds, texts: addTexts });
           return { save: save + 1, written: true, keep, added: adds.length, replaced: count - keep };
         }),

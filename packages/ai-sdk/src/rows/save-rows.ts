@@ -17,7 +17,7 @@ export interface SavePayload {
   keep: number;
   /** Messages in the chat after this save. */
   count: number;
-  /** Hash chain over the chat's messages after this save (what the next save checks its list against). */
+  /** SHA-256 of the content hashes of the chat's messages after this save, concatenated (what the next save checks its list against). */
   tip: string;
   /** The messages after `keep`, oldest first, as JSON; absent when they are in part rows. */
   messages?: unknown[];
