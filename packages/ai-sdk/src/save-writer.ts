@@ -5,6 +5,12 @@ import type { PartPayload, SavePayload } from './rows/save-rows.js';
 
 /** Room left in a row for the save's other fields and a part's wrapper. */
 const ENVELOPE = 1024;
+/**
+ * Largest messages text kept in the save row itself. Every save reads the chat's newest save row
+ * (its tip and count), verified; a save that added a long list (a chat imported or saved whole for
+ * the first time) keeps its messages in part rows, so that read stays small.
+ */
+const INLINE_BYTES = 16 * 1024;
 
 /** One save to write: the fields of its row, and the canonical text of each message it adds. */
 export interface PlannedSave {
@@ -42,9 +48,10 @@ function slices(text: string, maxBytes: number): string[] {
 }
 
 /**
- * Writes one save in the caller's transaction: the save row with its messages, or, when they do
- * not fit a row of the store's `maxPayloadBytes`, their JSON text cut over part rows that the save
- * row binds by SHA-256 (written first, so the save row is the last row of the save).
+ * Writes one save in the caller's transaction: the save row with its messages, or, when they are
+ * longer than 16 KiB or do not fit a row of the store's `maxPayloadBytes`, their JSON text cut over
+ * part rows that the save row binds by SHA-256 (written first, so the save row is the last row of
+ * the save).
  *
  * @throws CheckpointConflictError when another writer took the save number (the caller retries).
  */
@@ -53,7 +60,7 @@ export async function writeSave(tx: CheckpointStore, plan: PlannedSave): Promise
   const head: Omit<SavePayload, 'messages' | 'parts'> = { chatId: plan.chatId, save: plan.save, keep: plan.keep, count: plan.count, tip: plan.tip };
   const bytes = plan.texts.reduce((sum, t) => sum + utf8ByteLength(t) + 1, 2);
   const base = { namespace: plan.namespace, sessionId, name: `save ${plan.save}` };
-  if (bytes + ENVELOPE + utf8ByteLength(plan.chatId) * 2 <= tx.limits.maxPayloadBytes) {
+  if (bytes <= INLINE_BYTES && bytes + ENVELOPE + utf8ByteLength(plan.chatId) * 2 <= tx.limits.maxPayloadBytes) {
     await tx.create({ ...base, kind: SAVE_KIND, payload: { ...head, messages: plan.messages }, sourceRef: saveRef(plan.chatId, plan.save) });
     return;
   }
