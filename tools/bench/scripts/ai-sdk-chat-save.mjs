@@ -4,8 +4,9 @@
 // recipe in a SQLite row per chat (an upsert of the whole JSON). Each save adds one turn (a user and
 // an assistant message, about 600 bytes each) to a chat of 10, 100 or 1,000 messages: the cost of a
 // save as the chat grows. Contenders, each in a fresh child process per run, in rotating order:
-//   ours-warm     saveChat, the same chat store for every save (its hash memo has seen the messages)
-//   ours-cold     saveChat through a new chat store per save (no memo: a serverless function's first call)
+//   ours-warm     saveChat in the process that saved the chats before (its hash memo has seen the messages)
+//   ours-cold     saveChat in a new process (the chats were saved by another one: a serverless function's
+//                 first call, whose memo has seen nothing)
 //   recipe-file   writeFile(chat.json, JSON.stringify(messages))
 //   recipe-sqlite INSERT ... ON CONFLICT DO UPDATE of the whole JSON in one row (WAL, synchronous=NORMAL)
 // Our store runs on SQLite in WAL mode at synchronous=NORMAL (durability "normal"). Each chat is
@@ -22,8 +23,13 @@ import { fileURLToPath } from 'node:url';
 
 const CONTENDERS = ['ours-warm', 'ours-cold', 'recipe-file', 'recipe-sqlite'];
 const CHATS = 30;
+/** Message i of a chat: about 600 bytes of JSON, users and assistants in turn. */
+const message = (chat, i) => ({ id: `${chat}-${i}`, role: i % 2 ? 'assistant' : 'user', parts: [{ type: 'text', text: `message ${i} `.padEnd(560, 'lorem ipsum dolor sit amet '), ...(i % 2 ? { state: 'done' } : {}) }] });
+const chatOf = (c, n) => Array.from({ length: n }, (_, i) => message(`c${c}`, i));
 
-if (process.env.SC_CHAT_BENCH_CHILD) {
+if (process.env.SC_CHAT_BENCH_FILL) {
+  await fill(Number(process.env.SC_CHAT_BENCH_SIZE), process.env.SC_CHAT_BENCH_DIR);
+} else if (process.env.SC_CHAT_BENCH_CHILD) {
   await child(process.env.SC_CHAT_BENCH_CHILD, Number(process.env.SC_CHAT_BENCH_SIZE), process.env.SC_CHAT_BENCH_DIR);
 } else {
   const runs = Number(process.argv[2] ?? 5);
@@ -62,19 +68,30 @@ if (process.env.SC_CHAT_BENCH_CHILD) {
   for (const c of CONTENDERS) if (results.has(`${c}@10`) && results.has(`${c}@1000`)) console.log(`  ${c.padEnd(14)} ${(median(results.get(`${c}@1000`).map((r) => r.cpu)) / median(results.get(`${c}@10`).map((r) => r.cpu))).toFixed(1)}x`);
 }
 
+
+/** Saves the chats with our store (for ours-cold, in a process of its own). */
+async function fill(size, dir) {
+  const { openSqliteStore } = await import('@session-checkpoint/store-kysely');
+  const { createChatStore } = await import('@session-checkpoint/ai-sdk');
+  const store = await openSqliteStore(join(dir, 'chats.sqlite'), { durability: 'normal' });
+  const chats = createChatStore(store);
+  for (let c = 0; c < CHATS; c++) await chats.saveChat({ chatId: `c${c}`, messages: chatOf(c, size) });
+  await store.close();
+  return chats;
+}
+
 async function child(who, size, dir) {
   mkdirSync(dir, { recursive: true });
-  const message = (chat, i) => ({ id: `${chat}-${i}`, role: i % 2 ? 'assistant' : 'user', parts: [{ type: 'text', text: `message ${i} `.padEnd(560, 'lorem ipsum dolor sit amet '), ...(i % 2 ? { state: 'done' } : {}) }] });
-  const chatOf = (c, n) => Array.from({ length: n }, (_, i) => message(`c${c}`, i));
   let save;
   let close = async () => undefined;
   if (who.startsWith('ours')) {
     const { openSqliteStore } = await import('@session-checkpoint/store-kysely');
     const { createChatStore } = await import('@session-checkpoint/ai-sdk');
+    if (who === 'ours-warm') await fill(size, dir);
+    else execFileSync(process.execPath, [fileURLToPath(import.meta.url)], { env: { ...process.env, SC_CHAT_BENCH_FILL: '1', SC_CHAT_BENCH_SIZE: String(size), SC_CHAT_BENCH_DIR: dir } });
     const store = await openSqliteStore(join(dir, 'chats.sqlite'), { durability: 'normal' });
     const chats = createChatStore(store);
-    for (let c = 0; c < CHATS; c++) await chats.saveChat({ chatId: `c${c}`, messages: chatOf(c, size) });
-    save = who === 'ours-warm' ? (c, messages) => chats.saveChat({ chatId: `c${c}`, messages }) : (c, messages) => createChatStore(store).saveChat({ chatId: `c${c}`, messages });
+    save = (c, messages) => chats.saveChat({ chatId: `c${c}`, messages });
     close = () => store.close();
   } else if (who === 'recipe-file') {
     const { writeFile } = await import('node:fs/promises');
