@@ -16,3 +16,4 @@ export { CheckpointWorkflowsStorage, type CheckpointWorkflowsStorageOptions } fr
 export { createMastraStorage, type MastraStorageOptions } from './composite.js';
 export { KINDS, MASTRA_NAMESPACE } from './rows/namespace.js';
 export { migrateMastra, type MastraDomains, type MastraMigrationDifference, type MastraMigrationOptions, type MastraMigrationReport } from './migrate.js';
+export { openMastraStore, MissingPackageError, type OpenedMastraStore } from './open-mastra-store.js';

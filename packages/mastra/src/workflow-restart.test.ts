@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CheckpointWorkflowsStorage } from './index.js';
+import { mastraRunState, mastraRunTimeline, mastraRuns } from './rows/index.js';
 import { backends, RUNTIME_OK } from './test-support/backends.js';
 
 /*
@@ -59,6 +60,14 @@ describe.skipIf(!RUNTIME_OK).each(list)('a suspended workflow on $name', (backen
       const versions = await after.listBySourceRefPrefix({ namespace: 'mastra', prefix: 's/payout/run-1/', limit: 100 });
       expect(versions.length).toBeGreaterThanOrEqual(2);
       expect(versions.map((v) => (v.payload as { value?: { status?: string } }).value?.status)).toContain('suspended');
+      // The framework-free readers walk the same versions.
+      expect(await mastraRuns(after)).toMatchObject([{ family: 'mastra-workflow', workflow_name: 'payout', run_id: 'run-1', status: 'success' }]);
+      const { entries } = await mastraRunTimeline(after, { workflowName: 'payout', runId: 'run-1' });
+      expect(entries.length).toBe(versions.length);
+      expect(entries.every((e) => e.status === 'verified')).toBe(true);
+      const suspendedAt = entries.find((e) => e.run_status === 'suspended');
+      expect((await mastraRunState(after, { workflowName: 'payout', runId: 'run-1', seq: Number(suspendedAt?.checkpoint_id) })).snapshot).toMatchObject({ status: 'suspended' });
+      expect((await mastraRunState(after, { workflowName: 'payout', runId: 'run-1' })).snapshot).toEqual(run?.snapshot);
       expect((await after.verify()).failures).toEqual([]);
     } finally {
       await after.close();

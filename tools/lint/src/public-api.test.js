@@ -83,11 +83,13 @@ const PUBLIC_NAMES = {
   'mastra': [
     'CheckpointMemoryStorage', 'CheckpointMemoryStorageOptions', 'CheckpointWorkflowsStorage',
     'CheckpointWorkflowsStorageOptions', 'KINDS', 'MASTRA_NAMESPACE', 'MastraDomains', 'MastraMigrationDifference',
-    'MastraMigrationOptions', 'MastraMigrationReport', 'MastraStorageOptions', 'createMastraStorage', 'migrateMastra',
+    'MastraMigrationOptions', 'MastraMigrationReport', 'MastraStorageOptions', 'MissingPackageError', 'OpenedMastraStore',
+    'createMastraStorage', 'migrateMastra', 'openMastraStore',
   ],
   'mastra/rows': [
-    'ChangePayload', 'KINDS', 'MASTRA_NAMESPACE', 'MastraChangeEntry', 'MastraRowsPlace', 'MastraThreadState',
-    'MastraThreadSummary', 'StoredMessage', 'StoredRun', 'StoredThread', 'mastraThreadState', 'mastraThreadTimeline',
+    'ChangePayload', 'KINDS', 'MASTRA_NAMESPACE', 'MastraChangeEntry', 'MastraRowsPlace', 'MastraRunState',
+    'MastraRunSummary', 'MastraSnapshotEntry', 'MastraThreadState', 'MastraThreadSummary', 'StoredMessage', 'StoredRun',
+    'StoredThread', 'mastraRunState', 'mastraRunTimeline', 'mastraRuns', 'mastraThreadState', 'mastraThreadTimeline',
     'mastraThreads',
   ],
   'langgraph/rows': [
