@@ -115,7 +115,7 @@ describe.skipIf(!RUNTIME_OK).each(list)('the workflows domain on $name against @
         try {
           for (const [i, op] of ops.entries()) {
             const at = new Date(Date.UTC(2026, 0, 1) + i * 60_000);
-            const key = 'name' in op && op.name !== undefined ? `${op.name}/${op.run}` : '';
+            const key = 'run' in op && 'name' in op && op.name !== undefined ? `${op.name}/${op.run}` : '';
             if (op.op === 'results' && !existing.has(key)) {
               stamped.add(key);
               memoryDiverged = true;
