@@ -1,19 +1,18 @@
 #!/usr/bin/env node
-// Two rolldown builds from the compiled output (dist). Why: start-up time is mostly Node
+// Three rolldown builds from the compiled output (dist). Why: start-up time is mostly Node
 // resolving and compiling modules; kysely alone is ~280 files, @oclif/core ~160.
 //
-// 1. dist/bundle: the commands and hooks oclif loads (package.json "oclif.commands"), one chunk
-//    per command plus shared chunks. @oclif/* stays external: oclif's own copy must be the one
-//    commands extend, as must a plugin's BaseCommand (src/plugin-host.ts).
+// 1. dist/bundle: what oclif loads (package.json "oclif"): the built-in commands as oclif classes
+//    (oclif-commands.js, oclif's explicit command discovery, for its manifest and help), the
+//    hooks, and the plugin entry (plugin.js, `@session-checkpoint/cli/plugin`). @oclif/* stays
+//    external: oclif's own copy must be the one commands extend, as must a plugin's BaseCommand
+//    (src/plugin-host.ts).
 // 2. dist/fast: dist/main.js, which bin/run.cjs loads, as CommonJS (`.cjs`): Node 20's ESM loader
-//    costs more per module than require() (about a sixth of a `get` was ESM loading), and nothing
-//    on this path needs ESM. It holds the direct path (src/direct/), which runs the built-in
-//    commands without oclif; oclif itself (`@oclif/core/run`, for everything else) stays
-//    external and is loaded only when needed. Its flag table (src/direct/flag-table.ts) is
-//    generated here from the command classes (scripts/direct-flag-table.mjs), which fails the
-//    build on a flag feature the direct parser does not model. External dynamic imports become
-//    require() calls (the externals are CommonJS), which skips the ESM loader for better-sqlite3
-//    too.
+//    costs more per module than require() (docs/decisions/0001-cli-commonjs-entry-and-lean-bundle.md),
+//    and nothing on this path needs ESM. The built-in commands run from it without oclif, which
+//    stays external and is loaded only for help, plugins and plugin commands. External dynamic
+//    imports become require() calls (the externals are CommonJS), which skips the ESM loader for
+//    better-sqlite3 too. It runs the same modules as dist/main.js, only bundled.
 // Neither writes source maps: a map the tarball does not ship would only be a dangling
 // `sourceMappingURL` (docs/releasing.md). In both, better-sqlite3 (native) and pg (loaded only
 // for a database URL) stay external, and so does typescript, which oclif requires lazily for
@@ -27,7 +26,6 @@ import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'rolldown';
-import { directFlagTable } from './direct-flag-table.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 // Chunk names carry content hashes: without a clean start, every rebuild would leave the old
@@ -38,31 +36,20 @@ const output = (dir) => ({ dir: `${root}dist/${dir}`, format: 'esm', entryFileNa
 
 await build({
   // plugin.js is `@session-checkpoint/cli/plugin` (package.json "exports"): one module and the
-  // chunks it shares with the built-in commands (BaseCommand among them), instead of the ~140
-  // files of dist, core and store-kysely it imports unbundled. Each is an ESM load, and while the
-  // plugin host's resolve hook is on (src/plugin-host.ts) each also a round trip to Node 20's
-  // loader thread: that was most of a plugin command's start-up (docs/decisions/0003-plugin-entry-bundled-resolve-hook-when-needed.md).
-  input: Object.fromEntries([...entries('commands'), ...entries('hooks'), ['plugin', `${root}dist/plugin.js`]]),
+  // chunks it shares with the built-in commands, instead of the ~140 files of dist, core and
+  // store-kysely it imports unbundled. Each is an ESM load, and while the plugin host's resolve
+  // hook is on (src/plugin-host.ts) each also a round trip to Node 20's loader thread
+  // (docs/decisions/0003-plugin-entry-bundled-resolve-hook-when-needed.md).
+  input: Object.fromEntries([['oclif-commands', `${root}dist/command/oclif-commands.js`], ...entries('hooks'), ['plugin', `${root}dist/plugin.js`]]),
   platform: 'node',
   external: [/^node:/, 'better-sqlite3', 'pg', /^@oclif\//, '@session-checkpoint/langgraph', /^@langchain\//],
   output: output('bundle'),
   logLevel: 'warn',
 });
 
-const table = await directFlagTable(`${root}dist`);
-const FLAG_TABLE_MODULE = `${root}dist/direct/flag-table.js`.replaceAll('\\', '/');
-const generatedTable = {
-  name: 'direct-flag-table',
-  load(id) {
-    if (id.replaceAll('\\', '/') === FLAG_TABLE_MODULE) return `export const FLAG_TABLE = ${JSON.stringify(table)};\n`;
-    return null;
-  },
-};
-
 await build({
   input: { main: `${root}dist/main.js` },
   platform: 'node',
-  plugins: [generatedTable],
   external: [/^node:/, 'better-sqlite3', 'pg', /^@oclif\//, 'typescript', '@session-checkpoint/langgraph', /^@langchain\//],
   // No comments and ASCII only: every call reads and parses these files, and one non-ASCII
   // character (a comment's dash, a literal U+10FFFF) makes V8 hold and scan the whole file as

@@ -2,12 +2,11 @@
 // Start-up of a plugin's own command against a built-in `get`, and of `get` against the floor
 // script, in paired rounds: each round runs the floor script, `get` (no plugin), `get` with the
 // example plugin linked, the plugin's own `hello` linked and installed (a copy in the data
-// directory's node_modules, recorded as `plugins install` records it, so the resolve hook is on),
-// and a program that only imports `@oclif/core`, back to back, so a busy machine slows the members
-// of a round alike and the per-round ratios stay comparable. Prints the median of the per-round
-// ratios and the median CPU time (user + system) of each call. The last call is a reference, not
-// a command: what a plugin command cost at least while its class extended oclif's `Command`
-// (docs/decisions/0004-plugin-commands-on-our-own-command-class.md).
+// directory's node_modules, recorded as `plugins install` records it), and a program that only
+// imports `@oclif/core`, back to back, so a busy machine slows the members of a round alike and the
+// per-round ratios stay comparable. Prints the median of the per-round ratios and the median CPU
+// time (user + system) of each call. The last call is a reference, not a command: the least any
+// command that oclif runs costs (docs/decisions/0020-cli-commands-declared-once.md).
 //
 // Usage (after the build): node packages/cli/scripts/startup-pairs.mjs [rounds, default 20]
 // Environment: SC_BENCH_NODE picks another Node binary (with better-sqlite3 built for it). Needs

@@ -1,41 +1,39 @@
-import type { Interfaces } from '@oclif/core';
+import { Command, Errors, type Interfaces } from '@oclif/core';
 import type { CheckpointStore } from '@session-checkpoint/core';
-import type { CommandContext } from './actions/command-context.js';
-import { CommandBase } from './command-base.js';
-import { refuseInheritedFlagNames } from './flags/inherited-flag-names.js';
-import { storeFlags } from './flags/store-flags.js';
-import { verboseFlag } from './flags/verbose-flag.js';
-import { runCommand } from './lifecycle/run-command.js';
+import { baseFlags } from './command/oclif-flags.js';
+import { storeScope, type StoreScope } from './command/run-command.js';
+import { refuseInheritedFlagNames } from './command/parse-argv.js';
+import { toErrorOutput, type ErrorJson } from './errors/to-error-json.js';
+import { writeDocument } from './output/write-json.js';
 import type { OpenStoreOptions } from './store/open-store.js';
 import { storeLocation } from './store/store-location.js';
-import type { StoreSelection } from './store/store-selection.js';
+import type { StoreFlagValues, StoreSelection } from './store/store-selection.js';
 
 /** Parsed flags of a command built on {@link BaseCommand}: its own flags plus the store flags. */
 export type CommandFlags<T extends CommandClass> = Interfaces.InferredFlags<(typeof BaseCommand)['baseFlags'] & T['flags']>;
-
 /** Parsed arguments of a command built on {@link BaseCommand}. */
 export type CommandArgs<T extends CommandClass> = Interfaces.InferredArgs<T['args']>;
-
 /** What {@link CommandFlags} and {@link CommandArgs} read of a command class: its static `flags` and `args`. */
 type CommandClass = { flags: Interfaces.FlagInput; args: Interfaces.ArgInput };
 
 /**
- * Base class of every session-checkpoint command, published for plugin authors. It gives a
- * command the store flags (`--store`, `--database-url`, with `SESSION_CHECKPOINT_STORE` /
- * `SESSION_CHECKPOINT_DATABASE_URL` as fallbacks), JSON output and the error mapping:
+ * Base class of plugin commands, published for plugin authors: oclif's `Command` with the CLI's
+ * contract added through oclif's own extension points. It gives a command the store flags
+ * (`--store`, `--database-url`, `--schema`, `--connect-timeout`, with their environment
+ * fallbacks) and `--verbose`, and one JSON document per call:
  *
- * - return a JSON-serialisable value from `run()` (or pass it to {@link respond}) and it is
- *   printed as `{"ok": true, "result": ...}`;
- * - throw anything and it is printed as `{"ok": false, "error": ..., "type": ...}` with exit
- *   code 1 (2 for usage errors); nothing goes to stderr and no stack trace is shown;
- * - stores opened with {@link openStore} are closed before the result is printed.
+ * - a value returned from `run()` (or passed to {@link respond}) is printed as
+ *   `{"ok": true, "result": ...}` once every store opened with {@link openStore} is closed;
+ * - anything thrown is printed as `{"ok": false, "error": ..., "type": ...}`, exit code 1 (2 for
+ *   usage errors); nothing goes to stderr unless `--verbose`, and no stack trace is shown.
  *
- * All of that is the CLI's one command lifecycle (`runCommand`), which the built-in commands'
- * direct path runs too.
+ * oclif runs it as any command (`init`, `run`, `catch`, `finally`); output is oclif's JSON mode
+ * (`jsonEnabled()` is always true), so `this.log()` prints nothing; `this.warn()` writes to stderr,
+ * which the CLI shows only with `--verbose`.
  *
  * @example
  * ```ts
- * import { BaseCommand, namespaceFlag } from '@session-checkpoint/cli';
+ * import { BaseCommand, namespaceFlag } from '@session-checkpoint/cli/plugin';
  *
  * export default class Count extends BaseCommand<typeof Count> {
  *   static override description = 'Count the checkpoints of a namespace.';
@@ -49,36 +47,98 @@ type CommandClass = { flags: Interfaces.FlagInput; args: Interfaces.ArgInput };
  * }
  * ```
  */
-export abstract class BaseCommand<T extends CommandClass = typeof CommandBase> extends CommandBase {
+export abstract class BaseCommand<T extends CommandClass = typeof Command> extends Command {
   /** The store flags and `--verbose`, added to every subclass's own flags. */
-  static override baseFlags = { ...storeFlags, ...verboseFlag };
-
+  static override baseFlags = baseFlags;
   /** Parsed positional arguments, available in `run()`. */
   protected args!: CommandArgs<T>;
   /** Parsed flags, available in `run()`. */
   protected flags!: CommandFlags<T>;
-
+  #scope: StoreScope | undefined;
   #pending: { result: unknown } | undefined;
-  #context: CommandContext<CommandFlags<T>> | undefined;
+
+  /** Parses the command line (a parse failure is a usage error) and opens the store scope. */
+  override async init(): Promise<void> {
+    await super.init();
+    const flags = { ...this.ctor.baseFlags, ...this.ctor.flags };
+    refuseInheritedFlagNames(this.argv, Object.fromEntries(Object.entries(flags).map(([name, flag]) => [name, flag.type === 'boolean' ? 'boolean' : 'string'])));
+    const parsed = await this.parse();
+    this.args = parsed.args as CommandArgs<T>;
+    this.flags = parsed.flags as CommandFlags<T>;
+    this.#scope = storeScope(parsed.flags as StoreFlagValues);
+  }
+
+  /** Always JSON: the CLI prints one JSON document per call. */
+  override jsonEnabled(): boolean {
+    return true;
+  }
+
+  /** A warning on stderr (shown with `--verbose`), as oclif prints one outside JSON mode. */
+  override warn(input: string | Error): string | Error {
+    Errors.warn(input);
+    return input;
+  }
+
+  /** `{"ok": true, "result": ...}`. */
+  override toSuccessJson(result: unknown): { ok: true; result: unknown } {
+    return { ok: true, result };
+  }
+
+  /** The CLI's error object (`null` for `this.exit()`, which prints nothing). */
+  override toErrorJson(error: unknown): ErrorJson | null {
+    return toErrorOutput(error).json;
+  }
+
+  /** Prints the run's one document, in the Python reference's layout; a second one is dropped. */
+  override logJson(json: unknown): void {
+    if (json !== null) writeDocument(json);
+  }
+
+  /** Closes the stores, then lets oclif print the error (exit 2 for usage errors, else 1). */
+  override async catch(error: Error & { exitCode?: number }): Promise<unknown> {
+    await this.#close().catch(() => undefined);
+    process.exitCode = toErrorOutput(error).exitCode;
+    return super.catch(error);
+  }
 
   /**
-   * Records the result to print on success. Printing waits until `run()` has finished and every
-   * opened store is closed, so a failure while closing is never hidden behind an `"ok": true`.
-   * Returning the value from `run()` does the same.
+   * Closes the stores (a failure while closing is the command's error, never hidden behind an
+   * `"ok": true`) and prints a result given to {@link respond}.
+   */
+  override async finally(error: Error | undefined): Promise<unknown> {
+    try {
+      await this.#close();
+    } catch (closing) {
+      if (error === undefined) await this.catch(closing as Error);
+      return super.finally(error);
+    }
+    if (error === undefined && this.#pending !== undefined) this.logJson(this.toSuccessJson(this.#pending.result));
+    return super.finally(error);
+  }
+
+  async #close(): Promise<void> {
+    const scope = this.#scope;
+    this.#scope = undefined;
+    await scope?.close();
+  }
+
+  /**
+   * Records the result to print on success, for a value oclif would not print when returned from
+   * `run()` (`null`, `0`, `false`, `''`). Printed once every opened store is closed.
    *
    * @example
    * ```ts
-   * this.respond({ deleted: [7] });
+   * this.respond(null);
    * ```
    */
   protected respond(result: unknown): void {
     this.#pending = { result };
   }
 
-  /** The lifecycle's context; only set while `run()` runs. */
-  #current(): CommandContext<CommandFlags<T>> {
-    if (this.#context === undefined) throw new Error('the store is available only while run() runs');
-    return this.#context;
+  /** The store flags' scope; set from `init()` until the command ends. */
+  #current(): StoreScope {
+    if (this.#scope === undefined) throw new Error('the store is available only while run() runs');
+    return this.#scope;
   }
 
   /**
@@ -90,82 +150,22 @@ export abstract class BaseCommand<T extends CommandClass = typeof CommandBase> e
     return this.#current().storeSelection();
   }
 
-  /**
-   * How the selected store is shown in results: the resolved path (symlinks followed once the
-   * file exists) or the URL with its password masked.
-   */
+  /** How the selected store is shown in results: the resolved path, or the URL with its password masked. */
   protected storeLocation(): string {
     return storeLocation(this.storeSelection);
   }
 
   /**
-   * Opens the selected store; it is closed automatically when the command ends. A missing SQLite
-   * file is an error (`StoreNotFoundError`) unless `create: true`.
+   * Opens the selected store; it is closed when the command ends. A missing SQLite file is an
+   * error (`StoreNotFoundError`) unless `create: true`.
    *
    * @example
    * ```ts
    * const store = await this.openStore();                 // read commands
-   * const store = await this.openStore({ create: true }); // init, create, import
+   * const store = await this.openStore({ create: true }); // creates a missing store
    * ```
    */
   protected async openStore(options: OpenStoreOptions = {}): Promise<CheckpointStore> {
     return this.#current().openStore(options);
-  }
-
-  /**
-   * The parsed flags and store access as a {@link CommandContext}: how built-in commands hand
-   * their work to the oclif-free actions in `src/actions/`, which the direct path runs too. For
-   * the built-in commands only; not part of the plugin API (plugins use `flags` and `openStore`).
-   *
-   * @internal
-   * @example
-   * ```ts
-   * async run() { return getCheckpoint(this.context()); }
-   * ```
-   */
-  protected context(): CommandContext<CommandFlags<T>> {
-    return this.#current();
-  }
-
-  /** Parses argv; parse failures become usage errors (printed by the lifecycle). */
-  protected override async init(): Promise<void> {
-    await super.init();
-    const baseFlags = (super.ctor as typeof BaseCommand).baseFlags;
-    refuseInheritedFlagNames(this.argv, { ...baseFlags, ...this.ctor.flags });
-    const { args, flags } = await this.parse({
-      args: this.ctor.args,
-      baseFlags,
-      enableJsonFlag: false,
-      flags: this.ctor.flags,
-      strict: this.ctor.strict,
-    });
-    this.args = args as CommandArgs<T>;
-    this.flags = flags as CommandFlags<T>;
-  }
-
-  /**
-   * Runs the command through the CLI's one lifecycle (`src/lifecycle/run-command.ts`): parse,
-   * `run()`, close stores, print one JSON document, set the exit code; never rethrows.
-   *
-   * The static `run` (CommandBase) calls it, whether oclif's `Config#runCommand` or the plugin
-   * runner started the command; `src/base-command.oclif.test.ts` pins what this relies on in the
-   * exact oclif version the package depends on.
-   */
-  protected override async _run<R>(): Promise<R> {
-    let returned: unknown;
-    process.exitCode = await runCommand({
-      parse: async () => {
-        await this.init();
-        return this.flags;
-      },
-      action: async (context) => {
-        this.#context = context as CommandContext<CommandFlags<T>>;
-        returned = await this.run();
-        return returned;
-      },
-      pending: () => this.#pending,
-    });
-    this.#context = undefined;
-    return returned as R;
   }
 }

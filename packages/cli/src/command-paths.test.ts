@@ -1,13 +1,13 @@
 /**
- * A built-in command runs on the direct path (no oclif) or through oclif; which one must be
- * invisible. Every call here gives the same stdout, stderr and exit code with no plugin, with the
- * example plugin linked (direct path still), and with a plugin that declares a hook (everything
- * through oclif). And the choice of path follows the plugins' manifests.
+ * A built-in command always runs on its own route, whatever plugins are installed: every call here
+ * gives the same stdout, stderr and exit code with no plugin, with the example plugin linked, and
+ * with a plugin that declares a hook. Built-ins never load oclif; help and plugin commands do, and
+ * plugin hooks run for those only (docs/plugins.md).
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACTIONS } from './actions/registry.js';
+import { BUILTINS } from './commands/index.js';
 import { EXAMPLE_PLUGIN, dataHomeLinking, hookPlugin, pluginSetups } from './test-support/plugin-setups.js';
 import { removeTempDirs, runCli, runCliBatch, tempDir, type CliResult } from './test-support/run-cli.js';
 
@@ -105,12 +105,12 @@ describe('every path gives identical results', () => {
 
   afterAll(removeTempDirs);
 
-  it('ran the calls with the hook plugin through oclif', () => {
+  it("ran the hook plugin's init hook for the calls oclif runs (help, plugin commands)", () => {
     expect(existsSync(marker)).toBe(true);
   });
 
   it('covers every built-in command', () => {
-    expect(new Set(CALLS.map((args) => args[0]))).toEqual(new Set([...Object.keys(ACTIONS), 'hello', 'frobnicate', undefined]));
+    expect(new Set(CALLS.map((args) => args[0]))).toEqual(new Set([...BUILTINS.map((command) => command.id), 'hello', 'frobnicate', undefined]));
   });
 
   it.each(CALLS.map((args, i) => [args.join(' '), i] as const))('%s', (_name, i) => {
@@ -128,7 +128,7 @@ describe('every path gives identical results', () => {
   });
 });
 
-describe('which path a call takes', () => {
+describe('which route a call takes', () => {
   let dir = '';
   let log = '';
   let hook = '';
@@ -136,7 +136,7 @@ describe('which path a call takes', () => {
   beforeAll(async () => {
     dir = tempDir('sc-which-path-');
     [log, hook] = [join(dir, 'loaded.log'), join(dir, 'record-loads.cjs')];
-    // The CLI's bundle is CommonJS: every module it loaded is in require.cache when it exits.
+    // Every CommonJS module the call loaded is in require.cache when it exits (oclif is CommonJS).
     writeFileSync(hook, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(log)}, Object.keys(require.cache).join('\\n')));\n`);
     writeFileSync(join(dir, 'p.json'), '{"step": 1}');
     expect((await runCli(['create', '--store', 's.sqlite', '--session-id', 'a', '--payload-file', 'p.json'], { cwd: dir })).code).toBe(0);
@@ -144,56 +144,61 @@ describe('which path a call takes', () => {
 
   afterAll(removeTempDirs);
 
-  /** Whether the call loaded oclif; its output must be the success of the call either way. */
-  async function usesOclif(args: string[], env: Record<string, string> = {}): Promise<boolean> {
+  /** Whether the call loaded oclif, and its result. */
+  async function usesOclif(args: string[], env: Record<string, string> = {}): Promise<{ oclif: boolean; result: CliResult }> {
     writeFileSync(log, '');
     const result = await runCli(args, { cwd: dir, env: { ...env, NODE_OPTIONS: `--require ${hook}` } });
     expect(result.stderr).toBe('');
     const paths = readFileSync(log, 'utf8').split('\n').filter(Boolean);
     expect(paths.some((path) => path.endsWith('/dist/fast/main.cjs'))).toBe(true);
-    return paths.some((path) => path.includes('/@oclif/'));
+    return { oclif: paths.some((path) => path.includes('/@oclif/')), result };
   }
 
   /** A linked plugin whose manifest declares `command` with `aliases`. */
   function manifestPlugin(name: string, command: string, aliases: string[]): string {
     const root = join(dir, name);
-    mkdirSync(root, { recursive: true });
+    mkdirSync(join(root, 'commands'), { recursive: true });
     writeFileSync(join(root, 'package.json'), JSON.stringify({ name, version: '1.0.0', type: 'module', oclif: { commands: './commands' } }));
     writeFileSync(join(root, 'oclif.manifest.json'), JSON.stringify({ version: '1.0.0', commands: { [command]: { id: command, aliases, flags: {}, args: {} } } }));
+    writeFileSync(join(root, 'commands', `${command}.js`), `export default class { static run() { throw new Error('the plugin ran'); } }\n`);
     return root;
   }
 
   it.each([
     ['get', '--store', 's.sqlite', '--id', '1'],
     ['list', '--store', 's.sqlite', '--limit', '2'],
-    ['sessions', '--store', 's.sqlite'],
-    ['verify', '--store', 's.sqlite'],
     ['create', '--store', 's.sqlite', '--session-id', 'd', '--payload-file', 'p.json'],
-  ])('%s runs without oclif, with or without the example plugin', async (...args) => {
-    expect(await usesOclif(args)).toBe(false);
-    expect(await usesOclif(args, { XDG_DATA_HOME: dataHomeLinking(join(dir, 'example'), [EXAMPLE_PLUGIN]) })).toBe(false);
-  });
-
-  it.each([
     ['get', '--store', 's.sqlite', '--id', '-1'],
     ['list', '--store', 's.sqlite', '--bogus'],
     ['get', '--store', 's.sqlite', '--id', '1', '--valueOf'],
-  ])('%s is declined by the direct parser and runs through oclif', async (...args) => {
-    expect(await usesOclif(args)).toBe(true);
+  ])('%s never loads oclif, with or without plugins', async (...args) => {
+    const hooked = dataHomeLinking(join(dir, 'hooked-builtin'), [hookPlugin(join(dir, 'hook-builtin'), join(dir, 'hook-builtin-ran')), EXAMPLE_PLUGIN]);
+    const envs: Record<string, string>[] = [{}, { XDG_DATA_HOME: dataHomeLinking(join(dir, 'example'), [EXAMPLE_PLUGIN]) }, { XDG_DATA_HOME: hooked }];
+    for (const env of envs) {
+      expect((await usesOclif(args, env)).oclif).toBe(false);
+    }
+    expect(existsSync(join(dir, 'hook-builtin-ran'))).toBe(false);
   });
 
-  it('goes through oclif when a plugin declares a hook', async () => {
-    const home = dataHomeLinking(join(dir, 'hooked'), [hookPlugin(join(dir, 'hook-plugin'), join(dir, 'hook-ran'))]);
-    expect(await usesOclif(['get', '--store', 's.sqlite', '--id', '1'], { XDG_DATA_HOME: home })).toBe(true);
-    expect(existsSync(join(dir, 'hook-ran'))).toBe(true);
+  it('runs help and plugin commands through oclif, with the plugins\' hooks', async () => {
+    const marker = join(dir, 'hook-ran');
+    const home = dataHomeLinking(join(dir, 'hooked'), [hookPlugin(join(dir, 'hook-plugin'), marker), EXAMPLE_PLUGIN]);
+    expect((await usesOclif(['get', '--store', 's.sqlite', '--id', '1'], { XDG_DATA_HOME: home })).oclif).toBe(false);
+    expect(existsSync(marker)).toBe(false);
+    const hello = await usesOclif(['hello', '--store', 's.sqlite'], { XDG_DATA_HOME: home });
+    expect([hello.oclif, hello.result.code, existsSync(marker)]).toEqual([true, 0, true]);
+    const help = await usesOclif(['get', '--help']);
+    expect([help.oclif, help.result.code]).toEqual([true, 0]);
+    // oclif colours help when the environment asks for colour (FORCE_COLOR under nx).
+    expect(help.result.stdout.replace(/\u001b\[[0-9;]*m/gu, '')).toContain('--id=<value>');
   });
 
-  it('goes through oclif for a built-in whose id a plugin command or alias takes, and only for that one', async () => {
+  it('runs the built-in when a plugin declares a command or alias of the same id', async () => {
     const byAlias = dataHomeLinking(join(dir, 'alias'), [manifestPlugin('alias-plugin', 'fetch', ['get'])]);
-    expect(await usesOclif(['get', '--store', 's.sqlite', '--id', '1'], { XDG_DATA_HOME: byAlias })).toBe(true);
-    expect(await usesOclif(['list', '--store', 's.sqlite'], { XDG_DATA_HOME: byAlias })).toBe(false);
     const byId = dataHomeLinking(join(dir, 'same-id'), [manifestPlugin('id-plugin', 'sessions', [])]);
-    expect(await usesOclif(['sessions', '--store', 's.sqlite'], { XDG_DATA_HOME: byId })).toBe(true);
-    expect(await usesOclif(['get', '--store', 's.sqlite', '--id', '1'], { XDG_DATA_HOME: byId })).toBe(false);
+    for (const [args, home] of [[['get', '--store', 's.sqlite', '--id', '1'], byAlias], [['sessions', '--store', 's.sqlite'], byId]] as const) {
+      const { oclif, result } = await usesOclif([...args], { XDG_DATA_HOME: home });
+      expect([oclif, result.code, JSON.parse(result.stdout).ok]).toEqual([false, 0, true]);
+    }
   });
 });

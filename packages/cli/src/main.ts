@@ -1,33 +1,42 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { runBuiltin } from './command/run-command.js';
+import { BUILTINS } from './commands/index.js';
 import { UsageError } from './errors/usage-error.js';
-import { isDirectCommand, runDirect } from './direct/run-direct.js';
-import { pluginsLeaveBuiltinAlone } from './direct/plugin-manifests.js';
 import { packageRoot } from './package-root.js';
-import { dataDir, HOST_FALLBACK_PACKAGES, registerHostModules, SHARED_PACKAGES, userPluginRoots } from './plugin-host.js';
-import { hostHookChangesResolution } from './plugin-resolution.js';
+import { registerHostModules, userPluginRoots } from './plugin-host.js';
 import { holdStrayFailure, resetDocumentLatch } from './output/one-document.js';
 import { guardStderr } from './output/stderr-guard.js';
 import { writeError, writeResult } from './output/write-json.js';
-import { versionResult } from './version/version-result.js';
 
 /**
- * Node's own `import()`, for a plugin's command file. The CLI's bundle is CommonJS and the bundler
- * turns every `import()` in it into `require()`, which cannot load a plugin's ES modules (nor go
- * through the plugin host's resolve hook); code made by `new Function` keeps the real one.
+ * The `--version` result, from the CLI's own package.json: `{ name, version, node, platform,
+ * userAgent }`, the user agent being the line oclif printed before the version was JSON
+ * (`@session-checkpoint/cli/0.1.0 linux-x64 node-v20.19.0`).
  */
-const nativeImport = new Function('url', 'return import(url)') as (url: string) => Promise<{ default?: unknown }>;
+function versionResult(root: string): Record<string, string> {
+  const { name, version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { name: string; version: string };
+  const platform = `${process.platform}-${process.arch}`;
+  return { name, version, node: process.version, platform, userAgent: `${name}/${version} ${platform} node-${process.version}` };
+}
+
+/** `--help` or `-h` before any `--`: oclif's help, as oclif decides it. */
+function wantsHelp(argv: readonly string[]): boolean {
+  const end = argv.indexOf('--');
+  return (end === -1 ? argv : argv.slice(0, end)).some((arg) => arg === '--help' || arg === '-h');
+}
 
 /**
  * Runs the CLI and returns the exit code. Whatever happens (a parse error, an unknown command,
  * a plugin command that throws, an error raised outside any command, a driver failing late)
- * exactly one JSON document is printed on stdout, except for `--help`, which prints text as
- * usual (`--version` prints `{"ok": true, "result": {"name", "version", "node", "platform",
+ * exactly one JSON document is printed on stdout, except for help, which prints text as usual
+ * (`--version` prints `{"ok": true, "result": {"name", "version", "node", "platform",
  * "userAgent"}}`). Nothing is written to stderr unless `--verbose` (or
  * `SESSION_CHECKPOINT_VERBOSE=1`) asks for warnings and progress there.
  *
- * A built-in command runs on the direct path (no oclif) when its arguments parse beyond doubt and
- * no installed plugin could change it, and a plugin's own command likewise (run-plugin-direct.ts);
- * everything else goes through oclif. Every path runs the command through the same lifecycle
- * (docs/cli.md, "How a command runs").
+ * A built-in command always runs on its own route (command/run-command.ts), which never loads
+ * oclif; `plugins ...` prints JSON (plugins-json/); help, plugin commands and unknown commands
+ * go to oclif (docs/cli.md, "How a command runs").
  *
  * @param argv Arguments after the program name.
  * @param root `import.meta.url` (or a path) of the CLI package's bin script, for oclif.
@@ -56,26 +65,18 @@ export async function main(argv: string[], root: string): Promise<number> {
       writeResult(versionResult(versionRoot));
       return 0;
     }
+    const help = wantsHelp(argv);
+    const builtin = help ? undefined : BUILTINS.find((command) => command.id === argv[0]);
+    if (builtin !== undefined) return await runBuiltin(builtin, argv.slice(1));
     // `plugins ...` prints JSON too (src/plugins-json); help for it stays with oclif.
-    const plugins = argv[0] === 'plugins' ? await (await import('./plugins-json/run-plugins-command.js')).runPluginsCommand(argv, root) : undefined;
+    const plugins = argv[0] === 'plugins' && !help ? await (await import('./plugins-json/run-plugins-command.js')).runPluginsCommand(argv, root) : undefined;
     if (plugins !== undefined) return plugins;
-    if (process.platform !== 'win32' && isDirectCommand(argv) && pluginsLeaveBuiltinAlone(argv[0]!, dataDir())) {
-      const code = await runDirect(argv);
-      if (code !== undefined) return code;
-    }
-    // Plugins get the host's packages (plugin-host.ts), unless their own lookup already does.
+    // Plugins get the host's packages (plugin-host.ts).
     const host = packageRoot(root);
     const pluginRoots = host === undefined ? [] : (userPluginRoots() ?? []);
-    if (host !== undefined && hostHookChangesResolution(host, pluginRoots, SHARED_PACKAGES, HOST_FALLBACK_PACKAGES)) registerHostModules(host, pluginRoots);
-    // A plugin's own command starts without oclif when nothing could make oclif run it otherwise.
-    if (host !== undefined && process.platform !== 'win32' && pluginRoots.length > 0) {
-      // Loaded only here: a call with no plugin does not parse the runner.
-      const { runPluginDirect } = await import('./direct/run-plugin-direct.js');
-      const code = await runPluginDirect(argv, host, nativeImport);
-      if (code !== undefined) return code;
-    }
-    // The subpath, not '@oclif/core': the bundle keeps it external, so commands loaded by oclif
-    // share the one copy in node_modules.
+    if (host !== undefined && pluginRoots.length > 0) registerHostModules(host, pluginRoots);
+    // The subpath, not '@oclif/core': the bundle keeps it external, so plugin commands loaded by
+    // oclif share the one copy in node_modules.
     const { run } = await import('@oclif/core/run');
     await run(argv, root);
     return typeof process.exitCode === 'number' ? process.exitCode : 0;

@@ -12,11 +12,10 @@ import { pathToFileURL } from 'node:url';
  * code under the data directory or a linked plugin's root (or not found from where they are
  * imported, as while `plugins link` checks a new plugin), resolve from the host package instead,
  * giving every plugin the one copy of BaseCommand, oclif and the drivers the CLI itself runs.
- * main.ts leaves the hook off when it would change nothing (plugin-resolution.ts).
  */
 
 /** Package names (and their subpaths) a plugin gets from the host. */
-export const SHARED_PACKAGES = ['@session-checkpoint/cli', '@oclif/core'] as const;
+const SHARED_PACKAGES = ['@session-checkpoint/cli', '@oclif/core'] as const;
 
 /**
  * The host's runtime packages, resolved from the host for any importer that cannot find them
@@ -24,7 +23,7 @@ export const SHARED_PACKAGES = ['@session-checkpoint/cli', '@oclif/core'] as con
  * npm makes each tarball a top-level package, so the store-kysely that a plugin's BaseCommand
  * opens stores with sits beside the CLI and cannot see the CLI's better-sqlite3 or pg.
  */
-export const HOST_FALLBACK_PACKAGES = ['@session-checkpoint/core', '@session-checkpoint/store-kysely', '@session-checkpoint/bundle', 'better-sqlite3', 'pg', 'kysely'] as const;
+const HOST_FALLBACK_PACKAGES = ['@session-checkpoint/core', '@session-checkpoint/store-kysely', '@session-checkpoint/bundle', 'better-sqlite3', 'pg', 'kysely'] as const;
 
 /** A plugin record that is a FIFO, socket or device (reading a FIFO would block every call forever). */
 export class PluginRecordError extends Error {
@@ -43,19 +42,6 @@ function fileKind(stats: Stats): string {
   if (stats.isSocket()) return 'a socket';
   if (stats.isCharacterDevice() || stats.isBlockDevice()) return 'a device';
   return 'not a regular file';
-}
-
-/**
- * The file where `plugins install` / `plugins link` record plugins: `package.json` in the data
- * directory.
- *
- * @example
- * ```ts
- * pluginRecordPath('/home/me/.local/share/session-checkpoint'); // '.../session-checkpoint/package.json'
- * ```
- */
-export function pluginRecordPath(dir = dataDir()): string {
-  return join(dir, 'package.json');
 }
 
 /**
@@ -79,7 +65,8 @@ export function dataDir(): string {
  *   block on it (a FIFO) or read a device.
  */
 export function userPluginRoots(dir = dataDir()): string[] | undefined {
-  const file = pluginRecordPath(dir);
+  // Where `plugins install` and `plugins link` record plugins.
+  const file = join(dir, 'package.json');
   let stats;
   try {
     stats = statSync(file, { throwIfNoEntry: false });

@@ -1,8 +1,9 @@
 /**
  * `@session-checkpoint/cli/plugin`: everything a plugin command needs, and nothing that loads a
- * store driver. A plugin lists `@session-checkpoint/cli` as an optional peer dependency; at run
- * time the host CLI resolves this module (and `@oclif/core`) to its own copies, so a plugin
- * brings no second copy of oclif, Kysely or better-sqlite3 (docs/plugins.md).
+ * store driver. A plugin lists `@session-checkpoint/cli` and `@oclif/core` as optional peer
+ * dependencies; at run time the host CLI resolves them to its own copies, so a plugin brings no
+ * second copy of oclif, Kysely or better-sqlite3 (docs/plugins.md). `Flags` and `Args` are
+ * oclif's own.
  *
  * @example
  * ```js
@@ -20,13 +21,12 @@
  *
  * @packageDocumentation
  */
-export { Args, Flags } from './flags/flag-builders.js';
+export { Args, Flags } from '@oclif/core';
 export { BaseCommand, type CommandArgs, type CommandFlags } from './base-command.js';
 export { UsageError, isUsageError } from './errors/usage-error.js';
 export { toErrorOutput, type ErrorJson, type ErrorOutput } from './errors/to-error-json.js';
-export { applyFlag, integerFlag, namespaceFlag } from './flags/common-flags.js';
-export { parsePythonInt } from './flags/python-int.js';
-export { storeFlags } from './flags/store-flags.js';
+export { applyFlag, integerFlag, namespaceFlag, storeFlags } from './command/oclif-flags.js';
+export { parsePythonInt } from './command/python-int.js';
 export { checkpointJson, planJson, sessionJson } from './output/records.js';
 export { successJson, writeJson } from './output/write-json.js';
 export { readPayloadFile, requireJsonObjectText } from './input/payload-file.js';

@@ -41,30 +41,34 @@ const PG = process.env.SC_PG_URL;
 const SCENARIOS: Scenario[] = [
   {
     name: 'a plugin folder with a broken package.json',
-    args: ['list', '--store', 's.sqlite'],
+    // `plugins` loads oclif's Config, which reads the plugin folder (a built-in command never does).
+    args: ['plugins'],
     env: () => ({ XDG_DATA_HOME: dataHome('broken', (p) => { mkdirSync(p); writeFileSync(join(p, 'package.json'), '{broken'); }) }),
     ok: true,
     warning: /JSON/u,
   },
   {
     name: 'a plugin folder whose package.json is a directory',
-    args: ['list', '--store', 's.sqlite'],
+    // `plugins` loads oclif's Config, which reads the plugin folder (a built-in command never does).
+    args: ['plugins'],
     env: () => ({ XDG_DATA_HOME: dataHome('pkgdir', (p) => mkdirSync(join(p, 'package.json'), { recursive: true })) }),
     ok: true,
     warning: /EISDIR/u,
   },
   {
     name: 'a plugin folder that is a regular file',
-    args: ['list', '--store', 's.sqlite'],
+    // `plugins` loads oclif's Config, which reads the plugin folder (a built-in command never does).
+    args: ['plugins'],
     env: () => ({ XDG_DATA_HOME: dataHome('file', (p) => writeFileSync(p, 'not a folder')) }),
     ok: true,
-    // The direct path finds no plugin record there and never hands the folder to oclif, so nothing warns.
+    // oclif finds no plugin record in a file and says nothing.
     warning: undefined,
   },
   {
     // root reads any folder whatever its mode, so this one only warns for other users.
     name: 'an unreadable plugin folder',
-    args: ['list', '--store', 's.sqlite'],
+    // `plugins` loads oclif's Config, which reads the plugin folder (a built-in command never does).
+    args: ['plugins'],
     env: () => ({
       XDG_DATA_HOME: dataHome('unreadable', (p) => {
         mkdirSync(p);
@@ -77,9 +81,8 @@ const SCENARIOS: Scenario[] = [
     skip: process.getuid?.() === 0,
   },
   {
-    // oclif warns when it loads a linked ES module plugin. Plain calls of a plugin's own command
-    // start without oclif (like built-in commands), so a second plugin with a hook sends this
-    // one through oclif.
+    // oclif warns when it loads a linked ES module plugin (the second plugin, with a hook, is
+    // from the time plugin commands could start without oclif; it changes nothing now).
     name: 'a linked ESM plugin',
     args: ['hello', '--store', 's.sqlite'],
     env: () => ({

@@ -10,20 +10,23 @@ import {
   type SessionHistoryTransactionAwareSession,
 } from '@openai/agents-core';
 import { CheckpointIntegrityError, CheckpointValidationError, isCheckpointConflictError, type CheckpointStore, type PreparedCheckpoint } from '@session-checkpoint/core';
+import { storeArgument } from '@session-checkpoint/core/internal';
 import { checkTransaction, OPERATION_KIND, sameItems, type ItemsContext, type OperationPayload } from './history-transaction.js';
-import { decodeEntries, encodeItem, entryText, ITEM_KIND, rowEntries, itemsName, itemsPayload, partedPayload, SINGLE_ITEM_KIND, type EncodedItem } from './item-codec.js';
-import { PART_KIND, PART_OVERHEAD, splitText, type PartPayload } from './item-parts.js';
-import { allItemRows, endOf, itemRowsAscending, newestItemRows, newestItems, nextSeq, rowIds, type ItemRow, type SessionPlace } from './item-rows.js';
-import { LostRace, retryRaces } from './race.js';
-import { trimToMaxItems } from './retention.js';
-import { escapeText, hasLoneSurrogate, itemRef, operationRef, partRef, sessionPrefix, storedSessionId } from './source-refs.js';
-import { checkpointStore } from './store-argument.js';
+import { decodeEntries, encodeItem, entryText, ITEM_KIND, rowEntries, itemsName, itemsPayload, partedPayload, SINGLE_ITEM_KIND, type EncodedItem } from './format/item-codec.js';
+import { PART_KIND, PART_OVERHEAD, splitText, type PartPayload } from './format/item-parts.js';
+import { allItemRows, endOf, itemRowsAscending, newestItemRows, newestItems, nextSeq, prefixPages, rowIds, type ItemRow, type SessionPlace } from './format/item-rows.js';
+import { deleteOrLoseRace, retryRaces } from './race.js';
+import { trimToMaxItems } from './max-items.js';
+import { AGENTS_NAMESPACE, escapeText, hasLoneSurrogate, itemRef, operationRef, partRef, sessionPrefix, storedSessionId } from './format/source-refs.js';
 
 /** Bytes of a row's payload kept free of items (the `items` key, brackets, binary paths' slack). */
 const ROW_OVERHEAD = 1024;
 
 /** The namespace sessions live in unless told otherwise. */
-export const DEFAULT_NAMESPACE = 'openai-agents';
+export const DEFAULT_NAMESPACE = AGENTS_NAMESPACE;
+
+/** What the session calls on its store, checked at construction (see core's `storeArgument`). */
+const SESSION_STORE = { name: 'CheckpointSession', methods: ['create', 'prepare', 'insertPrepared', 'findBySourceRef', 'findBySourceRefs', 'listBySourceRefPrefix', 'transaction'] };
 
 /** The row kinds a session writes; `clearSession` deletes these and nothing else. */
 const SESSION_KINDS: ReadonlySet<string> = new Set([ITEM_KIND, SINGLE_ITEM_KIND, PART_KIND, OPERATION_KIND]);
@@ -99,7 +102,7 @@ export class CheckpointSession implements Session, SessionHistoryTransactionAwar
    * opening, an adapter) or an option is malformed.
    */
   constructor(store: CheckpointStore, options: CheckpointSessionOptions = {}) {
-    this.store = checkpointStore(store);
+    this.store = storeArgument(store, SESSION_STORE);
     this.namespace = options.namespace ?? DEFAULT_NAMESPACE;
     if (options.sessionId !== undefined && (typeof options.sessionId !== 'string' || options.sessionId === '')) {
       throw new CheckpointValidationError('sessionId must be a non-empty string');
@@ -220,18 +223,8 @@ export class CheckpointSession implements Session, SessionHistoryTransactionAwar
     this.logger.debug(`Clearing checkpoint session (${place.sessionId})`);
     await retryRaces(() =>
       this.store.transaction(async (tx) => {
-        const prefix = sessionPrefix(place.sessionId);
-        let after: string | undefined;
-        for (;;) {
-          const page = await tx.listBySourceRefPrefix({ namespace: place.namespace, prefix, limit: CLEAR_PAGE, ...(after === undefined ? {} : { after }) });
-          const ids = page.filter((row) => SESSION_KINDS.has(row.kind)).map((row) => row.id);
-          if (ids.length > 0) {
-            const deleted = await tx.adapter.deleteRows(ids, place.namespace);
-            if (deleted.length !== ids.length) throw new LostRace(`session ${place.sessionId} changed during the clear; retrying`);
-          }
-          if (page.length < CLEAR_PAGE) return;
-          after = page[page.length - 1]?.sourceRef ?? undefined;
-          if (after === undefined) return;
+        for await (const page of prefixPages(tx, place.namespace, sessionPrefix(place.sessionId), CLEAR_PAGE)) {
+          await deleteOrLoseRace(tx, place, page.filter((row) => SESSION_KINDS.has(row.kind)).map((row) => row.id), 'clear');
         }
       }),
     );
@@ -528,9 +521,6 @@ function tryPrepare(tx: CheckpointStore, input: Parameters<CheckpointStore['prep
 }
 
 /** Deletes these rows and their parts; when another process deleted one first, the transaction lost a race. */
-async function deleteAll(tx: CheckpointStore, place: SessionPlace, rows: readonly ItemRow[]): Promise<void> {
-  if (rows.length === 0) return;
-  const ids = rowIds(rows);
-  const deleted = await tx.adapter.deleteRows(ids, place.namespace);
-  if (deleted.length !== ids.length) throw new LostRace(`session ${place.sessionId} changed during the write; retrying`);
+function deleteAll(tx: CheckpointStore, place: SessionPlace, rows: readonly ItemRow[]): Promise<void> {
+  return deleteOrLoseRace(tx, place, rowIds(rows), 'write');
 }

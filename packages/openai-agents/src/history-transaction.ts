@@ -1,6 +1,6 @@
 import { protocol, UserError, type AgentInputItem, type SessionHistoryTransaction, type SessionHistoryTransactionArgs } from '@openai/agents-core';
 import { canonicalize, sha256Hex } from '@session-checkpoint/core';
-import { encodeItem, type ItemContext } from './item-codec.js';
+import { encodeItem, type ItemContext } from './format/item-codec.js';
 
 /** Hashing walks deep items with an explicit stack; the item's own depth was checked when encoded. */
 const HASH_OPTIONS = { maxDepth: Number.MAX_SAFE_INTEGER };

@@ -12,6 +12,6 @@
  * @packageDocumentation
  */
 export { CheckpointSession, DEFAULT_NAMESPACE, type CheckpointSessionOptions } from './checkpoint-session.js';
-export { ITEM_KIND, type ItemPayload } from './item-codec.js';
-export { PART_KIND, type PartPayload } from './item-parts.js';
+export { ITEM_KIND, type ItemPayload } from './format/item-codec.js';
+export { PART_KIND, type PartPayload } from './format/item-parts.js';
 export { OPERATION_KIND, type OperationPayload } from './history-transaction.js';

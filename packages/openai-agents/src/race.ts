@@ -1,4 +1,5 @@
-import { CheckpointConflictError, isCheckpointConflictError } from '@session-checkpoint/core';
+import { CheckpointConflictError, isCheckpointConflictError, type CheckpointStore } from '@session-checkpoint/core';
+import type { SessionPlace } from './format/item-rows.js';
 
 /** Attempts before a write that keeps losing races gives up (each loss means another writer won). */
 const MAX_ATTEMPTS = 200;
@@ -7,7 +8,7 @@ const MAX_ATTEMPTS = 200;
  * Thrown inside a transaction when another process changed the session under it (a row it meant
  * to delete is gone); the transaction rolls back and {@link retryRaces} runs it again.
  */
-export class LostRace extends CheckpointConflictError {}
+class LostRace extends CheckpointConflictError {}
 
 /**
  * Runs `attempt` until it does not lose a race. A lost race is a `CheckpointConflictError`: two
@@ -24,4 +25,14 @@ export async function retryRaces<T>(attempt: () => Promise<T>): Promise<T> {
       await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(50, 2 * tries)));
     }
   }
+}
+
+/**
+ * Deletes rows of a session by id inside the caller's transaction; when another process deleted
+ * one of them first, the transaction lost a race ({@link LostRace}: `during` says what it was doing).
+ */
+export async function deleteOrLoseRace(store: CheckpointStore, place: SessionPlace, ids: readonly number[], during: string): Promise<void> {
+  if (ids.length === 0) return;
+  const deleted = await store.adapter.deleteRows(ids, place.namespace);
+  if (deleted.length !== ids.length) throw new LostRace(`session ${place.sessionId} changed during the ${during}; retrying`);
 }

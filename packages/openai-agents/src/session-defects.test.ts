@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { CheckpointSession, ITEM_KIND, PART_KIND } from './index.js';
-import { itemRef, partRef } from './source-refs.js';
+import { itemRef, partRef } from './format/source-refs.js';
 import { backends, tempDir } from './test-support/backends.js';
 import { comparable } from './test-support/comparable.js';
 import { ScriptedModel } from './test-support/scripted-model.js';

@@ -7,21 +7,30 @@
  */
 export type * from './schema.js';
 export { SCHEMA_VERSION, STORE_TABLES, STORE_COLUMNS, NAMESPACE_INDEX, SESSION_INDEX } from './schema.js';
-export * from './kysely-adapter.js';
-export type { AdapterConnection, KyselyConnectionOptions } from './adapter-connection.js';
+export { KyselyAdapter, type KyselyAdapterOptions } from './kysely-adapter.js';
+export type { AdapterConnection, KyselyConnectionOptions, QueryRunner } from './adapter-connection.js';
 export { KyselyConnection } from './adapter-connection.js';
-export type { QueryRunner } from './query-runner.js';
 export type { SqlFlavor } from './sql-flavor.js';
-export { MIGRATIONS, LATEST_SCHEMA_VERSION, type SchemaMigration, type MigrationContext } from './migrations.js';
-export type { MigrationReport } from './migration-report.js';
-export * from './migrate-to-latest.js';
-export type * from './sqlite/sqlite-database.js';
-export * from './sqlite/sqlite-options.js';
-export * from './sqlite/create-sqlite-adapter.js';
-export * from './sqlite/open-sqlite-adapter.js';
-export * from './sqlite/open-sqlite-store.js';
-export * from './postgres/open-postgres-store.js';
-export { PostgresConnectionError, type PostgresTarget } from './postgres/postgres-connection-error.js';
+export { MIGRATIONS, LATEST_SCHEMA_VERSION, type SchemaMigration, type MigrationContext, type MigrationReport } from './migrations.js';
+export { migrateToLatest, type MigrateOptions } from './migrate-to-latest.js';
+export {
+  DEFAULT_BUSY_TIMEOUT_MS,
+  type CreateSqliteAdapterOptions,
+  type SqliteAdapterOptions,
+  type SqliteDatabaseLike,
+  type SqliteDurability,
+  type SqliteStatementLike,
+} from './sqlite/sqlite-options.js';
+export { createSqliteAdapter, openSqliteAdapter, openSqliteStore, SQLITE_MEMORY, type SqliteStoreOptions } from './sqlite/open-sqlite-store.js';
+export {
+  DEFAULT_ACQUIRE_TIMEOUT_MS,
+  DEFAULT_CONNECT_TIMEOUT_MS,
+  DEFAULT_POOL_SIZE,
+  openPostgresAdapter,
+  openPostgresStore,
+  type PostgresAdapterOptions,
+  type PostgresConnection,
+  type PostgresStoreOptions,
+} from './postgres/open-postgres-store.js';
+export { isRetryablePostgresError, PostgresConnectionError, PostgresPoolTimeoutError, type PostgresTarget } from './postgres/postgres-errors.js';
 export { checkSchemaName } from './postgres/postgres-schema-name.js';
-export { PostgresPoolTimeoutError } from './postgres/postgres-pool-timeout-error.js';
-export { isRetryablePostgresError } from './postgres/retryable-error.js';

@@ -19,14 +19,12 @@ import {
 } from '@session-checkpoint/core';
 import { runInTransaction, sourceRefBounds } from '@session-checkpoint/core/internal';
 import type { Kysely } from 'kysely';
-import { KyselyConnection, type AdapterConnection } from './adapter-connection.js';
-import { PreparedAdapterParts } from './adapter-parts.js';
-import { conditionalInsertParameters, conditionalInsertShape, conditionalInsertSql } from './conditional-insert.js';
+import { KyselyConnection, type AdapterConnection, type QueryRunner } from './adapter-connection.js';
+import { conditionalInsertParameters, conditionalInsertShape, conditionalInsertSql } from './conditional-insert-sql.js';
 import { rawQuery } from './raw-query.js';
 import type { PostgresStatements } from './postgres/postgres-statements.js';
 import type { CheckpointQueries, IdRow, InsertValues, SourceRefRange } from './queries.js';
 import type { QueryTemplate } from './query-template.js';
-import type { QueryRunner } from './query-runner.js';
 import type { CheckpointDatabase } from './schema.js';
 import { detectFlavor, type SqlFlavor } from './sql-flavor.js';
 
@@ -89,6 +87,22 @@ interface Shared {
 
 /** Shapes of insertIfPresent kept compiled; more (a caller with many required rows) are built per call. */
 const CONDITIONAL_SHAPES = 32;
+
+/**
+ * What the SQLite front door hands the `KyselyAdapter` constructor instead of a Kysely instance
+ * (its private form, never exported from the package): SQLite templates built already (from
+ * frozen text) and a way to get a Kysely instance for the per-call queries when one is first
+ * needed, so that an adapter that never prunes never loads Kysely.
+ */
+export class PreparedAdapterParts {
+  constructor(
+    readonly queries: CheckpointQueries,
+    readonly connection: AdapterConnection,
+    readonly capabilities: Partial<AdapterCapabilities>,
+    /** Compiles the per-call queries (prune, delete by ids); called at most once. */
+    readonly compiler: () => Promise<Kysely<CheckpointDatabase>>,
+  ) {}
+}
 
 /** What an adapter bound to an open transaction is made of (the constructor's private form). */
 class BoundParts {
@@ -378,7 +392,7 @@ export class KyselyAdapter extends CheckpointAdapterBase {
   /**
    * Inserts `row` only when the rows `precondition.present` names exist: one `INSERT ... SELECT`
    * whose WHERE also counts the required rows (PostgreSQL: read `FOR SHARE`, after the advisory
-   * lock of `precondition.lockKey`, taken first in the same statement; see conditional-insert.ts).
+   * lock of `precondition.lockKey`, taken first in the same statement; see conditional-insert-sql.ts).
    * Autocommit at root level, so a single round trip on PostgreSQL and no `BEGIN IMMEDIATE` on
    * SQLite. Resolves to the new id, or `undefined` when nothing was inserted (also when a Kysely
    * plugin of the caller's instance reshaped the insert SQL beyond what the check can extend).

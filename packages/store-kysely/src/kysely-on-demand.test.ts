@@ -56,7 +56,7 @@ describe('Kysely is loaded only when needed (SQLite front door)', () => {
       await existingStore(path);
       const loaded = await hotPath(path, 'existing', dir.file('load.log'));
       // The log works: the package, its frozen queries and the driver were recorded.
-      expect(loaded.esm.some((url) => url.endsWith('/sqlite/sqlite-queries.frozen.js'))).toBe(true);
+      expect(loaded.esm.some((url) => url.endsWith('/sqlite/frozen-queries.generated.js'))).toBe(true);
       expect(loaded.esm.some((url) => url.includes('better-sqlite3'))).toBe(true);
       expect(kyselyModules(loaded)).toEqual([]);
     } finally {

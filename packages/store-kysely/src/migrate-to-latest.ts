@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { MigrationReport } from './migration-report.js';
+import type { MigrationReport } from './migrations.js';
 import { checkSchemaName } from './postgres/postgres-schema-name.js';
 import { detectFlavor, type SqlFlavor } from './sql-flavor.js';
 
@@ -35,10 +35,10 @@ export async function migrateToLatest(db: Kysely<any>, options: MigrateOptions =
   const create = options.create ?? true;
   // Loaded on demand: the package's main entry exports this function and must not load Kysely.
   if (flavor === 'sqlite') {
-    const { ensureSqliteSchema } = await import('./sqlite/ensure-sqlite-schema.js');
+    const { ensureSqliteSchema } = await import('./sqlite/sqlite-kysely.js');
     return ensureSqliteSchema(db, options.location ?? 'SQLite database', create);
   }
   const schema = checkSchemaName(options.schema ?? 'public');
-  const { ensurePostgresSchema } = await import('./postgres/ensure-postgres-schema.js');
+  const { ensurePostgresSchema } = await import('./postgres/postgres-schema.js');
   return ensurePostgresSchema(db, schema, create);
 }

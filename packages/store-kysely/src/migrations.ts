@@ -2,7 +2,6 @@ import type { Kysely } from 'kysely';
 import { rawQuery } from './raw-query.js';
 import { NAMESPACE_INDEX, SCHEMA_VERSION, SESSION_INDEX } from './schema.js';
 import type { SqlFlavor } from './sql-flavor.js';
-import { CREATE_CHECKPOINTS_TABLE, CREATE_META_TABLE, CREATE_NAMESPACE_INDEX, CREATE_SESSION_INDEX } from './sqlite/sqlite-ddl.js';
 
 /*
  * Schema versions are recorded where the Python reference looks for them, never in extra tables
@@ -10,6 +9,54 @@ import { CREATE_CHECKPOINTS_TABLE, CREATE_META_TABLE, CREATE_NAMESPACE_INDEX, CR
  * `schema_version`, plus `PRAGMA user_version` on SQLite. Kysely's Migrator is not used for that
  * reason: it keeps its state in tables of its own.
  */
+
+/** What {@link migrateToLatest} did. */
+export interface MigrationReport {
+  /** True when the store was created by this call. */
+  created: boolean;
+  /** Schema version found (0 for a new store). */
+  from: number;
+  /** Schema version now. */
+  to: number;
+}
+
+/*
+ * The v1 migration on SQLite: the tables exactly as the Python reference creates them, whitespace
+ * included (fixtures/python-v1/py-store.manifest.json, `schema_sql`). SQLite keeps this text in
+ * `sqlite_master`, so a store we create is indistinguishable from one the Python tool created,
+ * and sqlite/sqlite-schema.ts holds every file it opens to the same text.
+ */
+
+/** `CREATE TABLE checkpoint_meta`, verbatim from the reference. */
+export const CREATE_META_TABLE = `CREATE TABLE checkpoint_meta (
+                            key TEXT PRIMARY KEY,
+                            value TEXT NOT NULL
+                        )`;
+
+/** `CREATE TABLE checkpoints`, verbatim from the reference. */
+export const CREATE_CHECKPOINTS_TABLE = `CREATE TABLE checkpoints (
+                            id INTEGER PRIMARY KEY AUTOINCREMENT,
+                            namespace TEXT NOT NULL,
+                            session_id TEXT NOT NULL,
+                            kind TEXT NOT NULL,
+                            name TEXT NOT NULL,
+                            payload_json TEXT NOT NULL,
+                            payload_sha256 TEXT NOT NULL,
+                            created_at TEXT NOT NULL,
+                            source_ref TEXT,
+                            UNIQUE(namespace, source_ref)
+                        )`;
+
+/** The reference's namespace index, verbatim. */
+export const CREATE_NAMESPACE_INDEX = `CREATE INDEX ${NAMESPACE_INDEX}
+                            ON checkpoints(namespace, created_at DESC, id DESC)`;
+
+/**
+ * Ours: serves latest/history/retention per session. `IF NOT EXISTS` because stores created by
+ * the Python tool get it on first open.
+ */
+export const CREATE_SESSION_INDEX = `CREATE INDEX IF NOT EXISTS ${SESSION_INDEX}
+                            ON checkpoints(namespace, session_id, created_at DESC, id DESC)`;
 
 /** Where a migration runs. */
 export interface MigrationContext {
@@ -104,6 +151,3 @@ export async function applyMigrations(db: Kysely<any>, context: MigrationContext
   }
   return version;
 }
-
-/** @internal The session index DDL for stores created before it existed (the Python tool's). */
-export const ENSURE_SESSION_INDEX = CREATE_SESSION_INDEX;

@@ -9,7 +9,7 @@ import { rawQuery } from './raw-query.js';
  * statement for the SQL text).
  *
  * The SQLite front door goes one step further: it does not compile at all but builds its templates
- * from frozen parts (`sqlite/sqlite-queries.frozen.ts`, generated from the same builder code and
+ * from frozen parts (`sqlite/frozen-queries.generated.ts`, generated from the same builder code and
  * checked byte for byte by a test), so opening a store and using it never loads Kysely.
  */
 

@@ -112,9 +112,14 @@ export function tarballProblems({ dir, manifest }, files) {
   return problems;
 }
 
-/** The oclif commands directory must be shipped, and each command only there (code shipped once). */
+/**
+ * The oclif commands must be shipped: the module named by explicit discovery
+ * (`{strategy: 'explicit', target}`), or the commands directory, each command only there (code
+ * shipped once).
+ */
 function oclifProblems(manifest, files) {
   const commands = manifest.oclif?.commands;
+  if (commands?.strategy === 'explicit') return files.includes(posix.normalize(commands.target)) ? [] : [`oclif.commands target (${commands.target}) is not in the tarball`];
   if (typeof commands !== 'string') return [];
   const dir = posix.normalize(commands).replace(/\/$/, '') + '/';
   const inside = files.filter((file) => file.startsWith(dir) && file.endsWith('.js'));

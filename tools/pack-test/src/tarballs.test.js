@@ -46,6 +46,14 @@ describe('tarballProblems', () => {
       'README does not say the package is ES modules only',
     ]);
   });
+
+  it("checks the module of oclif's explicit command discovery", () => {
+    writeFiles(dir, { 'README.md': '## ES modules only\n', 'dist/index.js': 'export {};\n', 'dist/index.d.ts': 'export {};\n', 'dist/bundle/oclif-commands.js': '' });
+    const explicit = { ...good, oclif: { commands: { strategy: 'explicit', target: './dist/bundle/oclif-commands.js', identifier: 'COMMANDS' } } };
+    const files = goodFiles.filter((f) => f !== 'dist/bundle/commands/get.js');
+    expect(tarballProblems({ dir, manifest: explicit }, [...files, 'dist/bundle/oclif-commands.js'])).toEqual([]);
+    expect(tarballProblems({ dir, manifest: explicit }, files)).toEqual(['oclif.commands target (./dist/bundle/oclif-commands.js) is not in the tarball']);
+  });
 });
 
 describe('published manifests', () => {

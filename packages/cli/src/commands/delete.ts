@@ -1,29 +1,34 @@
-import { Flags } from '../flags/flag-builders.js';
-import { deleteCheckpoint } from '../actions/delete-checkpoint.js';
-import { BaseCommand } from '../base-command.js';
-import { applyFlag, integerFlag, namespaceFlag } from '../flags/common-flags.js';
+import { defineCommand } from '../command/define-command.js';
+import { applyFlag, flag, namespaceFlag } from '../command/flags.js';
+import { checkpointJson } from '../output/records.js';
 
-/** `delete`: remove one checkpoint; a dry run unless `--apply`. */
-export default class Delete extends BaseCommand<typeof Delete> {
-  static override description = [
+/** `delete`: `{ dry_run, checkpoint, deleted }`, plus `integrity_failure` for a forced bad row. */
+export default defineCommand({
+  id: 'delete',
+  summary: 'Delete one checkpoint (dry-run unless --apply).',
+  description: [
     'Delete one checkpoint. Without --apply nothing is deleted and the checkpoint that would go is shown.',
     'A row that fails verification can only be deleted with --apply --force; its content is then not shown (checkpoint is null) and integrity_failure says why.',
-  ].join('\n');
-  static override examples = [
+  ].join('\n'),
+  examples: [
     '<%= config.bin %> <%= command.id %> --store app.sqlite --namespace agent --id 7',
     '<%= config.bin %> <%= command.id %> --store app.sqlite --namespace agent --id 7 --apply',
     '<%= config.bin %> <%= command.id %> --store app.sqlite --namespace agent --id 7 --apply --force',
-  ];
-  static override flags = {
+  ],
+  flags: {
     apply: applyFlag('Delete; without it the command is a dry run.'),
-    force: Flags.boolean({ default: false, description: 'Also delete a row that fails integrity verification.' }),
-    id: integerFlag({ description: 'Checkpoint id.', required: true }),
+    force: flag.boolean({ description: 'Also delete a row that fails integrity verification.' }),
+    id: flag.integer({ description: 'Checkpoint id.', required: true }),
     namespace: namespaceFlag(),
-  };
-  static override summary = 'Delete one checkpoint (dry-run unless --apply).';
-
-  /** `{ dry_run, checkpoint, deleted }` plus `integrity_failure` for a forced bad row. */
-  async run(): Promise<Record<string, unknown>> {
-    return deleteCheckpoint(this.context());
-  }
-}
+  },
+  async action({ flags, openStore }) {
+    const store = await openStore();
+    const result = await store.delete(flags.id, { namespace: flags.namespace, apply: flags.apply, force: flags.force });
+    return {
+      dry_run: result.dryRun,
+      checkpoint: result.checkpoint === null ? null : checkpointJson(result.checkpoint, { payload: false }),
+      deleted: result.deleted,
+      ...(result.integrityFailure === undefined ? {} : { integrity_failure: result.integrityFailure }),
+    };
+  },
+});

@@ -1,21 +1,16 @@
-import { listSessions } from '../actions/list-sessions.js';
-import { BaseCommand } from '../base-command.js';
-import { namespaceFlag } from '../flags/common-flags.js';
+import { defineCommand } from '../command/define-command.js';
+import { namespaceFlag } from '../command/flags.js';
+import { sessionJson } from '../output/records.js';
 
-/** `sessions`: every session of a namespace with its size and newest checkpoint. */
-export default class Sessions extends BaseCommand<typeof Sessions> {
-  static override description = 'List the sessions of a namespace, most recently active first, with their checkpoint count and newest checkpoint.';
-  static override examples = [
-    '<%= config.bin %> <%= command.id %> --store app.sqlite',
-    '<%= config.bin %> <%= command.id %> --store app.sqlite --namespace agent',
-  ];
-  static override flags = {
-    namespace: namespaceFlag(),
-  };
-  static override summary = 'List sessions of a namespace.';
-
-  /** `[{ session_id, count, latest_id, latest_created_at }]`. */
-  async run(): Promise<Record<string, unknown>[]> {
-    return listSessions(this.context());
-  }
-}
+/** `sessions`: `[{ session_id, count, latest_id, latest_created_at }]`, most recently active first. */
+export default defineCommand({
+  id: 'sessions',
+  summary: 'List sessions of a namespace.',
+  description: 'List the sessions of a namespace, most recently active first, with their checkpoint count and newest checkpoint.',
+  examples: ['<%= config.bin %> <%= command.id %> --store app.sqlite', '<%= config.bin %> <%= command.id %> --store app.sqlite --namespace agent'],
+  flags: { namespace: namespaceFlag() },
+  async action({ flags, openStore }) {
+    const store = await openStore();
+    return (await store.sessions({ namespace: flags.namespace })).map(sessionJson);
+  },
+});

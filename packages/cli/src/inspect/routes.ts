@@ -1,6 +1,6 @@
 import { redact } from './redact.js';
 import type { InspectSource, ThreadRef } from './source.js';
-import type { Family, PatchOperation, Timeline, TimelineEntry } from './types.js';
+import { FAMILIES, type Family, type PatchOperation, type Timeline, type TimelineEntry } from './types.js';
 
 /*
  * The inspector's JSON API: GET only, every answer built from the readers (source.ts), nothing
@@ -38,11 +38,9 @@ function required(params: URLSearchParams, name: string): string {
   return value;
 }
 
-const FAMILY_NAMES: readonly string[] = ['langgraph', 'openai-agents', 'checkpoints'];
-
 function threadRef(params: URLSearchParams): ThreadRef {
   const family = required(params, 'family');
-  if (!FAMILY_NAMES.includes(family)) throw new BadRequest(`family must be one of ${FAMILY_NAMES.join(', ')}`);
+  if (!(FAMILIES as readonly string[]).includes(family)) throw new BadRequest(`family must be one of ${FAMILIES.join(', ')}`);
   const ns = params.get('checkpoint_ns');
   return { family: family as Family, threadId: required(params, 'thread'), namespace: required(params, 'namespace'), ...(ns === null ? {} : { checkpointNs: ns }) };
 }

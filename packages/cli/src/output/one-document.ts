@@ -101,15 +101,3 @@ export function claimDocument(): boolean {
   latch.written = true;
   return true;
 }
-
-/**
- * Whether the run's document has been written.
- *
- * @example
- * ```ts
- * if (!documentWritten()) writeError(error);
- * ```
- */
-export function documentWritten(): boolean {
-  return state().written;
-}

@@ -22,8 +22,13 @@ export function writeJson(value: unknown, stream: NodeJS.WritableStream = proces
 /**
  * Prints `value` as the run's document unless one has been printed already (then nothing).
  * Returns whether it was printed.
+ *
+ * @example
+ * ```ts
+ * writeDocument({ ok: true, result: 1 });
+ * ```
  */
-function writeDocument(value: unknown): boolean {
+export function writeDocument(value: unknown): boolean {
   if (!claimDocument()) return false;
   process.stdout.write(`${formatPythonJson(value, 2)}\n`);
   return true;

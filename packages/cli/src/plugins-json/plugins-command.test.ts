@@ -149,11 +149,14 @@ describe('broken plugin set-ups fail with a JSON error instead of hanging or suc
     mkdirSync(data, { recursive: true });
     expect(spawnSync('mkfifo', [join(data, 'package.json')]).status).toBe(0);
     const error = { ok: false, type: 'CommandError', error: `plugin record '${join(data, 'package.json')}' is a FIFO, not a regular file; remove it (plugins install and plugins link write it)` };
-    for (const args of [['get', '--store', 's.sqlite', '--id', '1'], ['plugins'], ['--help']]) {
+    for (const args of [['hello', '--store', 's.sqlite'], ['plugins'], ['--help']]) {
       const result = await runCli(args, { cwd: work, env: { SESSION_CHECKPOINT_DATA_DIR: data }, timeoutMs: 120_000 });
       expect(result.code, args.join(' ')).toBe(1);
       expect(JSON.parse(result.stdout)).toEqual(error);
     }
+    // A built-in command never reads the plugin record: its own outcome.
+    const get = await runCli(['get', '--store', 'missing.sqlite', '--id', '1'], { cwd: work, env: { SESSION_CHECKPOINT_DATA_DIR: data }, timeoutMs: 120_000 });
+    expect([get.code, JSON.parse(get.stdout).type]).toEqual([1, 'StoreNotFoundError']);
   });
 
   /** Runs the CLI from a working directory that is deleted just before Node starts. */

@@ -1,22 +1,21 @@
 import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import type { Config } from '@oclif/core';
 import { UsageError } from '../errors/usage-error.js';
 import { cleanOclifMessage } from '../errors/clean-oclif-message.js';
 import { packageRoot } from '../package-root.js';
 import { successJson, writeError, writeJson } from '../output/write-json.js';
-import { dataDir, registerHostModules, userPluginRoots } from '../plugin-host.js';
+import { registerHostModules, userPluginRoots } from '../plugin-host.js';
 import { expandHome } from '../input/expand-home.js';
 import { fileSpecPath, looksLocal, localSource } from './local-plugin-source.js';
-import { describeEntry, describeLoaded, readRecord, type PluginJson, type RecordEntry } from './plugin-records.js';
 
 /*
  * `plugins ...` with the CLI's output contract. @oclif/plugin-plugins prints text, runs npm with
  * its output on stdout, and some of its commands print nothing at all. Its command classes still
  * do the work (so flags, aliases and behaviour are exactly plugin-plugins 5.5.2's), run through
- * oclif's Config#runCommand with stdout captured; the result printed is one JSON document read
- * from the plugin record afterwards. Help (`--help`, `-h`) is left to oclif's path.
+ * oclif's Config#runCommand with stdout captured; the result printed is one JSON document: the
+ * command's own JSON result (`plugins inspect`), or what oclif's Config lists before and after it
+ * ran (never plugin-plugins' files). Help (`--help`, `-h`) is left to oclif's path.
  */
 
 const PLUGIN_PLUGINS = '@oclif/plugin-plugins';
@@ -95,49 +94,58 @@ function compareText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-/** Loads oclif's configuration from the host's own @oclif/core (the fast bundle inlines only parts of it). */
-async function loadConfig(host: string): Promise<Config> {
-  const { Config: OclifConfig } = createRequire(join(host, 'package.json'))('@oclif/core') as typeof import('@oclif/core');
-  return OclifConfig.load(host);
+/** One plugin as the `plugins` commands print it; `type` is `user` (installed), `link` (linked) or `core` (the CLI's own). */
+interface PluginJson {
+  name: string;
+  /** From the plugin's package.json; `null` when oclif has none. */
+  version: string | null;
+  type: string;
+  /** The folder the plugin is loaded from. */
+  root: string;
 }
 
-/** The JSON result of command `id` from the record before and after it ran. */
-function resultOf(id: string, context: { config: Config; args: string[]; before: Map<RecordEntry, PluginJson>; after: RecordEntry[]; data: string; returned: unknown }): unknown {
-  const { config, args, before, after, data, returned } = context;
-  const key = (entry: RecordEntry) => `${entry.type}\u0000${entry.name}\u0000${entry.root ?? ''}`;
-  const kept = new Set(after.map(key));
-  // Described before the command ran: an uninstalled plugin's package.json is gone afterwards.
-  const removed = [...before].filter(([entry]) => !kept.has(key(entry))).map(([, json]) => json);
-  const users = after.filter((entry) => entry.type === 'user');
+/** A plugin as printed: the fields of oclif's loaded plugin (Config#getPluginsList). */
+const describe = (plugin: { name: string; version?: string; type: string; root: string }): PluginJson => ({ name: plugin.name, version: plugin.version ?? null, type: plugin.type, root: plugin.root });
+
+/**
+ * The installed and linked plugins oclif loaded (also the CLI's own with `core`), sorted: oclif
+ * loads plugins concurrently, so its list's order changes between calls.
+ */
+function pluginsOf(config: Config, core = false): PluginJson[] {
+  return config
+    .getPluginsList()
+    .filter((plugin) => !plugin.parent && plugin.root !== config.root && (plugin.type === 'user' || plugin.type === 'link' || (core && plugin.type === 'core')))
+    .map(describe)
+    .sort((a, b) => compareText(a.name, b.name) || compareText(a.type, b.type) || compareText(a.root, b.root));
+}
+
+/**
+ * The JSON result of command `id`, from the plugins oclif loaded before it ran and those a fresh
+ * `Config` loads after it (`plugins inspect` returns its own JSON result).
+ */
+function resultOf(id: string, args: string[], before: PluginJson[], after: PluginJson[], returned: unknown): unknown {
+  const key = (plugin: PluginJson) => `${plugin.type}\u0000${plugin.name}\u0000${plugin.root}`;
+  const [had, has] = [new Set(before.map(key)), new Set(after.map(key))];
+  const removed = before.filter((plugin) => !has.has(key(plugin)));
+  const users = after.filter((plugin) => plugin.type === 'user');
   switch (id) {
-    case 'plugins': {
-      const core = options(args).includes('--core');
-      return config
-        .getPluginsList()
-        .filter((plugin) => !plugin.parent && plugin.root !== config.root && (plugin.type === 'user' || plugin.type === 'link' || (core && plugin.type === 'core')))
-        .map(describeLoaded)
-        // oclif loads plugins concurrently, so its list's order changes between calls.
-        .sort((a, b) => compareText(a.name, b.name) || compareText(a.type, b.type) || compareText(a.root, b.root));
-    }
     case 'plugins:install': {
       const wanted = positionals(args);
-      const installed = users.filter((entry) => wanted.some((spec) => entry.url === spec || entry.name === spec || spec.startsWith(`${entry.name}@`)));
-      return { installed: installed.map((entry) => describeEntry(data, entry)) };
+      return { installed: users.filter((plugin) => !had.has(key(plugin)) || wanted.some((spec) => spec === plugin.name || spec.startsWith(`${plugin.name}@`))) };
     }
     case 'plugins:link': {
       const path = resolve(positionals(args)[0] ?? '.');
-      const linked = after.find((entry) => entry.type === 'link' && entry.root !== undefined && (path === entry.root || path.startsWith(join(entry.root, '/'))));
-      return { linked: linked === undefined ? null : describeEntry(data, linked) };
+      return { linked: after.find((plugin) => plugin.type === 'link' && (path === plugin.root || path.startsWith(join(plugin.root, '/')))) ?? null };
     }
     case 'plugins:uninstall':
       return { uninstalled: removed };
     case 'plugins:update':
-      return { updated: users.map((entry) => describeEntry(data, entry)) };
+      return { updated: users };
     case 'plugins:reset':
-      return { removed, reinstalled: after.map((entry) => describeEntry(data, entry)) };
+      return { removed, reinstalled: after };
     case 'plugins:inspect':
       return (Array.isArray(returned) ? returned : []).map((plugin: { name: string; version?: string; type: string; root: string; commandIDs?: string[]; deps?: unknown }) => ({
-        ...describeLoaded(plugin),
+        ...describe(plugin),
         commands: [...(plugin.commandIDs ?? [])].sort(),
         dependencies: plugin.deps ?? {},
       }));
@@ -166,9 +174,9 @@ export async function runPluginsCommand(argv: readonly string[], bin: string): P
   const host = packageRoot(bin);
   if (host === undefined) return undefined;
   try {
-    const data = dataDir();
-    registerHostModules(host, userPluginRoots(data) ?? []);
-    const config = await loadConfig(host);
+    registerHostModules(host, userPluginRoots() ?? []);
+    const { Config } = await import('@oclif/core');
+    const config = await Config.load(host);
     const rest = argv.slice(1);
     const word = rest[0] !== undefined && !rest[0].startsWith('-') ? rest[0] : undefined;
     const sub = word === undefined ? undefined : config.findCommand(`plugins:${word}`);
@@ -191,7 +199,7 @@ export async function runPluginsCommand(argv: readonly string[], bin: string): P
       });
     }
     if (id === 'plugins:link') checkLinkTarget(positionals(args)[0]);
-    const before = new Map(readRecord(data).map((entry) => [entry, describeEntry(data, entry)]));
+    const before = pluginsOf(config);
     const capture = captureStdout();
     let returned: unknown;
     try {
@@ -206,7 +214,8 @@ export async function runPluginsCommand(argv: readonly string[], bin: string): P
     capture.restore();
     process.stderr.write(capture.text());
     process.exitCode = undefined;
-    writeJson(successJson(resultOf(id, { config, args, before, after: readRecord(data), data, returned })));
+    if (id === 'plugins') writeJson(successJson(pluginsOf(config, options(args).includes('--core'))));
+    else writeJson(successJson(resultOf(id, args, before, id === 'plugins:inspect' ? [] : pluginsOf(await Config.load(host)), returned)));
     return 0;
   } catch (error) {
     return writeError(error);

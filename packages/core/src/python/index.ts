@@ -9,7 +9,7 @@
  * - {@link formatPythonJson}: `json.dumps(..., ensure_ascii=False, indent=N)` layout, for bundles and
  *   CLI output (`json-layout.ts`; also exported with the lossless reader it pairs with);
  * - {@link checkpointRecord}: the snake_case record of `Checkpoint.as_dict()`, shared by bundle
- *   export and CLI output (`checkpoint-record.ts`).
+ *   export and CLI output (`as-dict-record.ts`).
  *
  * Two presentation quirks stay in the CLI, next to what they present: argparse's `int()` flag
  * grammar (`cli/src/flags/python-int.ts`) and `str(OSError)` messages with errno and path
@@ -21,4 +21,4 @@
  */
 export { formatJsNumber, formatPythonFloat } from './float-repr.js';
 export { pythonListRepr, pythonRepr } from './repr.js';
-export { checkpointRecord, type CheckpointRecord } from './checkpoint-record.js';
+export { checkpointRecord, type CheckpointRecord } from './as-dict-record.js';

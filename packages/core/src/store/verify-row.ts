@@ -2,7 +2,7 @@ import { checkStoredPayload } from '../canonical/payload.js';
 import { CheckpointIntegrityError, type IntegrityFailure } from '../errors.js';
 import type { CheckpointLimits } from '../limits.js';
 import type { Checkpoint, CheckpointRow } from '../types.js';
-import { toCheckpoint } from './checkpoint-record.js';
+import { toCheckpoint } from './lazy-checkpoint.js';
 import { isPositiveInteger } from '../validation/integers.js';
 import { MAX_CHECKPOINT_ID } from '../port/id-limit.js';
 import { RowFieldChecks } from './row-field-checks.js';
@@ -45,7 +45,7 @@ export function rowFailure(row: CheckpointRow, limits: Limits, fields = new RowF
   return fields.failure(r);
 }
 
-export { toCheckpoint } from './checkpoint-record.js';
+export { toCheckpoint } from './lazy-checkpoint.js';
 
 /** Displayable id of a row whose id column may itself be damaged. */
 function failureId(row: CheckpointRow): number {

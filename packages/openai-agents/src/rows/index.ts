@@ -2,7 +2,7 @@
  * `@session-checkpoint/openai-agents/rows`: reads a session's rows back into the items
  * `CheckpointSession.getItems()` gives, without loading the Agents SDK (no `@openai/*` import,
  * directly or through any module it loads; `rows-imports.test.ts` checks the import graph). The
- * session and these readers share one decoder (item-rows.ts, item-codec.ts, source-refs.ts).
+ * session and these readers share one row format (`src/format/`).
  *
  * @example
  * ```ts
@@ -15,5 +15,5 @@
 export { agentSessions } from './sessions.js';
 export { sessionTimeline, type SessionTimelineOptions } from './timeline.js';
 export { sessionState, type SessionStateOptions } from './state.js';
-export { AGENTS_NAMESPACE } from './namespace.js';
+export { AGENTS_NAMESPACE } from '../format/source-refs.js';
 export type { RowError, SessionRowsPlace, SessionState, SessionSummary, SessionTimelineEntry, TimelinePage } from './types.js';

@@ -1,8 +1,7 @@
 import type { CheckpointStore } from '@session-checkpoint/core';
-import { rowEntries } from '../item-codec.js';
-import { itemPrefix, seqOfRef, sessionPrefix } from '../source-refs.js';
+import { rowEntries } from '../format/item-codec.js';
+import { AGENTS_NAMESPACE, itemPrefix, seqOfRef, sessionPrefix } from '../format/source-refs.js';
 import { rawRange, utf8Length } from '@session-checkpoint/core/internal';
-import { AGENTS_NAMESPACE } from './namespace.js';
 import type { SessionRowsPlace, SessionSummary } from './types.js';
 
 /** Rows per range read of a listing. */

@@ -1,6 +1,6 @@
 import { CheckpointNotFoundError, CheckpointValidationError, type CheckpointStore } from '@session-checkpoint/core';
-import { itemRowsAscending } from '../item-rows.js';
-import { AGENTS_NAMESPACE } from './namespace.js';
+import { itemRowsAscending } from '../format/item-rows.js';
+import { AGENTS_NAMESPACE } from '../format/source-refs.js';
 import type { SessionRowsPlace, SessionState } from './types.js';
 
 /** Options of {@link sessionState}. */
@@ -11,7 +11,7 @@ export interface SessionStateOptions extends SessionRowsPlace {
 }
 
 /**
- * A session's items, verified and decoded by the session's own decoder (item-rows.ts): equal to
+ * A session's items, verified and decoded by the session's own decoder (format/item-rows.ts): equal to
  * `getItems()`, or, with `position`, its items up to that position. Reads rows oldest first and
  * stops at the position.
  *

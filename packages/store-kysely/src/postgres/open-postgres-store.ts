@@ -1,14 +1,11 @@
-import { CheckpointError, CheckpointStore, CheckpointValidationError, type CheckpointStoreOptions } from '@session-checkpoint/core';
-import type { PostgresPool, PostgresPoolClient } from 'kysely';
+import { CheckpointValidationError, type CheckpointStore, type CheckpointStoreOptions } from '@session-checkpoint/core';
+import type { PostgresPool } from 'kysely';
 import { KyselyAdapter } from '../kysely-adapter.js';
 import type { CheckpointDatabase } from '../schema.js';
-import { storeOptions } from '../store-options.js';
-import { connectionFailure, explicitSslMode, postgresTarget, type PostgresTarget } from './postgres-connection-error.js';
+import { storeOver } from '../store-options.js';
+import { connectionFailure, postgresTarget, type PostgresTarget } from './postgres-errors.js';
+import { borrowed, openPool, type PoolLimits } from './postgres-pool.js';
 import { checkSchemaName } from './postgres-schema-name.js';
-import { boundedPool } from './bounded-pool.js';
-import { connectionLost, guardClient } from './guard-client.js';
-import { namingStatements } from './named-statements.js';
-import { markRetryable } from './retryable-error.js';
 
 /** Options of {@link openPostgresAdapter}. */
 export interface PostgresAdapterOptions {
@@ -115,7 +112,7 @@ export async function openPostgresAdapter(connection: PostgresConnection, option
   // Kysely is loaded here, not by the package's main entry, which SQLite users load too.
   const [{ Kysely, PostgresDialect }, { ensurePostgresSchema }] = await Promise.all([
     import('kysely'),
-    import('./ensure-postgres-schema.js'),
+    import('./postgres-schema.js'),
   ]);
   const named = options.preparedStatements ?? false;
   const pool = typeof connection === 'string' ? await openPool(connection, limits, named) : borrowed(connection, named);
@@ -140,13 +137,7 @@ export async function openPostgresAdapter(connection: PostgresConnection, option
  * ```
  */
 export async function openPostgresStore(connection: PostgresConnection, options: PostgresStoreOptions = {}): Promise<CheckpointStore> {
-  const adapter = await openPostgresAdapter(connection, options);
-  try {
-    return new CheckpointStore(adapter, storeOptions(options));
-  } catch (error) {
-    await adapter.close();
-    throw error;
-  }
+  return storeOver(await openPostgresAdapter(connection, options), options);
 }
 
 /** Host and port of a connection string, or of a pg.Pool's options, for messages. */
@@ -158,14 +149,6 @@ function targetOf(connection: PostgresConnection): PostgresTarget {
 }
 
 /** The pool settings of `options`, checked, with defaults filled in. */
-interface PoolLimits {
-  max: number;
-  connectTimeoutMs: number;
-  acquireTimeoutMs: number;
-  statementTimeoutMs: number;
-  lockTimeoutMs: number;
-}
-
 function poolLimits(options: PostgresAdapterOptions): PoolLimits {
   const check = (name: keyof PostgresAdapterOptions, value: number, min: number, what: string) => {
     if (!Number.isSafeInteger(value) || value < min || value > 2 ** 31 - 1) throw new CheckpointValidationError(`${name} must be ${what}`);
@@ -180,57 +163,3 @@ function poolLimits(options: PostgresAdapterOptions): PoolLimits {
   };
 }
 
-/**
- * The caller's pool without `end` (closing the store must not close what it does not own), its
- * clients guarded and, when `named`, seen through a view that names their statements.
- */
-function borrowed(pool: PostgresPool, named: boolean): PostgresPool {
-  return {
-    connect: async () => {
-      try {
-        const client = guardClient(await pool.connect());
-        return named ? namingStatements(client) : client;
-      } catch (error) {
-        throw markRetryable(connectionLost(error));
-      }
-    },
-    end: async () => undefined,
-  };
-}
-
-interface PgPoolConfig {
-  connectionString: string;
-  max: number;
-  connectionTimeoutMillis: number;
-  statement_timeout?: number;
-  lock_timeout?: number;
-}
-
-async function openPool(connectionString: string, limits: PoolLimits, named: boolean): Promise<PostgresPool> {
-  let pg: { default: { Pool: new (config: PgPoolConfig) => unknown } };
-  try {
-    pg = (await import('pg')) as unknown as typeof pg;
-  } catch (error) {
-    throw new CheckpointError('PostgreSQL stores need the pg package: npm install pg', { cause: error });
-  }
-  const config: PgPoolConfig = { connectionString: explicitSslMode(connectionString), max: limits.max, connectionTimeoutMillis: limits.connectTimeoutMs };
-  // Start-up parameters of every connection: no extra round trip per checkout.
-  if (limits.statementTimeoutMs > 0) config.statement_timeout = limits.statementTimeoutMs;
-  if (limits.lockTimeoutMs > 0) config.lock_timeout = limits.lockTimeoutMs;
-  const pool = new pg.default.Pool(config) as PostgresPool & {
-    on(event: 'error', listener: (error: Error) => void): unknown;
-    on(event: 'connect', listener: (client: { on(event: 'error', listener: () => void): unknown }) => void): unknown;
-  };
-  // An idle connection dropped by the server (restart, idle timeout) is reported as a pool
-  // 'error' event, which would crash the process unheard; pg has already discarded that
-  // connection and the next query opens a new one, so there is nothing else to do.
-  pool.on('error', () => undefined);
-  // A new connection is handed out while pg is still parsing the server's packet that finished
-  // its start-up: pg's pool removes its own 'error' listener at that hand-out, and guardClient
-  // attaches ours only once the caller's `await` resumes. A FATAL in the same packet (the server
-  // terminating the backend right after start-up) would be emitted with nobody listening and
-  // crash the process. The pool's documented 'connect' event runs before the hand-out, so every
-  // connection hears its errors from birth; the caller still learns of the loss from its query.
-  pool.on('connect', (client) => client.on('error', () => undefined));
-  return boundedPool(pool, limits.max, limits.acquireTimeoutMs, named ? namingStatements : undefined);
-}

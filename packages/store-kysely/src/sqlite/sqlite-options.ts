@@ -1,3 +1,11 @@
+import type { SqliteDatabase, SqliteStatement } from 'kysely';
+
+/*
+ * What the SQLite front door is given: its options, and the better-sqlite3 surface this package
+ * uses, typed structurally so that neither the package nor its declaration files depend on
+ * better-sqlite3's types (it is an optional peer).
+ */
+
 /**
  * How hard SQLite works to keep an acknowledged write.
  * - `"full"`: `synchronous=FULL`. Every commit is on disk before it is acknowledged: it survives
@@ -29,5 +37,42 @@ export interface SqliteAdapterOptions {
   busyTimeoutMs?: number;
 }
 
+/** Options of {@link createSqliteAdapter}. */
+export interface CreateSqliteAdapterOptions extends SqliteAdapterOptions {
+  /** Close the database when the adapter closes. Default is `false`: the caller opened it. */
+  ownsDatabase?: boolean;
+  /** Path shown in messages and hardened to 0600. Default is `database.name`. */
+  location?: string;
+}
+
 /** The busy timeout when none is given, as in the Python reference. */
 export const DEFAULT_BUSY_TIMEOUT_MS = 5000;
+
+/** A prepared statement, as better-sqlite3's `Statement` provides it. */
+export interface SqliteStatementLike extends SqliteStatement {
+  /** One row or `undefined`; parameters as one array. */
+  get(parameters: ReadonlyArray<unknown>): unknown;
+}
+
+/**
+ * A better-sqlite3 `Database`, or anything with the same members.
+ *
+ * @example
+ * ```ts
+ * import Database from 'better-sqlite3';
+ * const database: SqliteDatabaseLike = new Database('checkpoints.sqlite');
+ * ```
+ */
+export interface SqliteDatabaseLike extends SqliteDatabase {
+  prepare(sql: string): SqliteStatementLike;
+  /** Runs SQL text without parameters (transaction control, DDL). */
+  exec(sql: string): unknown;
+  /** True while a transaction is open on the connection. */
+  readonly inTransaction: boolean;
+  /** The path the database was opened with (`:memory:` for an in-memory database). */
+  readonly name: string;
+  /** True for an in-memory database. */
+  readonly memory: boolean;
+  /** True when opened read-only (better-sqlite3 `readonly`). Absent counts as false. */
+  readonly readonly?: boolean;
+}

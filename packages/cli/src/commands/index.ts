@@ -1,0 +1,23 @@
+import create from './create.js';
+import deleteCommand from './delete.js';
+import diff from './diff.js';
+import exportCommand from './export.js';
+import get from './get.js';
+import history from './history.js';
+import importCommand from './import.js';
+import init from './init.js';
+import inspect from './inspect.js';
+import list from './list.js';
+import migrate from './migrate.js';
+import prune from './prune.js';
+import sessions from './sessions.js';
+import state from './state.js';
+import threads from './threads.js';
+import verify from './verify.js';
+
+/**
+ * Every built-in command, in the order of the command list. The built-in route (main.ts) and
+ * oclif's manifest and help (oclif-commands.ts) read this one list; a test checks that it holds
+ * every file of this folder.
+ */
+export const BUILTINS = [create, deleteCommand, diff, exportCommand, get, history, importCommand, init, inspect, list, migrate, prune, sessions, state, threads, verify];
