@@ -47,6 +47,8 @@ describe.skipIf(!RUNTIME_OK).each(list)('migrateMastra from @mastra/libsql into 
       const again = await migrateMastra(source, target, { apply: true });
       expect(again).toMatchObject({ threads: 0, messages: 0, resources: 0, runs: 0, present: 64, differences: [] });
       expect((await target.memory.getResourceById({ resourceId: 'user-1' }))?.workingMemory).toBe('# User\n- name: Ada');
+      // The copy keeps the thread's updatedAt (the messages copied do not touch it).
+      for (const id of ['thread-a', 'thread-b']) expect((await target.memory.getThreadById({ threadId: id }))?.updatedAt).toEqual((await memory.getThreadById({ threadId: id }))?.updatedAt);
       expect((await target.memory.listMessages({ threadId: 'thread-a', perPage: 20, page: 1 })).messages.map((m) => m.id)).toEqual(Array.from({ length: 10 }, (_, i) => `a-${20 + i}`));
       expect((await store.verify()).failures).toEqual([]);
     } finally {

@@ -93,14 +93,21 @@ export async function migrateMastra(source: MastraDomains, target: MastraDomains
       if (apply) await to.saveThread({ thread });
     }
     const { messages } = await from.listMessages({ threadId: thread.id, perPage: false, orderBy: { field: 'createdAt', direction: 'ASC' } });
+    let copied = false;
     for (let at = 0; at < messages.length; at += BATCH) {
       const batch = messages.slice(at, at + BATCH);
       const there = new Set((await to.listMessagesById({ messageIds: batch.map((m) => m.id) })).messages.map((m) => m.id));
       const missing = batch.filter((m) => !there.has(m.id));
       report.present += batch.length - missing.length;
       report.messages += missing.length;
-      if (apply && missing.length > 0) await to.saveMessages({ messages: missing });
+      if (apply && missing.length > 0) {
+        await to.saveMessages({ messages: missing });
+        copied = true;
+      }
     }
+    // The messages touched the thread (its updatedAt is its newest change's time): saving the
+    // record again gives it back the source's updatedAt.
+    if (copied) await to.saveThread({ thread });
     options.onProgress?.({ phase: 'threads', done: i + 1, total: threads.length });
   }
   for (const id of resources) {

@@ -1,7 +1,7 @@
 import { CheckpointNotFoundError, CheckpointValidationError, type CheckpointStore } from '@session-checkpoint/core';
-import { checkedRange, decodeCursor, encodeCursor, rowError, utf8Length, type RowError } from '@session-checkpoint/core/internal';
+import { checkedRange, decodeCursor, encodeCursor, rawRange, rowError, utf8Length, type RowError } from '@session-checkpoint/core/internal';
 import { KINDS, MASTRA_NAMESPACE } from './namespace.js';
-import { changePrefix, seqOf } from './refs.js';
+import { changePrefix, messagePrefix, seqOf } from './refs.js';
 import type { ChangePayload, StoredMessage, StoredThread } from './types.js';
 import { valuesOf } from './values.js';
 
@@ -22,6 +22,8 @@ export interface MastraThreadSummary {
   count: number;
   /** Changes (versions) of the thread's memory. */
   changes: number;
+  /** UTF-8 bytes of the payloads of the thread's rows (record, current messages, changes; parts left out). */
+  bytes: number;
   title: string | null;
   first_created_at: string;
   latest_created_at: string;
@@ -71,7 +73,16 @@ export async function mastraThreads(store: CheckpointStore, options: MastraRowsP
   for (const [i, t] of threads.entries()) {
     const [last] = await store.listBySourceRefPrefix({ namespace, prefix: changePrefix(t.id), descending: true, limit: 1 });
     const change = last?.payload as unknown as ChangePayload | undefined;
-    out.push({ family: 'mastra', namespace, thread_id: t.id, resource_id: t.resourceId, checkpoint_ns: [''], count: change?.count ?? 0, changes: change?.seq ?? 0, title: t.title ?? null, first_created_at: t.createdAt, latest_created_at: last?.createdAt ?? rows[i]?.createdAt ?? t.updatedAt });
+    let bytes = utf8Length(rows[i]?.payloadJson);
+    for (const prefix of [messagePrefix(t.id), changePrefix(t.id)]) {
+      for (let after: string | undefined; ; ) {
+        const page = await rawRange(store, { namespace, prefix, limit: 1000, ...(after === undefined ? {} : { after }) });
+        for (const row of page) bytes += utf8Length(row.payloadJson);
+        if (page.length < 1000) break;
+        after = page[page.length - 1]?.sourceRef ?? undefined;
+      }
+    }
+    out.push({ family: 'mastra', namespace, thread_id: t.id, resource_id: t.resourceId, checkpoint_ns: [''], count: change?.count ?? 0, changes: change?.seq ?? 0, bytes, title: t.title ?? null, first_created_at: t.createdAt, latest_created_at: last?.createdAt ?? rows[i]?.createdAt ?? t.updatedAt });
   }
   return out.sort((a, b) => (a.latest_created_at < b.latest_created_at ? 1 : a.latest_created_at > b.latest_created_at ? -1 : 0));
 }
