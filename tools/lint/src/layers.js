@@ -2,7 +2,9 @@
  * Which layer may import which, by Nx project tag (`nx.tags` in each package.json). Dependencies
  * point downward only: core <- conformance/adapter/bundle <- cli <- plugins and tools (the cli's
  * `migrate` also loads the langgraph package, on use only; `threads`, `state` and `diff` the
- * framework-free `rows` subpaths of langgraph and openai-agents, bundled into the binary).
+ * framework-free `rows` subpaths of langgraph and openai-agents, bundled into the binary). The
+ * ai-sdk and mastra packages sit beside langgraph and openai-agents: core at run time, adapters
+ * and bundles in tests; the CLI does not import them yet (issue 38 phase B adds them to its row).
  * `test` lists what test files may import on top (the fixtures package, adapters to test against).
  */
 export const LAYER_RULES = {
@@ -12,6 +14,8 @@ export const LAYER_RULES = {
   'layer:bundle': { runtime: ['layer:core'], test: ['layer:adapter', 'layer:conformance', 'layer:fixtures'] },
   'layer:langgraph': { runtime: ['layer:core'], test: ['layer:adapter', 'layer:bundle', 'layer:fixtures'] },
   'layer:openai-agents': { runtime: ['layer:core'], test: ['layer:adapter', 'layer:bundle', 'layer:fixtures'] },
+  'layer:ai-sdk': { runtime: ['layer:core'], test: ['layer:adapter', 'layer:bundle', 'layer:fixtures'] },
+  'layer:mastra': { runtime: ['layer:core'], test: ['layer:adapter', 'layer:bundle', 'layer:fixtures'] },
   'layer:cli': { runtime: ['layer:core', 'layer:adapter', 'layer:bundle', 'layer:langgraph', 'layer:openai-agents'], test: ['layer:conformance', 'layer:fixtures'] },
   'layer:plugin': { runtime: ['layer:cli', 'layer:core', 'layer:adapter', 'layer:bundle'], test: ['layer:fixtures'] },
   'layer:tool': { runtime: ['*'], test: ['*'] },

@@ -75,6 +75,27 @@ const PUBLIC_NAMES = {
     'PART_KIND',
     'PartPayload',
   ],
+  'ai-sdk': [
+    'AI_SDK_NAMESPACE', 'ChatInfo', 'ChatSave', 'ChatStore', 'ChatStoreOptions', 'ChatValidation', 'PART_KIND',
+    'PartPayload', 'SAVE_KIND', 'SaveResult', 'SavePayload', 'createChatStore',
+  ],
+  'ai-sdk/rows': [
+    'AI_SDK_NAMESPACE', 'ChatRowsPlace', 'ChatState', 'ChatStateOptions', 'ChatSummary', 'ChatTimelineEntry',
+    'ChatTimelineOptions', 'PART_KIND', 'PartPayload', 'RowError', 'SAVE_KIND', 'SavePayload', 'TimelinePage',
+    'aiSdkChats', 'chatState', 'chatTimeline',
+  ],
+  'mastra': [
+    'CheckpointMemoryStorage', 'CheckpointMemoryStorageOptions', 'CheckpointWorkflowsStorage',
+    'CheckpointWorkflowsStorageOptions', 'KINDS', 'MASTRA_NAMESPACE', 'MastraDomains', 'MastraMigrationDifference',
+    'MastraMigrationOptions', 'MastraMigrationReport', 'MastraStorageOptions', 'MissingPackageError', 'OpenedMastraStore',
+    'createMastraStorage', 'migrateMastra', 'openMastraStore',
+  ],
+  'mastra/rows': [
+    'ChangePayload', 'KINDS', 'MASTRA_NAMESPACE', 'MastraChangeEntry', 'MastraRowsPlace', 'MastraRunState',
+    'MastraRunSummary', 'MastraSnapshotEntry', 'MastraThreadState', 'MastraThreadSummary', 'StoredMessage', 'StoredRun',
+    'StoredThread', 'mastraRunState', 'mastraRunTimeline', 'mastraRuns', 'mastraThreadState', 'mastraThreadTimeline',
+    'mastraThreads',
+  ],
   'langgraph/rows': [
     'CheckpointSelector', 'LANGGRAPH_NAMESPACE', 'LanggraphState', 'LanggraphThreadSummary', 'LanggraphTimelineEntry',
     'LanggraphTimelineOptions', 'LanggraphWrite', 'PendingWriteTuple', 'RowError', 'RowsPlace', 'TimelinePage',

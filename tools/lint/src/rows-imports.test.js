@@ -5,14 +5,15 @@ import { describe, expect, it } from 'vitest';
 
 /*
  * The `rows` subpaths read a family's rows without the family's framework: the CLI inspects
- * LangGraph threads and Agents sessions with neither `@langchain/*` nor `@openai/*` installed.
+ * LangGraph threads and Agents sessions with neither `@langchain/*` nor `@openai/*` installed (and
+ * AI SDK chats and Mastra threads without `ai` or `@mastra/*`).
  * This walks the built import graph of each subpath (static imports, re-exports and dynamic
  * imports, through the other session-checkpoint packages) and fails on any framework import.
  * It reads `dist`: the graph that runs, after type-only imports are gone.
  */
 
 const packages = fileURLToPath(new URL('../../../packages/', import.meta.url));
-const FRAMEWORK = /^(@langchain\/|@openai\/|langchain$|openai$)/;
+const FRAMEWORK = /^(@langchain\/|@openai\/|langchain$|openai$|ai$|@ai-sdk\/|@mastra\/)/;
 const SPECIFIERS = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)(['"])([^'"]+)\1/g;
 
 /** The file a `@session-checkpoint/<pkg>[/sub]` specifier loads, from the package's exports map. */
@@ -49,8 +50,8 @@ function bareImports(entry) {
 }
 
 describe('the rows subpaths import no framework', () => {
-  for (const pkg of ['langgraph', 'openai-agents']) {
-    it(`@session-checkpoint/${pkg}/rows loads no @langchain/* or @openai/* module`, () => {
+  for (const pkg of ['langgraph', 'openai-agents', 'ai-sdk', 'mastra']) {
+    it(`@session-checkpoint/${pkg}/rows loads no framework module (@langchain/*, @openai/*, ai, @ai-sdk/*, @mastra/*)`, () => {
       const entry = packageFile(`@session-checkpoint/${pkg}/rows`);
       expect(entry, `${pkg} exports ./rows`).toBeDefined();
       expect(existsSync(entry), `${entry} is built (run the build first)`).toBe(true);

@@ -145,6 +145,29 @@ describe('installed from the tarballs, outside the workspace', () => {
     expect(out).toEqual({ popped: 'message', items: [{ role: 'user', content: 'hi' }], failures: [] });
   });
 
+  // ai@7 and @mastra/core@1 declare engines.node >=22 and >=22.13: on an older Node this check is skipped (CI's Node 24 pass runs it).
+  const [major, minor] = process.versions.node.split('.').map(Number);
+  it.skipIf(major < 22 || (major === 22 && minor < 13))('keeps an AI SDK chat and a Mastra thread in a SQLite file (peers ai and @mastra/core from the project)', () => {
+    const out = node('frameworks.mjs', [
+      "import { createChatStore } from '@session-checkpoint/ai-sdk';",
+      "import { chatState } from '@session-checkpoint/ai-sdk/rows';",
+      "import { CheckpointMemoryStorage } from '@session-checkpoint/mastra';",
+      "import { mastraThreadState } from '@session-checkpoint/mastra/rows';",
+      "import { openSqliteStore } from '@session-checkpoint/store-kysely';",
+      "const store = await openSqliteStore('./frameworks.sqlite');",
+      "const chats = createChatStore(store);",
+      "await chats.saveChat({ chatId: 'c1', messages: [{ id: 'u1', role: 'user', parts: [{ type: 'text', text: 'hi' }] }] });",
+      "const memory = new CheckpointMemoryStorage(store);",
+      "await memory.saveThread({ thread: { id: 't1', resourceId: 'r1', createdAt: new Date(), updatedAt: new Date() } });",
+      "await memory.saveMessages({ messages: [{ id: 'm1', threadId: 't1', resourceId: 'r1', role: 'user', createdAt: new Date(), content: { format: 2, parts: [{ type: 'text', text: 'hello' }] } }] });",
+      "const result = { chat: (await chats.loadChat('c1')).length, rows: (await chatState(store, { chatId: 'c1' })).messages.length, thread: (await mastraThreadState(store, { threadId: 't1' })).messages.length, failures: (await store.verify()).failures };",
+      'await store.close();',
+      'console.log(JSON.stringify(result));',
+      '',
+    ].join('\n'));
+    expect(out).toEqual({ chat: 1, rows: 1, thread: 1, failures: [] });
+  });
+
   it('runs the CLI binary: --version, init, create, get', () => {
     const version = JSON.parse(readFileSync(join(project, 'node_modules', '@session-checkpoint', 'cli', 'package.json'), 'utf8')).version;
     const viaNpx = run(project, 'npx', ['--no-install', 'session-checkpoint', '--version']);

@@ -1,0 +1,599 @@
+import { randomUUID } from 'node:crypto';
+import type { Checkpoint, CheckpointStore } from '@session-checkpoint/core';
+import { rawRange } from '@session-checkpoint/core/internal';
+import { MessageList } from '@mastra/core/agent/message-list';
+import type { MastraDBMessage, StorageThreadType } from '@mastra/core/memory';
+import {
+  MemoryStorage,
+  calculatePagination,
+  filterByDateRange,
+  jsonValueEquals,
+  normalizePerPage,
+  type StorageCloneThreadInput,
+  type StorageCopyThreadOutput,
+  type StorageListMessagesByResourceIdInput,
+  type StorageListMessagesInput,
+  type StorageListMessagesOutput,
+  type StorageListThreadsInput,
+  type StorageListThreadsOutput,
+  type StorageResourceType,
+} from '@mastra/core/storage';
+import { KINDS, MASTRA_NAMESPACE } from './rows/namespace.js';
+import { changePrefix, changeRef, messageIdRef, messagePrefix, messageRef, resourceRef, seqOf, sessionOf, threadRef } from './rows/refs.js';
+import { valuesOf } from './rows/values.js';
+import type { ChangePayload, StoredMessage, StoredThread } from './rows/types.js';
+import { deleteExactly, domainStore, inTransaction, rowsByPrefix } from './store-rows.js';
+import { deleteValueRows, jsonOf, putValue } from './value-writer.js';
+
+/** Options of {@link CheckpointMemoryStorage}. */
+export interface CheckpointMemoryStorageOptions {
+  /** Store namespace of the rows. Default is `"mastra"` (shared with the workflows domain). */
+  namespace?: string;
+}
+
+type MessageUpdate = Partial<Omit<MastraDBMessage, 'createdAt'>> & { id: string; createdAt?: Date; content?: Record<string, unknown> };
+
+const SAFE_KEY = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** Mastra's metadata filter on messages: shallow scalar keys of `content.metadata`, equal by value and type. */
+function checkMetadataFilter(filter: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+  if (filter === undefined || filter === null) return undefined;
+  if (typeof filter !== 'object' || Array.isArray(filter)) throw new Error('filter.metadata must be an object');
+  for (const [key, value] of Object.entries(filter)) {
+    if (!SAFE_KEY.test(key) || key.length > 128 || key === '__proto__' || key === 'prototype' || key === 'constructor') throw new Error(`Invalid metadata filter key: "${key}"`);
+    if (value !== null && !['string', 'number', 'boolean'].includes(typeof value)) throw new Error(`Metadata filter value for "${key}" must be a string, number, boolean or null`);
+  }
+  return Object.keys(filter).length === 0 ? undefined : filter;
+}
+
+function metadataMatches(message: StoredMessage, filter: Record<string, unknown> | undefined): boolean {
+  if (filter === undefined) return true;
+  const metadata = (message.content as { metadata?: Record<string, unknown> } | undefined)?.metadata;
+  if (metadata === null || typeof metadata !== 'object') return false;
+  return Object.entries(filter).every(([key, value]) => Object.hasOwn(metadata, key) && metadata[key] === value);
+}
+
+/** A stored thread as Mastra's types have it (dates as `Date`). */
+function threadOut(t: StoredThread): StorageThreadType {
+  return { ...t, createdAt: new Date(t.createdAt), updatedAt: new Date(t.updatedAt) } as StorageThreadType;
+}
+
+/** A stored message as Mastra's `MastraDBMessage` (date as `Date`). */
+function messageOut(m: StoredMessage): MastraDBMessage {
+  const { type, ...rest } = m;
+  // As @mastra/libsql reads a row: `type` only when it is not the default 'v2'.
+  return { ...rest, ...(type && type !== 'v2' ? { type } : {}), createdAt: new Date(m.createdAt) } as unknown as MastraDBMessage;
+}
+
+function timeOf(value: unknown): number {
+  const ms = value instanceof Date ? value.getTime() : new Date(value as string).getTime();
+  return Number.isFinite(ms) ? ms : 0;
+}
+
+function sortMessages(messages: MastraDBMessage[], direction: 'ASC' | 'DESC'): MastraDBMessage[] {
+  return messages.sort((a, b) => (direction === 'ASC' ? 1 : -1) * (timeOf(a.createdAt) - timeOf(b.createdAt)));
+}
+
+/**
+ * Mastra's `memory` storage domain (threads, messages with pagination and filters, resources and
+ * working memory, thread copies) over a session-checkpoint store: every row is verified on read,
+ * and every change of a thread's memory is also kept as a change row, so the memory an agent had
+ * at each step can be rebuilt (`@session-checkpoint/mastra/rows`).
+ *
+ * Observational memory is not implemented (`supportsObservationalMemory` is false, as Mastra's
+ * default for custom adapters): Mastra then refuses that feature with its own message.
+ *
+ * @example
+ * ```ts
+ * const storage = new MastraCompositeStore({ id: 'app', domains: { memory: new CheckpointMemoryStorage(store) } });
+ * ```
+ */
+export class CheckpointMemoryStorage extends MemoryStorage {
+  override readonly supportsPartialThreadUpdate = true;
+  /** The store the rows are in. */
+  readonly store: CheckpointStore;
+  /** The store namespace of the rows. */
+  readonly namespace: string;
+
+  constructor(store: CheckpointStore, options: CheckpointMemoryStorageOptions = {}) {
+    super();
+    this.store = domainStore(store, 'CheckpointMemoryStorage');
+    this.namespace = options.namespace ?? MASTRA_NAMESPACE;
+    this.store.prepare({ namespace: this.namespace, sessionId: 'x', payload: {} });
+  }
+
+  // ---- reads shared by the methods ------------------------------------------------------------
+
+  async #threadRow(reader: CheckpointStore, threadId: string): Promise<{ row: Checkpoint; thread: StoredThread } | undefined> {
+    const row = await reader.findBySourceRef(this.namespace, threadRef(threadId));
+    if (row === undefined) return undefined;
+    const [thread] = (await valuesOf(reader, this.namespace, [row])) as [StoredThread];
+    return { row, thread };
+  }
+
+  /** The current messages of a thread, in stored order, with their rows. */
+  async #threadMessages(reader: CheckpointStore, threadId: string): Promise<{ row: Checkpoint; message: StoredMessage }[]> {
+    const rows = await rowsByPrefix(reader, this.namespace, messagePrefix(threadId));
+    const values = (await valuesOf(reader, this.namespace, rows)) as StoredMessage[];
+    return rows.map((row, i) => ({ row, message: values[i] as StoredMessage }));
+  }
+
+  /** The newest change of a thread: its seq and the thread's message count after it. */
+  async #lastChange(reader: CheckpointStore, threadId: string): Promise<{ seq: number; count: number; at: string | undefined }> {
+    const [row] = await reader.listBySourceRefPrefix({ namespace: this.namespace, prefix: changePrefix(threadId), descending: true, limit: 1 });
+    if (row === undefined) return { seq: 0, count: 0, at: undefined };
+    const p = row.payload as unknown as ChangePayload;
+    return { seq: seqOf(row.sourceRef), count: p.count, at: typeof p.at === 'string' ? p.at : undefined };
+  }
+
+  /**
+   * A thread as Mastra sees it: its record, with `updatedAt` the later of the record's and its
+   * newest change's. Saving, updating or deleting messages touches a thread by its change row
+   * alone, so the thread record is not rewritten on every message.
+   */
+  async #threadOf(reader: CheckpointStore, threadId: string): Promise<{ row: Checkpoint; thread: StoredThread } | undefined> {
+    const found = await this.#threadRow(reader, threadId);
+    if (!found) return undefined;
+    const { at } = await this.#lastChange(reader, threadId);
+    if (at !== undefined && new Date(at).getTime() > new Date(found.thread.updatedAt).getTime()) return { row: found.row, thread: { ...found.thread, updatedAt: at } };
+    return found;
+  }
+
+  /** Writes change row `seq` of a thread; `change.at` defaults to now (a message change touches the thread). */
+  async #writeChange(tx: CheckpointStore, threadId: string, seq: number, change: Omit<ChangePayload, 'threadId' | 'seq' | 'at'> & { at?: string }): Promise<void> {
+    await putValue(tx, {
+      namespace: this.namespace,
+      sessionId: sessionOf(threadId),
+      kind: KINDS.change,
+      name: change.op,
+      ref: changeRef(threadId, seq),
+      fields: { threadId, seq, op: change.op, count: change.count, at: change.at ?? new Date().toISOString(), ...(change.ids === undefined ? {} : { ids: change.ids }) },
+      value: change.value ?? null,
+    });
+  }
+
+  async #putThread(tx: CheckpointStore, thread: StoredThread, previous: Checkpoint | undefined): Promise<void> {
+    if (previous) await deleteValueRows(tx, this.namespace, [previous]);
+    await putValue(tx, { namespace: this.namespace, sessionId: sessionOf(thread.id), kind: KINDS.thread, name: 'thread', ref: threadRef(thread.id), fields: { threadId: thread.id }, value: thread });
+  }
+
+  // ---- threads --------------------------------------------------------------------------------
+
+  override async dangerouslyClearAll(): Promise<void> {
+    await inTransaction(this.store, async (tx) => {
+      for (const prefix of ['t/', 'm/', 'i/', 'c/', 'r/', 'p/t/', 'p/m/', 'p/c/', 'p/r/']) {
+        for (;;) {
+          // Raw rows: a row that fails verification is cleared too (this is the tests' reset).
+          const rows = await rawRange(tx, { namespace: this.namespace, prefix, limit: 500 });
+          if (rows.length === 0) break;
+          await tx.adapter.deleteRows(rows.map((r) => r.id), this.namespace);
+        }
+      }
+    });
+  }
+
+  override async getThreadById({ threadId, resourceId }: { threadId: string; resourceId?: string }): Promise<StorageThreadType | null> {
+    const found = await this.#threadOf(this.store, threadId);
+    if (!found || (resourceId !== undefined && found.thread.resourceId !== resourceId)) return null;
+    return threadOut(found.thread);
+  }
+
+  override async saveThread({ thread }: { thread: StorageThreadType }): Promise<StorageThreadType> {
+    const stored = jsonOf(thread, 'thread') as StoredThread;
+    await inTransaction(this.store, async (tx) => {
+      const previous = await tx.findBySourceRef(this.namespace, threadRef(thread.id));
+      await this.#putThread(tx, stored, previous);
+      const last = await this.#lastChange(tx, thread.id);
+      await this.#writeChange(tx, thread.id, last.seq + 1, { op: 'thread', count: last.count, value: stored, at: stored.updatedAt });
+    });
+    return thread;
+  }
+
+  override async updateThread({ id, title, metadata }: { id: string; title?: string; metadata?: Record<string, unknown> }): Promise<StorageThreadType> {
+    return inTransaction(this.store, async (tx) => {
+      const found = await this.#threadOf(tx, id);
+      if (!found) throw new Error(`Thread ${id} not found`);
+      const next: StoredThread = {
+        ...found.thread,
+        ...(title === undefined ? {} : { title }),
+        metadata: { ...(found.thread.metadata ?? {}), ...((jsonOf(metadata ?? {}, 'metadata') as Record<string, unknown>) ?? {}) },
+        updatedAt: new Date().toISOString(),
+      };
+      await this.#putThread(tx, next, found.row);
+      const last = await this.#lastChange(tx, id);
+      await this.#writeChange(tx, id, last.seq + 1, { op: 'thread', count: last.count, value: next, at: next.updatedAt });
+      return threadOut(next);
+    });
+  }
+
+  override async deleteThread({ threadId }: { threadId: string }): Promise<void> {
+    await inTransaction(this.store, async (tx) => {
+      const messages = await this.#threadMessages(tx, threadId);
+      const ids = messages.length === 0 ? [] : await tx.findBySourceRefs(this.namespace, messages.map((m) => messageIdRef(m.message.id)));
+      const thread = await tx.findBySourceRef(this.namespace, threadRef(threadId));
+      const changes = await rowsByPrefix(tx, this.namespace, changePrefix(threadId));
+      await deleteValueRows(tx, this.namespace, [...(thread ? [thread] : []), ...messages.map((m) => m.row), ...ids, ...changes]);
+    });
+  }
+
+  override async listThreads(args: StorageListThreadsInput): Promise<StorageListThreadsOutput> {
+    const { page = 0, perPage: perPageInput, orderBy, filter } = args;
+    const { field, direction } = this.parseOrderBy(orderBy);
+    this.validatePaginationInput(page, perPageInput ?? 100);
+    const perPage = normalizePerPage(perPageInput, 100);
+    this.validateMetadataKeys(filter?.metadata);
+    const rows = await rowsByPrefix(this.store, this.namespace, 't/', { kind: KINDS.thread });
+    const stored = (await valuesOf(this.store, this.namespace, rows)) as StoredThread[];
+    let threads: StorageThreadType[] = [];
+    for (const t of stored) {
+      const { at } = await this.#lastChange(this.store, t.id);
+      threads.push(threadOut(at !== undefined && new Date(at).getTime() > new Date(t.updatedAt).getTime() ? { ...t, updatedAt: at } : t));
+    }
+    if (filter?.resourceId) threads = threads.filter((t) => t.resourceId === filter.resourceId);
+    const wanted = filter?.metadata;
+    if (wanted && Object.keys(wanted).length > 0) threads = threads.filter((t) => t.metadata && Object.entries(wanted).every(([k, v]) => jsonValueEquals(t.metadata?.[k], v)));
+    threads.sort((a, b) => (direction === 'ASC' ? 1 : -1) * (timeOf(a[field]) - timeOf(b[field])));
+    const { offset, perPage: perPageForResponse } = calculatePagination(page, perPageInput, perPage);
+    return { threads: threads.slice(offset, offset + perPage), total: threads.length, page, perPage: perPageForResponse, hasMore: offset + perPage < threads.length };
+  }
+
+  // ---- messages -------------------------------------------------------------------------------
+
+  override async listMessages(args: StorageListMessagesInput): Promise<StorageListMessagesOutput> {
+    const { threadId, resourceId, include, filter, perPage: perPageInput, page = 0, orderBy } = args;
+    const threadIds = Array.isArray(threadId) ? threadId : [threadId];
+    if (threadIds.length === 0 || threadIds.some((id) => typeof id !== 'string' || !id.trim())) throw new Error('threadId must be a non-empty string or array of non-empty strings');
+    if (page < 0) throw new Error('page must be >= 0');
+    const perPage = normalizePerPage(perPageInput, 40);
+    const { offset, perPage: perPageForResponse } = calculatePagination(page, perPageInput, perPage);
+    const metadataFilter = checkMetadataFilter(filter?.metadata as Record<string, unknown> | undefined);
+    const { direction } = this.parseOrderBy(orderBy, 'ASC');
+    const empty = { messages: [], total: 0, page, perPage: perPageForResponse, hasMore: false };
+    if (perPage === 0 && (!include || include.length === 0)) return empty;
+
+    // One thread, no date or metadata filter: a range read of the page in the thread's order.
+    if (perPage !== 0 && perPageInput !== false && threadIds.length === 1 && !metadataFilter && !filter?.dateRange) {
+      const fast = await this.#page(threadIds[0] as string, resourceId, offset, perPage, direction, args.includeTotal !== false);
+      if (fast !== undefined) {
+        const seen = new Set(fast.messages.map((m) => m.id));
+        const out = [...fast.messages];
+        for (const m of await this.#included(include, resourceId)) {
+          if (!seen.has(m.id)) {
+            out.push(m);
+            seen.add(m.id);
+          }
+        }
+        if (fast.total === 0 && out.length === 0) return empty;
+        const messages = sortMessages(new MessageList().add(out, 'memory').get.all.db(), direction);
+        const allReturned = new Set(messages.filter((m) => m.threadId === threadIds[0]).map((m) => m.id)).size >= fast.total;
+        return { messages, total: fast.total, page, perPage: perPageForResponse, hasMore: fast.more && !allReturned };
+      }
+    }
+    let matching: MastraDBMessage[] = [];
+    if (perPage !== 0) {
+      for (const id of [...new Set(threadIds)]) {
+        for (const { message } of await this.#threadMessages(this.store, id)) {
+          if (resourceId && message.resourceId !== resourceId) continue;
+          if (!metadataMatches(message, metadataFilter)) continue;
+          matching.push(messageOut(message));
+        }
+      }
+      matching = filterByDateRange(matching, (m) => new Date(m.createdAt), filter?.dateRange);
+      // Messages of one millisecond keep the order they were first saved in (reversed newest
+      // first), as the range read of one thread gives them.
+      if (direction === 'DESC') matching.reverse();
+      sortMessages(matching, direction);
+    }
+    const total = matching.length;
+    const pageMessages = perPageInput === false ? matching : matching.slice(offset, offset + perPage);
+    const seen = new Set(pageMessages.map((m) => m.id));
+    const out = [...pageMessages];
+    for (const m of await this.#included(include, resourceId)) {
+      if (!seen.has(m.id)) {
+        out.push(m);
+        seen.add(m.id);
+      }
+    }
+    if (perPage === 0) return { ...empty, messages: sortMessages(new MessageList().add(out, 'memory').get.all.db(), direction) };
+    if (total === 0 && out.length === 0) return empty;
+    const messages = sortMessages(new MessageList().add(out, 'memory').get.all.db(), direction);
+    const threadSet = new Set(threadIds);
+    const allReturned = new Set(messages.filter((m) => m.threadId && threadSet.has(m.threadId)).map((m) => m.id)).size >= total;
+    const hasMore = metadataFilter ? perPageInput !== false && offset + pageMessages.length < total : perPageInput !== false && !allReturned && offset + perPage < total;
+    return { messages, total, page, perPage: perPageForResponse, hasMore };
+  }
+
+  /**
+   * A page of one thread's messages by range read: the rows before the page are only counted (read
+   * raw, their payloads neither parsed nor returned), the page's rows are verified. `total` comes
+   * from the thread's newest change row, so the call never reads the whole thread; `undefined`
+   * when a total is asked with a `resourceId` filter (the count covers every resource: the caller
+   * then reads the thread). Without a total, `total` is the messages up to the page's end plus one
+   * when there are more (Mastra's contract for `includeTotal: false`).
+   */
+  async #page(threadId: string, resourceId: string | undefined, offset: number, perPage: number, direction: 'ASC' | 'DESC', wantTotal: boolean): Promise<{ messages: MastraDBMessage[]; total: number; more: boolean } | undefined> {
+    if (wantTotal && resourceId) return undefined;
+    const prefix = messagePrefix(threadId);
+    const descending = direction === 'DESC';
+    let from: string | undefined;
+    // Skip `offset` messages: only their refs are needed (a filter by resource needs their values).
+    if (offset > 0 && !resourceId) {
+      for (let left = offset; left > 0; ) {
+        const limit = Math.min(1000, left);
+        const bound = from === undefined ? {} : descending ? { before: from } : { after: from };
+        const skipped = await rawRange(this.store, { namespace: this.namespace, prefix, limit, descending, ...bound });
+        left -= skipped.length;
+        from = skipped[skipped.length - 1]?.sourceRef ?? from;
+        if (skipped.length < limit) break;
+      }
+    }
+    const found: MastraDBMessage[] = [];
+    let matched = resourceId ? 0 : offset;
+    let more = false;
+    for (;;) {
+      const want = perPage + 1 - found.length;
+      const bound = from === undefined ? {} : descending ? { before: from } : { after: from };
+      const rows = await this.store.listBySourceRefPrefix({ namespace: this.namespace, prefix, limit: Math.max(want, resourceId ? 100 : want), descending, ...bound });
+      const values = (await valuesOf(this.store, this.namespace, rows)) as StoredMessage[];
+      for (const m of values) {
+        if (resourceId && m.resourceId !== resourceId) continue;
+        if (matched++ < offset) continue;
+        if (found.length < perPage) found.push(messageOut(m));
+        else more = true;
+      }
+      if (more || rows.length < Math.max(want, resourceId ? 100 : want)) break;
+      from = rows[rows.length - 1]?.sourceRef ?? undefined;
+    }
+    const total = wantTotal ? (await this.#lastChange(this.store, threadId)).count : offset + found.length + (more ? 1 : 0);
+    return { messages: found, total, more };
+  }
+
+  /** The messages `include` asks for: each target and its neighbours in its own thread (within `resourceId` when given). */
+  async #included(include: StorageListMessagesInput['include'], resourceId: string | undefined): Promise<MastraDBMessage[]> {
+    if (!include || include.length === 0) return [];
+    const out: MastraDBMessage[] = [];
+    const ids = new Set<string>();
+    for (const item of include) {
+      const index = await this.store.findBySourceRef(this.namespace, messageIdRef(item.id));
+      if (!index) continue;
+      const thread = (index.payload as { threadId: string }).threadId;
+      const window = (await this.#threadMessages(this.store, thread)).map((m) => m.message).filter((m) => !resourceId || m.resourceId === resourceId);
+      const at = window.findIndex((m) => m.id === item.id);
+      if (at === -1) continue;
+      for (const m of window.slice(Math.max(0, at - (item.withPreviousMessages ?? 0)), at + (item.withNextMessages ?? 0) + 1)) {
+        if (ids.has(m.id)) continue;
+        ids.add(m.id);
+        out.push(messageOut(m));
+      }
+    }
+    return out;
+  }
+
+  override async listMessagesByResourceId(args: StorageListMessagesByResourceIdInput): Promise<StorageListMessagesOutput> {
+    const { resourceId, include, filter, perPage: perPageInput, page = 0, orderBy } = args;
+    if (page < 0) throw new Error('page must be >= 0');
+    const metadataFilter = checkMetadataFilter(filter?.metadata as Record<string, unknown> | undefined);
+    const { direction } = this.parseOrderBy(orderBy, 'ASC');
+    const perPage = normalizePerPage(perPageInput, 40);
+    const { offset, perPage: perPageForResponse } = calculatePagination(page, perPageInput, perPage);
+    const rows = await rowsByPrefix(this.store, this.namespace, 'm/', { kind: KINDS.message });
+    let matching = ((await valuesOf(this.store, this.namespace, rows)) as StoredMessage[]).filter((m) => m.resourceId === resourceId && metadataMatches(m, metadataFilter)).map(messageOut);
+    matching = sortMessages(filterByDateRange(matching, (m) => new Date(m.createdAt), filter?.dateRange), direction);
+    const pageMessages = matching.slice(offset, offset + perPage);
+    const ids = new Set(pageMessages.map((m) => m.id));
+    const extra = (await this.#included(include, resourceId)).filter((m) => !ids.has(m.id));
+    const messages = sortMessages(new MessageList().add([...pageMessages, ...extra], 'memory').get.all.db(), direction);
+    return { messages, total: matching.length, page, perPage: perPageForResponse, hasMore: offset + pageMessages.length < matching.length };
+  }
+
+  override async listMessagesById({ messageIds }: { messageIds: string[] }): Promise<{ messages: MastraDBMessage[] }> {
+    if (messageIds.length === 0) return { messages: [] };
+    const index = await this.store.findBySourceRefs(this.namespace, messageIds.map(messageIdRef));
+    const rows = index.length === 0 ? [] : await this.store.findBySourceRefs(this.namespace, index.map((i) => (i.payload as { ref: string }).ref));
+    const byId = new Map(((await valuesOf(this.store, this.namespace, rows)) as StoredMessage[]).map((m) => [m.id, m]));
+    // Newest first, as @mastra/libsql answers (ORDER BY createdAt DESC).
+    const found = sortMessages([...new Set(messageIds)].flatMap((id) => {
+      const m = byId.get(id);
+      return m ? [messageOut(m)] : [];
+    }), 'DESC');
+    return { messages: new MessageList().add(found, 'memory').get.all.db() };
+  }
+
+  /**
+   * Writes messages as their threads' new versions in the caller's transaction: each message in
+   * its thread's order (a message saved again keeps its place and `createdAt`, as `@mastra/libsql`
+   * does; moved to another thread, it moves), its id row, and one change row per thread.
+   */
+  async #writeMessages(tx: CheckpointStore, messages: StoredMessage[], op: 'save' | 'update'): Promise<void> {
+    // The last version of an id in one call wins; a save keeps the first createdAt of the call, as
+    // libsql's second upsert keeps the row's.
+    const batch = new Map<string, StoredMessage>();
+    for (const m of messages) {
+      const first = batch.get(m.id);
+      batch.set(m.id, op === 'save' && first ? { ...m, createdAt: first.createdAt } : m);
+    }
+    const index = await tx.findBySourceRefs(this.namespace, [...batch.keys()].map(messageIdRef));
+    const where = new Map(index.map((i) => [(i.payload as { messageId: string }).messageId, i]));
+    const current = index.length === 0 ? [] : await tx.findBySourceRefs(this.namespace, index.map((i) => (i.payload as { ref: string }).ref));
+    const currentValues = (await valuesOf(tx, this.namespace, current)) as StoredMessage[];
+    const old = new Map(current.map((row, k) => [row.sourceRef, { row, value: currentValues[k] as StoredMessage }]));
+    // Saved again: a message keeps its createdAt (and so its place), as @mastra/libsql keeps it.
+    if (op === 'save') {
+      for (const [id, m] of batch) {
+        const idRow = where.get(id);
+        const before = idRow ? old.get((idRow.payload as { ref: string }).ref) : undefined;
+        if (before) batch.set(id, { ...m, createdAt: before.value.createdAt });
+      }
+    }
+    const lasts = new Map<string, { seq: number; count: number }>();
+    const lastOf = async (threadId: string) => {
+      if (!lasts.has(threadId)) lasts.set(threadId, await this.#lastChange(tx, threadId));
+      return lasts.get(threadId) as { seq: number; count: number };
+    };
+    const changeSeq = async (threadId: string) => (await lastOf(threadId)).seq + 1;
+    const delta = new Map<string, number>(); // change of each thread's message count
+    const added = new Map<string, StoredMessage[]>(); // new versions, per thread
+    const left = new Map<string, string[]>(); // ids that moved to another thread, per thread
+    let i = 0;
+    for (const m of batch.values()) {
+      const idRow = where.get(m.id);
+      const before = idRow ? old.get((idRow.payload as { ref: string }).ref) : undefined;
+      const oldThread = idRow ? (idRow.payload as { threadId: string }).threadId : undefined;
+      // Same thread and time: the new version takes the old one's place; else it goes where its time says.
+      const ref =
+        before && oldThread === m.threadId && timeOf(before.value.createdAt) === timeOf(m.createdAt)
+          ? (before.row.sourceRef as string)
+          : messageRef(m.threadId, timeOf(m.createdAt), (await changeSeq(m.threadId)) * 10_000 + (i++ % 10_000));
+      await deleteValueRows(tx, this.namespace, [...(before ? [before.row] : []), ...(idRow ? [idRow] : [])]);
+      if (oldThread !== m.threadId) {
+        delta.set(m.threadId, (delta.get(m.threadId) ?? 0) + 1);
+        if (oldThread !== undefined) {
+          delta.set(oldThread, (delta.get(oldThread) ?? 0) - 1);
+          left.set(oldThread, [...(left.get(oldThread) ?? []), m.id]);
+        }
+      }
+      added.set(m.threadId, [...(added.get(m.threadId) ?? []), m]);
+      await putValue(tx, { namespace: this.namespace, sessionId: sessionOf(m.threadId), kind: KINDS.message, name: m.role ?? 'message', ref, fields: { messageId: m.id }, value: m });
+      await tx.create({ namespace: this.namespace, sessionId: sessionOf(m.threadId), kind: KINDS.messageId, name: 'message id', payload: { messageId: m.id, threadId: m.threadId, ref }, sourceRef: messageIdRef(m.id) });
+    }
+    for (const threadId of new Set([...added.keys(), ...left.keys()])) {
+      const last = await lastOf(threadId);
+      const ids = left.get(threadId);
+      await this.#writeChange(tx, threadId, last.seq + 1, { op, count: last.count + (delta.get(threadId) ?? 0), value: added.get(threadId) ?? [], ...(ids ? { ids } : {}) });
+    }
+  }
+
+  override async saveMessages({ messages }: { messages: MastraDBMessage[] }): Promise<{ messages: MastraDBMessage[] }> {
+    if (messages.length === 0) return { messages };
+    const stored = messages.map((m, i) => {
+      if (!m.threadId) throw new Error(`Expected to find a threadId for message ${i}, but couldn't find one.`);
+      if (!m.resourceId) throw new Error(`Expected to find a resourceId for message ${i}, but couldn't find one.`);
+      return jsonOf({ id: m.id, threadId: m.threadId, resourceId: m.resourceId, role: m.role, type: m.type || 'v2', content: m.content, createdAt: m.createdAt ?? new Date() }, `message ${m.id}`) as StoredMessage;
+    });
+    await inTransaction(this.store, async (tx) => {
+      await this.#writeMessages(tx, stored, 'save');
+    });
+    return { messages: new MessageList().add(messages, 'memory').get.all.db() };
+  }
+
+  override async updateMessages(args: { messages: MessageUpdate[] }): Promise<MastraDBMessage[]> {
+    if (args.messages.length === 0) return [];
+    return inTransaction(this.store, async (tx) => {
+      const index = await tx.findBySourceRefs(this.namespace, args.messages.map((m) => messageIdRef(m.id)));
+      const rows = index.length === 0 ? [] : await tx.findBySourceRefs(this.namespace, index.map((i) => (i.payload as { ref: string }).ref));
+      const byId = new Map(((await valuesOf(tx, this.namespace, rows)) as StoredMessage[]).map((m) => [m.id, m]));
+      const next: StoredMessage[] = [];
+      for (const update of args.messages) {
+        const old = byId.get(update.id);
+        if (!old) continue;
+        const { content, ...fields } = jsonOf(update, `update of message ${update.id}`) as MessageUpdate;
+        let merged = content === undefined ? old.content : content;
+        if (content !== undefined && typeof content === 'object' && old.content && typeof old.content === 'object') {
+          merged = { ...(old.content as Record<string, unknown>), ...content };
+          const om = (old.content as { metadata?: object }).metadata;
+          const nm = (content as { metadata?: object }).metadata;
+          if (om && nm) (merged as Record<string, unknown>).metadata = { ...om, ...nm };
+        }
+        const version: StoredMessage = { ...old, ...(fields as Partial<StoredMessage>), content: merged, id: old.id } as StoredMessage;
+        byId.set(old.id, version);
+        next.push(version);
+      }
+      if (next.length === 0) return [];
+      await this.#writeMessages(tx, next, 'update');
+      return next.map(messageOut);
+    });
+  }
+
+  override async deleteMessages(messageIds: string[]): Promise<void> {
+    if (!messageIds || messageIds.length === 0) return;
+    await inTransaction(this.store, async (tx) => {
+      const index = await tx.findBySourceRefs(this.namespace, messageIds.map(messageIdRef));
+      if (index.length === 0) return;
+      const rows = await tx.findBySourceRefs(this.namespace, index.map((i) => (i.payload as { ref: string }).ref));
+      const byThread = new Map<string, string[]>();
+      for (const i of index) {
+        const { threadId, messageId } = i.payload as { threadId: string; messageId: string };
+        byThread.set(threadId, [...(byThread.get(threadId) ?? []), messageId]);
+      }
+      await deleteValueRows(tx, this.namespace, [...rows, ...index]);
+      for (const [threadId, ids] of byThread) {
+        const last = await this.#lastChange(tx, threadId);
+        await this.#writeChange(tx, threadId, last.seq + 1, { op: 'delete', count: last.count - ids.length, ids });
+      }
+    });
+  }
+
+  override async copyThread(args: StorageCloneThreadInput): Promise<StorageCopyThreadOutput> {
+    const { sourceThreadId, newThreadId: provided, resourceId, title, metadata, options } = args;
+    const source = await this.#threadRow(this.store, sourceThreadId);
+    if (!source) throw new Error(`Source thread with id ${sourceThreadId} not found`);
+    const newThreadId = provided || randomUUID();
+    if (await this.store.findBySourceRef(this.namespace, threadRef(newThreadId))) throw new Error(`Thread with id ${newThreadId} already exists`);
+    let messages = (await this.#threadMessages(this.store, sourceThreadId)).map((m) => m.message);
+    const f = options?.messageFilter;
+    if (f?.messageIds && f.messageIds.length > 0) {
+      const keep = new Set(f.messageIds);
+      messages = messages.filter((m) => keep.has(m.id));
+    }
+    if (f?.startDate) messages = messages.filter((m) => timeOf(m.createdAt) >= (f.startDate as Date).getTime());
+    if (f?.endDate) messages = messages.filter((m) => timeOf(m.createdAt) <= (f.endDate as Date).getTime());
+    if (options?.messageLimit && options.messageLimit > 0 && messages.length > options.messageLimit) messages = messages.slice(-options.messageLimit);
+    const now = new Date();
+    const lastMessageId = messages.at(-1)?.id;
+    const thread: StorageThreadType = {
+      id: newThreadId,
+      resourceId: resourceId || source.thread.resourceId,
+      title: title || (source.thread.title ? `Clone of ${source.thread.title}` : undefined),
+      metadata: { ...metadata, clone: { sourceThreadId, clonedAt: now, ...(lastMessageId ? { lastMessageId } : {}) } },
+      createdAt: now,
+      updatedAt: now,
+    } as StorageThreadType;
+    const messageIdMap: Record<string, string> = {};
+    const copies = messages.map((m) => {
+      const id = randomUUID();
+      messageIdMap[m.id] = id;
+      return { ...m, id, threadId: newThreadId, resourceId: resourceId || m.resourceId };
+    });
+    await inTransaction(this.store, async (tx) => {
+      await this.#putThread(tx, jsonOf(thread, 'thread') as StoredThread, undefined);
+      await this.#writeChange(tx, newThreadId, 1, { op: 'thread', count: 0, value: jsonOf(thread, 'thread'), at: now.toISOString() });
+      if (copies.length > 0) await this.#writeMessages(tx, copies, 'save');
+    });
+    return { thread, messageIdMap };
+  }
+
+  // ---- resources (working memory) -------------------------------------------------------------
+
+  override async getResourceById({ resourceId }: { resourceId: string }): Promise<StorageResourceType | null> {
+    const row = await this.store.findBySourceRef(this.namespace, resourceRef(resourceId));
+    if (!row) return null;
+    const [r] = (await valuesOf(this.store, this.namespace, [row])) as [StorageResourceType & { createdAt: string; updatedAt: string }];
+    return { ...r, createdAt: new Date(r.createdAt), updatedAt: new Date(r.updatedAt) };
+  }
+
+  async #putResource(tx: CheckpointStore, resource: StorageResourceType): Promise<void> {
+    const previous = await tx.findBySourceRef(this.namespace, resourceRef(resource.id));
+    if (previous) await deleteValueRows(tx, this.namespace, [previous]);
+    await putValue(tx, { namespace: this.namespace, sessionId: sessionOf(resource.id), kind: KINDS.resource, name: 'resource', ref: resourceRef(resource.id), fields: { resourceId: resource.id }, value: jsonOf(resource, 'resource') });
+  }
+
+  override async saveResource({ resource }: { resource: StorageResourceType }): Promise<StorageResourceType> {
+    await inTransaction(this.store, (tx) => this.#putResource(tx, resource));
+    return resource;
+  }
+
+  override async updateResource({ resourceId, workingMemory, metadata }: { resourceId: string; workingMemory?: string; metadata?: Record<string, unknown> }): Promise<StorageResourceType> {
+    return inTransaction(this.store, async (tx) => {
+      const row = await tx.findBySourceRef(this.namespace, resourceRef(resourceId));
+      const now = new Date();
+      let resource: StorageResourceType;
+      if (!row) resource = { id: resourceId, workingMemory, metadata: metadata || {}, createdAt: now, updatedAt: now } as StorageResourceType;
+      else {
+        const [old] = (await valuesOf(tx, this.namespace, [row])) as [StorageResourceType & { createdAt: string }];
+        resource = { ...old, workingMemory: workingMemory !== undefined ? workingMemory : old.workingMemory, metadata: { ...old.metadata, ...metadata }, createdAt: new Date(old.createdAt), updatedAt: now };
+      }
+      await this.#putResource(tx, resource);
+      return resource;
+    });
+  }
+}

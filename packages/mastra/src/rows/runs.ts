@@ -1,0 +1,114 @@
+import { CheckpointNotFoundError, CheckpointValidationError, type CheckpointStore } from '@session-checkpoint/core';
+import { checkedRange, decodeCursor, encodeCursor, rowError, utf8Length, type RowError } from '@session-checkpoint/core/internal';
+import { KINDS, MASTRA_NAMESPACE } from './namespace.js';
+import { seqOf, snapshotPrefix, snapshotRef } from './refs.js';
+import type { MastraRowsPlace } from './threads.js';
+import { valuesOf } from './values.js';
+import type { StoredRun } from './workflow-types.js';
+
+/** One workflow run of a store namespace. */
+export interface MastraRunSummary {
+  family: 'mastra-workflow';
+  namespace: string;
+  workflow_name: string;
+  run_id: string;
+  resource_id: string | null;
+  /** The newest snapshot's status. */
+  status: string | null;
+  created_at: string;
+}
+
+/** One persisted snapshot of a run, newest first in a timeline page. */
+export interface MastraSnapshotEntry {
+  checkpoint_id: string;
+  parent_checkpoint_id: string | null;
+  checkpoint_ns: '';
+  /** The workflow's status in this snapshot (`null` for a row that failed verification). */
+  run_status: string | null;
+  /** When Mastra persisted it. */
+  updated_at: string | null;
+  created_at: string;
+  bytes: number;
+  row_id: number;
+  status: 'verified' | 'failed';
+  error?: RowError;
+}
+
+/** A run's snapshot after one persist. */
+export interface MastraRunState {
+  family: 'mastra-workflow';
+  namespace: string;
+  workflow_name: string;
+  run_id: string;
+  /** The snapshot's number (1 is the first persist). */
+  seq: number;
+  snapshot: unknown;
+}
+
+/**
+ * The workflow runs of a store namespace (their records, verified), newest first.
+ *
+ * @example
+ * ```ts
+ * for (const r of await mastraRuns(store)) console.log(r.workflow_name, r.run_id, r.status);
+ * ```
+ */
+export async function mastraRuns(store: CheckpointStore, options: MastraRowsPlace = {}): Promise<MastraRunSummary[]> {
+  const namespace = options.namespace ?? MASTRA_NAMESPACE;
+  const rows = await store.listBySourceRefPrefix({ namespace, prefix: 'w/', limit: 100_000, kind: KINDS.run });
+  return rows
+    .map((row) => row.payload as unknown as StoredRun)
+    .map((r): MastraRunSummary => ({ family: 'mastra-workflow', namespace, workflow_name: r.workflowName, run_id: r.runId, resource_id: r.resourceId ?? null, status: r.status ?? null, created_at: r.createdAt }))
+    .sort((a, b) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : 0));
+}
+
+/**
+ * One page of a run's snapshots, newest first, each row verified on its own.
+ *
+ * @throws CheckpointValidationError for a bad `limit` or `cursor`.
+ */
+export async function mastraRunTimeline(store: CheckpointStore, options: MastraRowsPlace & { workflowName: string; runId: string; limit?: number; cursor?: string }): Promise<{ entries: MastraSnapshotEntry[]; next_cursor: string | null }> {
+  const namespace = options.namespace ?? MASTRA_NAMESPACE;
+  const limit = options.limit ?? 100;
+  if (!Number.isSafeInteger(limit) || limit < 1 || limit > 1000) throw new CheckpointValidationError('limit must be an integer from 1 to 1000');
+  const before = options.cursor === undefined ? undefined : decodeCursor(options.cursor);
+  if (options.cursor !== undefined && before === undefined) throw new CheckpointValidationError(`not a timeline cursor: ${JSON.stringify(options.cursor)}`);
+  const page = await checkedRange(store, { namespace, prefix: snapshotPrefix(options.workflowName, options.runId), descending: true, limit: limit + 1, ...(before === undefined ? {} : { before }) });
+  const entries = page.slice(0, limit).map((c): MastraSnapshotEntry => {
+    const raw = c.ok ? c.row : c.raw;
+    const seq = seqOf(raw.sourceRef);
+    const p = c.ok ? (c.row.payload as { updatedAt?: unknown; value?: { status?: unknown } }) : undefined;
+    return {
+      checkpoint_id: String(seq),
+      parent_checkpoint_id: seq > 1 ? String(seq - 1) : null,
+      checkpoint_ns: '',
+      run_status: typeof p?.value?.status === 'string' ? p.value.status : null,
+      updated_at: typeof p?.updatedAt === 'string' ? p.updatedAt : null,
+      created_at: String(raw.createdAt),
+      bytes: utf8Length(raw.payloadJson),
+      row_id: Number(raw.id),
+      status: c.ok ? 'verified' : 'failed',
+      ...(c.ok ? {} : { error: rowError(c.error) }),
+    };
+  });
+  const last = page[Math.min(limit, page.length) - 1];
+  const lastRef = last ? (last.ok ? last.row : last.raw).sourceRef : null;
+  return { entries, next_cursor: page.length > limit && lastRef !== null ? encodeCursor(lastRef) : null };
+}
+
+/**
+ * A run's snapshot after persist `seq` (the newest when absent), verified, parts joined.
+ *
+ * @throws CheckpointNotFoundError when the run or that snapshot is not there.
+ */
+export async function mastraRunState(store: CheckpointStore, options: MastraRowsPlace & { workflowName: string; runId: string; seq?: number }): Promise<MastraRunState> {
+  const namespace = options.namespace ?? MASTRA_NAMESPACE;
+  if (options.seq !== undefined && (!Number.isSafeInteger(options.seq) || options.seq < 1)) throw new CheckpointValidationError('seq must be a positive integer');
+  const row =
+    options.seq === undefined
+      ? (await store.listBySourceRefPrefix({ namespace, prefix: snapshotPrefix(options.workflowName, options.runId), descending: true, limit: 1 }))[0]
+      : await store.findBySourceRef(namespace, snapshotRef(options.workflowName, options.runId, options.seq));
+  if (row === undefined) throw new CheckpointNotFoundError(`no snapshot of Mastra run '${options.runId}' of workflow '${options.workflowName}' in namespace '${namespace}'`);
+  const [snapshot] = await valuesOf(store, namespace, [row]);
+  return { family: 'mastra-workflow', namespace, workflow_name: options.workflowName, run_id: options.runId, seq: seqOf(row.sourceRef), snapshot };
+}

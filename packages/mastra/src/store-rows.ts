@@ -1,0 +1,52 @@
+import { CheckpointConflictError, isCheckpointConflictError, type Checkpoint, type CheckpointStore } from '@session-checkpoint/core';
+import { storeArgument } from '@session-checkpoint/core/internal';
+
+/** Attempts before a write that keeps losing races gives up (each loss means another writer won). */
+const MAX_ATTEMPTS = 200;
+
+/** Thrown inside a transaction when a row it meant to replace is already gone: the transaction is retried. */
+export class LostRace extends CheckpointConflictError {}
+
+/**
+ * Runs `fn` in one store transaction, again while it loses a race (two writers took the same
+ * ref, or a row to replace was gone): each attempt is a whole transaction, so a lost one changed
+ * nothing.
+ */
+export async function inTransaction<T>(store: CheckpointStore, fn: (tx: CheckpointStore) => Promise<T>): Promise<T> {
+  for (let tries = 1; ; tries++) {
+    try {
+      return await store.transaction(fn);
+    } catch (error) {
+      if (!isCheckpointConflictError(error) || tries >= MAX_ATTEMPTS) throw error;
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(50, 2 * tries)));
+    }
+  }
+}
+
+/** Deletes `ids` in the caller's transaction, or loses the race when another writer deleted one first. */
+export async function deleteExactly(tx: CheckpointStore, namespace: string, ids: readonly number[]): Promise<void> {
+  if (ids.length === 0) return;
+  const deleted = await tx.adapter.deleteRows(ids, namespace);
+  if (deleted.length !== new Set(ids).size) throw new LostRace('a row to replace was changed by another writer');
+}
+
+/** Every verified row of a prefix, in ref order (pages of 500). */
+export async function rowsByPrefix(store: CheckpointStore, namespace: string, prefix: string, options: { kind?: string; descending?: boolean; limit?: number } = {}): Promise<Checkpoint[]> {
+  const out: Checkpoint[] = [];
+  const want = options.limit ?? Number.MAX_SAFE_INTEGER;
+  let from: string | undefined;
+  for (;;) {
+    const limit = Math.min(500, want - out.length);
+    if (limit <= 0) return out;
+    const bound = from === undefined ? {} : options.descending ? { before: from } : { after: from };
+    const page = await store.listBySourceRefPrefix({ namespace, prefix, limit, descending: options.descending === true, ...(options.kind === undefined ? {} : { kind: options.kind }), ...bound });
+    out.push(...page);
+    if (page.length < limit) return out;
+    from = page[page.length - 1]?.sourceRef ?? undefined;
+  }
+}
+
+/** The methods the domains call on their store, checked at construction. */
+export function domainStore(value: unknown, name: string): CheckpointStore {
+  return storeArgument(value, { name, methods: ['create', 'findBySourceRef', 'findBySourceRefs', 'listBySourceRefPrefix', 'transaction'] });
+}

@@ -1,0 +1,86 @@
+import { CheckpointValidationError, canonicalize, utf8ByteLength, type Checkpoint, type CheckpointStore } from '@session-checkpoint/core';
+import { KINDS } from './rows/namespace.js';
+import { partRef } from './rows/refs.js';
+import type { ValuePayload } from './rows/values.js';
+import { deleteExactly } from './store-rows.js';
+
+/** Room left in a row for the fields besides the value, and for a part's wrapper. */
+const ENVELOPE = 2048;
+
+/**
+ * A value as JSON: what Mastra's SQL stores keep (`JSON.stringify` on write, `JSON.parse` on read),
+ * so a `Date` becomes its ISO text and `undefined` members go.
+ *
+ * @throws CheckpointValidationError naming `what` when the value is not JSON.
+ */
+export function jsonOf(value: unknown, what: string): unknown {
+  try {
+    const text = JSON.stringify(value);
+    return text === undefined ? null : (JSON.parse(text) as unknown);
+  } catch (error) {
+    throw new CheckpointValidationError(`${what} is not JSON: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  }
+}
+
+/** Cuts `text` into slices whose JSON string fits `budget` bytes, never inside a surrogate pair. */
+function slices(text: string, budget: number): string[] {
+  const out: string[] = [];
+  for (let at = 0; at < text.length; ) {
+    let length = Math.min(text.length - at, budget);
+    for (;;) {
+      if (length < text.length - at && /[\ud800-\udbff]/.test(text.charAt(at + length - 1))) length--;
+      const size = utf8ByteLength(JSON.stringify(text.slice(at, at + length)));
+      if (size <= budget) break;
+      length = Math.max(1, Math.floor((length * budget) / size) - 1);
+    }
+    out.push(text.slice(at, at + length));
+    at += length;
+  }
+  return out;
+}
+
+/** One row to write whose payload is `{ ...fields, value }`. */
+export interface ValueRow {
+  namespace: string;
+  sessionId: string;
+  kind: string;
+  name: string;
+  ref: string;
+  fields: Record<string, unknown>;
+  /** Already JSON (see {@link jsonOf}). */
+  value: unknown;
+}
+
+/**
+ * Writes a row holding a value, in the caller's transaction: inline when it fits the store's
+ * `maxPayloadBytes`, else its canonical JSON text cut over part rows bound by SHA-256.
+ */
+export async function putValue(tx: CheckpointStore, row: ValueRow): Promise<Checkpoint> {
+  const base = { namespace: row.namespace, sessionId: row.sessionId, name: row.name };
+  const max = tx.limits.maxPayloadBytes;
+  const estimate = utf8ByteLength(JSON.stringify(row.value) ?? 'null') + utf8ByteLength(JSON.stringify(row.fields));
+  if (estimate + ENVELOPE <= max) return tx.create({ ...base, kind: row.kind, payload: { ...row.fields, value: row.value }, sourceRef: row.ref });
+  let text: string;
+  try {
+    text = canonicalize(row.value);
+  } catch (error) {
+    throw new CheckpointValidationError(`${row.kind} ${row.ref} cannot be stored: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  }
+  if (max - ENVELOPE < 256) throw new CheckpointValidationError(`the store's limits.maxPayloadBytes (${max}) is too small for a part of ${row.ref}`);
+  const parts: string[] = [];
+  const pieces = slices(text, max - ENVELOPE);
+  for (let k = 0; k < pieces.length; k++) {
+    const part = await tx.create({ ...base, name: `${row.name} part ${k}`.slice(0, 256), kind: KINDS.part, payload: { part: k, text: pieces[k] as string }, sourceRef: partRef(row.ref, k) });
+    parts.push(part.payloadSha256);
+  }
+  const payload: ValuePayload & Record<string, unknown> = { ...row.fields, parts };
+  return tx.create({ ...base, kind: row.kind, payload, sourceRef: row.ref });
+}
+
+/** Deletes rows and their part rows, in the caller's transaction. */
+export async function deleteValueRows(tx: CheckpointStore, namespace: string, rows: readonly Checkpoint[]): Promise<void> {
+  if (rows.length === 0) return;
+  const partRefs = rows.flatMap((row) => ((row.payload as ValuePayload).parts ?? []).map((_, k) => partRef(row.sourceRef ?? '', k)));
+  const parts = partRefs.length === 0 ? [] : await tx.findBySourceRefs(namespace, partRefs);
+  await deleteExactly(tx, namespace, [...rows.map((r) => r.id), ...parts.map((p) => p.id)]);
+}

@@ -1,0 +1,208 @@
+import type { Checkpoint, CheckpointStore } from '@session-checkpoint/core';
+import {
+  WorkflowsStorage,
+  createEmptyWorkflowSnapshot,
+  getSnapshotMemoryInfo,
+  matchesExpectedWorkflowStatus,
+  mergeWorkflowStepResult,
+  normalizePerPage,
+  type StorageListWorkflowRunsInput,
+  type UpdateWorkflowStateOptions,
+  type WorkflowRun,
+  type WorkflowRuns,
+} from '@mastra/core/storage';
+import type { StepResult, WorkflowRunState } from '@mastra/core/workflows';
+import { KINDS, MASTRA_NAMESPACE } from './rows/namespace.js';
+import { runRef, seqOf, sessionOf, snapshotPrefix, snapshotRef } from './rows/refs.js';
+import { rawRange } from '@session-checkpoint/core/internal';
+import type { StoredRun } from './rows/workflow-types.js';
+import { valuesOf } from './rows/values.js';
+import { domainStore, inTransaction, rowsByPrefix } from './store-rows.js';
+import { deleteValueRows, jsonOf, putValue } from './value-writer.js';
+
+/** Options of {@link CheckpointWorkflowsStorage}. */
+export interface CheckpointWorkflowsStorageOptions {
+  /** Store namespace of the rows. Default is `"mastra"` (shared with the memory domain). */
+  namespace?: string;
+}
+
+function runOut(run: StoredRun, latest: { snapshot: unknown; updatedAt: string }): WorkflowRun {
+  return {
+    workflowName: run.workflowName,
+    runId: run.runId,
+    snapshot: latest.snapshot as WorkflowRunState,
+    createdAt: new Date(run.createdAt),
+    updatedAt: new Date(latest.updatedAt),
+    ...(run.resourceId === undefined ? {} : { resourceId: run.resourceId }),
+  };
+}
+
+/**
+ * Mastra's `workflows` storage domain over a session-checkpoint store: each run has a current
+ * record, and every snapshot persisted is kept as a row of its own (never overwritten), so a run's
+ * states can be walked back (`@session-checkpoint/mastra/rows`). Every row is verified on read;
+ * step results and state updates are read-modify-write in one transaction, retried when another
+ * process wrote the run meanwhile, so `supportsConcurrentUpdates()` is true.
+ *
+ * Snapshots are stored as JSON, as `@mastra/libsql` and `@mastra/pg` store them (a `Date` comes
+ * back as its ISO text).
+ *
+ * @example
+ * ```ts
+ * const storage = new MastraCompositeStore({ id: 'app', domains: { workflows: new CheckpointWorkflowsStorage(store) } });
+ * ```
+ */
+export class CheckpointWorkflowsStorage extends WorkflowsStorage {
+  /** The store the rows are in. */
+  readonly store: CheckpointStore;
+  /** The store namespace of the rows. */
+  readonly namespace: string;
+
+  constructor(store: CheckpointStore, options: CheckpointWorkflowsStorageOptions = {}) {
+    super();
+    this.store = domainStore(store, 'CheckpointWorkflowsStorage');
+    this.namespace = options.namespace ?? MASTRA_NAMESPACE;
+    this.store.prepare({ namespace: this.namespace, sessionId: 'x', payload: {} });
+  }
+
+  override supportsConcurrentUpdates(): boolean {
+    return true;
+  }
+
+  override async dangerouslyClearAll(): Promise<void> {
+    await inTransaction(this.store, async (tx) => {
+      for (const prefix of ['w/', 's/', 'p/s/']) {
+        for (;;) {
+          // Raw rows: a row that fails verification is cleared too (this is the tests' reset).
+          const rows = await rawRange(tx, { namespace: this.namespace, prefix, limit: 500 });
+          if (rows.length === 0) break;
+          await tx.adapter.deleteRows(rows.map((r) => r.id), this.namespace);
+        }
+      }
+    });
+  }
+
+  async #run(reader: CheckpointStore, workflowName: string, runId: string): Promise<{ row: Checkpoint; run: StoredRun } | undefined> {
+    const row = await reader.findBySourceRef(this.namespace, runRef(workflowName, runId));
+    return row === undefined ? undefined : { row, run: row.payload as unknown as StoredRun };
+  }
+
+  /** The newest snapshot of a run (verified) and when it was persisted, or `undefined`. */
+  async #latest(reader: CheckpointStore, workflowName: string, runId: string): Promise<{ snapshot: unknown; updatedAt: string; seq: number } | undefined> {
+    const [row] = await reader.listBySourceRefPrefix({ namespace: this.namespace, prefix: snapshotPrefix(workflowName, runId), descending: true, limit: 1 });
+    if (row === undefined) return undefined;
+    const [snapshot] = await valuesOf(reader, this.namespace, [row]);
+    const fields = row.payload as { updatedAt?: unknown };
+    return { snapshot, updatedAt: typeof fields.updatedAt === 'string' ? fields.updatedAt : row.createdAt, seq: seqOf(row.sourceRef) };
+  }
+
+  /**
+   * Writes the next snapshot of a run in the caller's transaction, and its run record when that
+   * changes (a new run, another status or resource): the record is small and rewritten only then,
+   * so most persists are one read of the record, one of the newest snapshot's ref and one insert.
+   */
+  async #persist(tx: CheckpointStore, previous: { row: Checkpoint; run: StoredRun } | undefined, run: StoredRun, snapshot: unknown, updatedAt: string): Promise<void> {
+    const [newest] = await rawRange(tx, { namespace: this.namespace, prefix: snapshotPrefix(run.workflowName, run.runId), descending: true, limit: 1 });
+    const seq = newest === undefined ? 1 : seqOf(newest.sourceRef) + 1;
+    const sessionId = sessionOf(run.runId);
+    const status = (snapshot as { status?: unknown } | null)?.status;
+    await putValue(tx, { namespace: this.namespace, sessionId, kind: KINDS.snapshot, name: `snapshot ${seq}`, ref: snapshotRef(run.workflowName, run.runId, seq), fields: { workflowName: run.workflowName, runId: run.runId, seq, updatedAt }, value: snapshot });
+    const record: StoredRun = { workflowName: run.workflowName, runId: run.runId, createdAt: run.createdAt, ...(run.resourceId === undefined ? {} : { resourceId: run.resourceId }), ...(typeof status === 'string' ? { status } : {}) };
+    if (previous && JSON.stringify(previous.run) === JSON.stringify(record)) return;
+    if (previous) await deleteValueRows(tx, this.namespace, [previous.row]);
+    await tx.create({ namespace: this.namespace, sessionId, kind: KINDS.run, name: run.workflowName.slice(0, 200) || 'run', payload: record as unknown as object, sourceRef: runRef(run.workflowName, run.runId) });
+  }
+
+  override async persistWorkflowSnapshot({ workflowName, runId, resourceId, snapshot, createdAt, updatedAt }: { workflowName: string; runId: string; resourceId?: string; snapshot: WorkflowRunState; createdAt?: Date; updatedAt?: Date }): Promise<void> {
+    const value = jsonOf(snapshot, `snapshot of run ${runId}`);
+    await inTransaction(this.store, async (tx) => {
+      const previous = await this.#run(tx, workflowName, runId);
+      const now = new Date().toISOString();
+      const owner = resourceId ?? previous?.run.resourceId;
+      await this.#persist(tx, previous, {
+        workflowName,
+        runId,
+        ...(owner === undefined ? {} : { resourceId: owner }),
+        // A run persisted again keeps its createdAt, as @mastra/libsql keeps it (Mastra's in-memory store takes the new one).
+        createdAt: previous?.run.createdAt ?? createdAt?.toISOString() ?? now,
+      }, value, updatedAt?.toISOString() ?? now);
+    });
+  }
+
+  override async loadWorkflowSnapshot({ workflowName, runId }: { workflowName: string; runId: string }): Promise<WorkflowRunState | null> {
+    return ((await this.#latest(this.store, workflowName, runId))?.snapshot as WorkflowRunState | undefined) ?? null;
+  }
+
+  /**
+   * Read, change and persist a run's snapshot in one transaction (retried on a lost race). A run
+   * that does not exist is `missing`'s answer, or, with `create`, starts from an empty snapshot.
+   */
+  async #update<T>(workflowName: string, runId: string, change: (snapshot: WorkflowRunState) => { snapshot?: WorkflowRunState; result: T }, missing: T, create = false): Promise<T> {
+    return inTransaction(this.store, async (tx) => {
+      const previous = await this.#run(tx, workflowName, runId);
+      if (!previous && !create) return missing;
+      const snapshot = (previous ? ((await this.#latest(tx, workflowName, runId))?.snapshot as WorkflowRunState | undefined) : undefined) ?? ({ ...createEmptyWorkflowSnapshot(runId), requestContext: {} } as WorkflowRunState);
+      const { snapshot: next, result } = change(snapshot);
+      const now = new Date().toISOString();
+      if (next !== undefined) await this.#persist(tx, previous, previous ? previous.run : { workflowName, runId, createdAt: now }, jsonOf(next, `snapshot of run ${runId}`), now);
+      return result;
+    });
+  }
+
+  override async updateWorkflowResults({ workflowName, runId, stepId, result, requestContext }: { workflowName: string; runId: string; stepId: string; result: StepResult<any, any, any, any>; requestContext: Record<string, any> }): Promise<Record<string, StepResult<any, any, any, any>>> {
+    // A run that does not exist yet is created from an empty snapshot, as @mastra/libsql does
+    // (Mastra's in-memory store answers {} and creates nothing).
+    return this.#update(workflowName, runId, (snapshot) => {
+      const context = mergeWorkflowStepResult({ snapshot, stepId, result, requestContext });
+      return { snapshot, result: context };
+    }, {}, true);
+  }
+
+  override async updateWorkflowState({ workflowName, runId, opts }: { workflowName: string; runId: string; opts: UpdateWorkflowStateOptions }): Promise<WorkflowRunState | undefined> {
+    return this.#update<WorkflowRunState | undefined>(workflowName, runId, (snapshot) => {
+      const { expectedStatus, ...state } = opts;
+      if (!matchesExpectedWorkflowStatus(snapshot.status, expectedStatus)) return { result: undefined };
+      const next = { ...snapshot, ...state } as WorkflowRunState;
+      return { snapshot: next, result: next };
+    }, undefined);
+  }
+
+  /** Every run record (small rows), optionally of one workflow. */
+  async #runs(workflowName?: string): Promise<StoredRun[]> {
+    const prefix = workflowName === undefined ? 'w/' : runRef(workflowName, '').replace(/\/$/, '/');
+    return (await rowsByPrefix(this.store, this.namespace, prefix, { kind: KINDS.run })).map((r) => r.payload as unknown as StoredRun).filter((r) => workflowName === undefined || r.workflowName === workflowName);
+  }
+
+  override async listWorkflowRuns({ workflowName, fromDate, toDate, perPage, page, resourceId, threadId, status }: StorageListWorkflowRunsInput = {}): Promise<WorkflowRuns> {
+    if (page !== undefined && page < 0) throw new Error('page must be >= 0');
+    let runs = await this.#runs(workflowName || undefined);
+    if (fromDate) runs = runs.filter((r) => new Date(r.createdAt).getTime() >= fromDate.getTime());
+    if (toDate) runs = runs.filter((r) => new Date(r.createdAt).getTime() <= toDate.getTime());
+    if (resourceId) runs = runs.filter((r) => r.resourceId === resourceId);
+    if (status) runs = runs.filter((r) => r.status === status);
+    let withSnapshots: { run: StoredRun; latest: { snapshot: unknown; updatedAt: string } }[] = [];
+    for (const r of runs) withSnapshots.push({ run: r, latest: (await this.#latest(this.store, r.workflowName, r.runId)) ?? { snapshot: null, updatedAt: r.createdAt } });
+    if (threadId) withSnapshots = withSnapshots.filter((r) => getSnapshotMemoryInfo(r.latest.snapshot as WorkflowRunState)?.threadId === threadId);
+    withSnapshots.sort((a, b) => new Date(b.run.createdAt).getTime() - new Date(a.run.createdAt).getTime());
+    const total = withSnapshots.length;
+    if (perPage !== undefined && page !== undefined) {
+      const size = normalizePerPage(perPage, Number.MAX_SAFE_INTEGER);
+      withSnapshots = withSnapshots.slice(page * size, page * size + size);
+    }
+    return { runs: withSnapshots.map((r) => runOut(r.run, r.latest)), total };
+  }
+
+  override async getWorkflowRunById({ runId, workflowName }: { runId: string; workflowName?: string }): Promise<WorkflowRun | null> {
+    const runs = (await this.#runs(workflowName || undefined)).filter((r) => r.runId === runId).sort((a, b) => new Date(b.createdAt).getTime() - new Date(a.createdAt).getTime());
+    const run = runs[0];
+    return run === undefined ? null : runOut(run, (await this.#latest(this.store, run.workflowName, run.runId)) ?? { snapshot: null, updatedAt: run.createdAt });
+  }
+
+  override async deleteWorkflowRunById({ runId, workflowName }: { runId: string; workflowName: string }): Promise<void> {
+    await inTransaction(this.store, async (tx) => {
+      const found = await this.#run(tx, workflowName, runId);
+      const snapshots = await rowsByPrefix(tx, this.namespace, snapshotPrefix(workflowName, runId));
+      await deleteValueRows(tx, this.namespace, [...(found ? [found.row] : []), ...snapshots]);
+    });
+  }
+}
