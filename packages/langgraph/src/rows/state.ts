@@ -1,10 +1,9 @@
 import { CheckpointNotFoundError, type CheckpointStore } from '@session-checkpoint/core';
-import { channelsOf, ChannelRebuilder } from '../channel-rebuild.js';
-import { entryAt, newestEntries, sortedWrites, storedWrite, writePartRows, type CheckpointEntry } from '../checkpoint-entries.js';
-import { checkpointPrefix } from '../source-refs.js';
-import { jsonForm } from './json-form.js';
-import { LANGGRAPH_NAMESPACE } from './namespace.js';
-import { nextNodes } from './next-nodes.js';
+import { channelsOf, jsonForm, LANGGRAPH_NAMESPACE } from '../format/payloads.js';
+import { setOwn } from '../format/json.js';
+import { checkpointPrefix } from '../format/refs.js';
+import { entryAt, newestEntries, sortedWrites, storedWrite, writePartRows, type CheckpointEntry } from '../read/entries.js';
+import { ChannelRebuilder } from '../read/rebuild.js';
 import type { CheckpointSelector, LanggraphState, LanggraphWrite, PendingWriteTuple } from './types.js';
 
 /** The entry a selector names: its checkpoint id, or the latest of (thread, ns). */
@@ -27,8 +26,7 @@ export async function entryValues(store: CheckpointStore, namespace: string, ent
   const values: Record<string, unknown> = {};
   for (const channel of channelsOf(p)) {
     if (only !== undefined && !only.has(channel)) continue;
-    // A channel name is data: define it, never assign through a setter such as __proto__.
-    Object.defineProperty(values, channel, { value: jsonForm(rebuilder.value(p, channel, entry.rowId).stored), enumerable: true, writable: true, configurable: true });
+    setOwn(values, channel, jsonForm(rebuilder.value(p, channel, entry.rowId).stored));
   }
   return values;
 }
@@ -112,4 +110,36 @@ export async function langgraphWrites(store: CheckpointStore, selector: Checkpoi
 export async function langgraphChannelValues(store: CheckpointStore, selector: CheckpointSelector & { checkpointId: string; channels: readonly string[] }): Promise<Record<string, unknown>> {
   const entry = await selectedEntry(store, selector);
   return entryValues(store, selector.namespace ?? LANGGRAPH_NAMESPACE, entry, new Set(selector.channels));
+}
+
+/*
+ * The nodes a checkpoint runs next, from its channel versions alone (no graph at hand): LangGraph
+ * triggers a StateGraph node through its channel `branch:to:<node>` (the start node through
+ * `__start__`), and runs it when that channel holds a value at a version the node has not seen.
+ */
+
+const BRANCH = 'branch:to:';
+const START = '__start__';
+
+/** A version comparison as LangGraph's: numbers numerically, otherwise as text. */
+function newer(a: unknown, b: unknown): boolean {
+  if (b === undefined) return true;
+  if (typeof a === 'number' && typeof b === 'number') return a > b;
+  return String(a) > String(b);
+}
+
+/**
+ * The names of the nodes triggered at this checkpoint, sorted.
+ */
+function nextNodes(checkpoint: Record<string, unknown>, present: ReadonlySet<string>): string[] {
+  const versions = (checkpoint.channel_versions ?? {}) as Record<string, unknown>;
+  const seen = (checkpoint.versions_seen ?? {}) as Record<string, Record<string, unknown> | undefined>;
+  const out: string[] = [];
+  for (const channel of Object.keys(versions)) {
+    const node = channel === START ? START : channel.startsWith(BRANCH) ? channel.slice(BRANCH.length) : undefined;
+    if (node === undefined || !present.has(channel)) continue;
+    const nodeSeen = Object.hasOwn(seen, node) ? seen[node] : undefined;
+    if (newer(versions[channel], nodeSeen !== undefined && Object.hasOwn(nodeSeen, channel) ? nodeSeen[channel] : undefined)) out.push(node);
+  }
+  return out.sort();
 }

@@ -1,9 +1,7 @@
 import { CheckpointValidationError, type Checkpoint as StoredRow, type CheckpointRow, type CheckpointStore } from '@session-checkpoint/core';
 import { checkedByRef, checkedRange, decodeCursor, encodeCursor, rowError, utf8Length } from '@session-checkpoint/core/internal';
-import { checkpointPayload, writePayload, CHECKPOINT_KIND, type CheckpointPayload } from '../row-payloads.js';
-import { checkpointPrefix, parseSourceRef, partRef, writePartRef } from '../source-refs.js';
-import { jsonForm } from './json-form.js';
-import { LANGGRAPH_NAMESPACE } from './namespace.js';
+import { checkpointPayload, CHECKPOINT_KIND, jsonForm, LANGGRAPH_NAMESPACE, writePayload, type CheckpointPayload } from '../format/payloads.js';
+import { checkpointPrefix, parseSourceRef, partRef, writePartRef } from '../format/refs.js';
 import type { LanggraphTimelineEntry, RowError, RowsPlace, TimelinePage } from './types.js';
 
 /** Options of {@link langgraphTimeline}. */
