@@ -33,22 +33,17 @@ export interface SessionCheckpointSaverOptions {
   serde?: SerializerProtocol;
   /**
    * Retention: keep at most this many checkpoints per (thread, checkpoint_ns), pruning after every
-   * `ceil(max / 4)`-th put of this saver there (so a thread may hold up to that many more in
-   * between), never dropping the newest one, one awaiting an interrupt's resume, or one whose
-   * values a kept checkpoint still reads (see {@link SessionCheckpointSaver.prune}); a list chain
-   * is cut by a snapshot every `max` pieces, so at most about `max` more are kept back for it.
-   * Default is unlimited.
+   * `ceil(max / 4)`-th put of this saver there, with what {@link SessionCheckpointSaver.prune} keeps
+   * back; a list chain is cut by a snapshot every `max` pieces. Default is unlimited.
    */
   maxCheckpointsPerThread?: number;
   /**
-   * The snapshot rule of list channels stored incrementally. A list whose new value extends the
+   * The snapshot rule of list channels stored incrementally: a list whose new value extends the
    * parent's is stored as the appended items only, until the items appended since its last full
-   * copy (the snapshot) exceed `snapshotRatio` times the size of that copy (counted as at least
-   * 16 KiB); then it is stored in full again. So the bytes stored for a growing list stay within
-   * about `2 + 1 / snapshotRatio` times its final size, and a read fetches each item once (the
-   * snapshot and the pieces since it) in at most one row per put since the snapshot. A larger
-   * ratio stores fewer full copies and reads more, smaller rows. `0` stores every changed value in
-   * full. Default is `4` (2.25x the list at most; see docs/langgraph.md for how it was chosen).
+   * copy (the snapshot) exceed `snapshotRatio` times that copy (counted as at least 16 KiB). The
+   * bytes stored for a growing list stay within about `2 + 1 / snapshotRatio` times its final
+   * size; a larger ratio stores fewer full copies and reads more, smaller rows. `0` stores every
+   * changed value in full. Default is `4` (docs/decisions/0009).
    *
    * @example
    * ```ts
@@ -57,12 +52,10 @@ export interface SessionCheckpointSaverOptions {
    */
   snapshotRatio?: number;
   /**
-   * When a checkpoint's unchanged values (a profile, a plan, a counter) are all plain JSON of at
-   * most about this many bytes together, and its changed values link to no earlier row, its row
-   * repeats them instead of linking to the rows that hold them: it then holds every value it
-   * needs, and `getTuple` reads it in one statement instead of two. Otherwise each unchanged value
-   * is linked (repeating some would save no statement). `0` always links. Default is `4096` (one
-   * SQLite page).
+   * When a checkpoint's unchanged values are all plain JSON of at most about this many bytes
+   * together, and its changed values link to no earlier row, its row repeats them instead of
+   * linking to the rows that hold them, so `getTuple` reads it in one statement instead of two
+   * (docs/decisions/0012). `0` always links. Default is `4096` (one SQLite page).
    *
    * @example
    * ```ts
@@ -71,13 +64,10 @@ export interface SessionCheckpointSaverOptions {
    */
   inlineCarriedBytes?: number;
   /**
-   * Memory for the list values the next put may extend (see `snapshotRatio`): the saver keeps the
-   * JSON of the lists of up to 256 recently put or read checkpoints, and at most this many bytes
-   * of them, counted as serialized JSON (successive checkpoints of a chat share most items, so
-   * the memory held is usually well below it). A checkpoint whose lists are over half of it is not
-   * kept: its next put stores them in full (a new snapshot; bytes in the store, never a wrong
-   * value). `0` keeps none. Default is 64 MiB (`67108864`): about a dozen states of a 300-turn,
-   * 5 MB chat, whose next put needs only its parent's.
+   * Memory for the list values the next put may extend: the JSON of the lists of up to 256
+   * recently put or read checkpoints, at most this many bytes counted as serialized JSON. A
+   * checkpoint whose lists are over half of it is not kept: its next put stores them in full (bytes
+   * in the store, never a wrong value). `0` keeps none. Default is 64 MiB (`67108864`).
    *
    * @example
    * ```ts
@@ -104,12 +94,10 @@ const FIRST_WALK_PAGE = 16;
 const STORE_USE = { name: 'SessionCheckpointSaver', methods: ['create', 'prepare', 'findBySourceRef', 'findBySourceRefs', 'listBySourceRefPrefix', 'transaction', 'deleteSession'] };
 
 /**
- * A LangGraph.js checkpointer over a session-checkpoint {@link CheckpointStore}, so it runs on
- * every backend (MemoryAdapter, SQLite, PostgreSQL, custom adapters). Every LangGraph checkpoint
- * and pending write is an ordinary verified row: a tampered value fails closed with
- * `CheckpointIntegrityError`, and `verify`, the CLI and bundles see LangGraph data. Channel values
- * are stored only when they change (small unchanged ones may be repeated, see
- * {@link SessionCheckpointSaverOptions.inlineCarriedBytes}).
+ * A LangGraph.js checkpointer over a session-checkpoint {@link CheckpointStore}, on every backend.
+ * Every checkpoint and pending write is an ordinary verified row: a tampered value fails closed
+ * with `CheckpointIntegrityError`, and `verify`, the CLI and bundles see LangGraph data. The layout
+ * of this package is docs/decisions/0021; a put is capture, plan, rows (write/).
  *
  * @example
  * ```ts
@@ -138,8 +126,8 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
   readonly #putsSincePrune = new TwoGenerationCache<string, number>(HOLDER_CACHE_MAX);
 
   /**
-   * The list states kept for the next puts now: checkpoints and their weight (serialized bytes,
-   * each checkpoint counted as at least listCacheBytes / 256), for tests and diagnostics.
+   * The list states kept for the next puts: checkpoints and their weight (serialized bytes, each
+   * checkpoint counted as at least listCacheBytes / 256), for tests and diagnostics.
    *
    * @example
    * ```ts
@@ -215,11 +203,9 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
   }
 
   /**
-   * Checkpoints newest first (by checkpoint id). Without `thread_id`, of every thread; without
-   * `checkpoint_ns`, of every namespace. `before` keeps ids lower than its `checkpoint_id`,
-   * `filter` keeps checkpoints whose metadata has equal values at each of its keys. Streams: each
-   * tuple is yielded as soon as it is rebuilt, holding one page of rows and the rows its values
-   * read, so a long thread's whole history (`graph.getStateHistory`) walks in bounded memory.
+   * Checkpoints newest first (by checkpoint id); without `thread_id` of every thread, without
+   * `checkpoint_ns` of every namespace. `before` and metadata `filter` as LangGraph's savers. Each
+   * tuple is yielded as soon as it is rebuilt, so a long history walks in bounded memory.
    */
   async *list(config: RunnableConfig, options: CheckpointListOptions = {}): AsyncGenerator<CheckpointTuple> {
     const { thread, ns, id: onlyId } = placeOf(config);
@@ -264,20 +250,14 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
   }
 
   /**
-   * Stores a checkpoint. `config.configurable.checkpoint_id` is its parent. Only the channels in
-   * `newVersions` are stored; the others are read back from the checkpoint that holds them, unless
-   * they are small enough to repeat ({@link SessionCheckpointSaverOptions.inlineCarriedBytes}). A list
-   * channel whose new value extends the parent's (the same leading items, then new ones) is stored
-   * as the appended items only, until the snapshot rule stores it in full again (see
-   * {@link SessionCheckpointSaverOptions.snapshotRatio}); an item counts as unchanged only when its
-   * JSON is equal, so an object edited in place is stored edited. Every value is read at the call,
-   * as MemorySaver does: what the caller does to its objects later changes nothing stored. Values
-   * too large for one row are split across part rows.
+   * Stores a checkpoint; `config.configurable.checkpoint_id` is its parent. Only the channels in
+   * `newVersions` are stored (the others link to the row that holds them, or are repeated when
+   * small); a list that extends the parent's is stored as its appended items, an item counting as
+   * unchanged only when its JSON is equal. Every value is read at the call, as MemorySaver does.
    *
    * @throws CheckpointValidationError when a value cannot be stored faithfully (BigInt, NaN, cycles)
    *   or the checkpoint without its values exceeds the store's limits; CheckpointConflictError when
-   *   the id exists with different content (a repeat that rebuilds to the same content, however
-   *   its rows are laid out, is accepted as a no-op).
+   *   the id exists with other content (a repeat that rebuilds to the same content is a no-op).
    */
   async put(config: RunnableConfig, checkpoint: Checkpoint, metadata: CheckpointMetadata, newVersions: ChannelVersions): Promise<RunnableConfig> {
     if (config.configurable === undefined) throw new CheckpointValidationError('Missing config.configurable in put: pass { configurable: { thread_id: "..." } }');
@@ -320,7 +300,7 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
     return done;
   }
 
-  /** Incremental retention: once every ceil(max / 4) puts of this saver to a (thread, namespace), so its read costs O(1) rows per put, amortised. */
+  /** Retention once every ceil(max / 4) puts to a (thread, namespace): O(1) rows read per put, amortised. */
   async #pruneNow(thread: string, ns: string, max: number): Promise<void> {
     const k = `${thread}\u0000${ns}`;
     const since = (this.#putsSincePrune.get(k) ?? 0) + 1;
@@ -376,10 +356,9 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
   }
 
   /**
-   * Retention, dry run unless `apply: true`. Selects checkpoints beyond the newest `keepLatest`
-   * of each (thread, checkpoint_ns) and/or older than `olderThan`, then keeps back the newest of
-   * each, those with an interrupt not yet resumed, and those holding values a kept checkpoint
-   * reads. Selected checkpoints go with their pending writes, in one transaction.
+   * Retention, dry run unless `apply: true`: checkpoints beyond the newest `keepLatest` of each
+   * (thread, checkpoint_ns) and/or older than `olderThan`, less the newest of each, those with an
+   * interrupt not yet resumed and those holding values a kept checkpoint reads.
    *
    * @example
    * ```ts
@@ -431,21 +410,12 @@ function holdersOfPayload(p: CheckpointPayload): Record<string, string> {
   return holder;
 }
 
-/**
- * A row name from an id: the store caps names at 256 characters without controls, so controls
- * become "?", an empty text "-", and a longer one is cut at 256 characters.
- */
+/** A row name from an id: the store takes at most 256 characters and no controls. */
 function displayName(text: string): string {
   const clean = text.replace(/[\u0000-\u001f]/g, '?');
   if (clean === '') return '-';
   return clean.length <= 256 ? clean : Array.from(clean).slice(0, 256).join('');
 }
-
-/*
- * Fields read from a LangGraph config (or a checkpoint, or an argument). A wrong one is refused at
- * the first call with a message that says where the field goes and how to pass it, the way
- * LangGraph's own savers do (SqliteSaver: `Missing "thread_id" field in passed "config.configurable"`).
- */
 
 interface Configurable {
   thread_id?: unknown;
@@ -453,7 +423,7 @@ interface Configurable {
   checkpoint_id?: unknown;
 }
 
-/** Where each field the saver reads lives, and an example of passing it. */
+/** Where each field the saver reads lives, and how to pass it: a wrong one is refused naming both, as LangGraph's savers do. */
 const PLACES: Record<string, { name: string; where: string; pass: string }> = {
   thread_id: { name: 'thread_id', where: 'config.configurable', pass: 'pass { configurable: { thread_id: "..." } }' },
   checkpoint_ns: { name: 'checkpoint_ns', where: 'config.configurable', pass: 'pass { configurable: { thread_id: "...", checkpoint_ns: "" } } ("" is the root graph)' },

@@ -3,14 +3,11 @@ import { jsonBytes, setOwn } from './json.js';
 import { PART_KIND, partPayload, type PartPayload, type PartRef, type StoredValue } from './payloads.js';
 
 /*
- * A value too large for the row that owns it (a checkpoint row or a pending-writes row) is cut into
- * slices, one ordinary row each (kind `langgraph.part`), every slice's row within the store's
- * payload limit, and joined back on read. A list (or an object whose bulk is one list, such as
- * DeltaChannel's snapshot: `at` names its key, the rest of the object stays in the owning row) is
- * cut between its items, each part holding a slice of them as JSON: read back, the parts are the
- * items, parsed once (docs/decisions/0011). Any other value is cut as its JSON text (or base64).
- * The owning row lists the parts with their rows' payload SHA-256, so a missing, swapped or
- * altered part is caught on read.
+ * A value too large for the row that owns it is cut into slices, one `langgraph.part` row each
+ * within the payload limit, and joined back on read. A list (or an object whose bulk is one list,
+ * such as DeltaChannel's snapshot) is cut between its items, parsed once on read
+ * (docs/decisions/0011); any other value as its JSON text or base64. The owning row lists the
+ * parts with their payload SHA-256, so a missing, swapped or altered part is caught.
  */
 
 /** Bytes of a part row besides its text: ids, field names, escaping slack. */

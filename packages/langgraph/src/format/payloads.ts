@@ -1,5 +1,5 @@
 import { CheckpointIntegrityError, type Checkpoint as StoredRow, type JsonValue } from '@session-checkpoint/core';
-import { parseSourceRef, refNames, type ClaimedIdentity, type ParsedRef } from './refs.js';
+import { parseSourceRef, partRef, refNames, writePartRef, type ClaimedIdentity, type ParsedRef } from './refs.js';
 
 /*
  * The payloads of the saver's rows: what the Python tool, the CLI and `./rows` read without
@@ -23,11 +23,7 @@ export interface PartRef {
   sha: string;
 }
 
-/**
- * A value as the saver stores it inside a payload: the serializer's type tag with either the
- * parsed JSON it wrote (`j`: readable by the CLI and the Python tool) or, for binary
- * serializations, the bytes in base64 (`b64`).
- */
+/** A value as stored in a payload: the serializer's type tag with the JSON it wrote (`j`), or its bytes in base64 (`b64`). */
 export interface StoredValue {
   /** The serializer's type tag, e.g. `"json"` or `"bytes"`. */
   t: string;
@@ -43,10 +39,7 @@ export interface StoredValue {
   at?: string;
 }
 
-/**
- * A stored value in its serialised JSON form: the JSON the serializer wrote (LangChain objects as
- * `{ lc: 1, type: "constructor", ... }`), or `{ $type, $base64 }` for a value it wrote as bytes.
- */
+/** A stored value in its serialised JSON form: the JSON the serializer wrote, or `{ $type, $base64 }` for bytes. */
 export function jsonForm(stored: StoredValue): unknown {
   if (stored.b64 !== undefined) return { $type: stored.t, $base64: stored.b64 };
   return stored.j ?? null;
@@ -58,6 +51,18 @@ export const keyOf = (p: { thread_id: string; checkpoint_ns: string; checkpoint_
 /** The channels a checkpoint payload has a value for. */
 export function channelsOf(p: CheckpointPayload): string[] {
   return [...Object.keys(p.values), ...Object.keys(p.lists ?? {}), ...Object.keys(p.carried)];
+}
+
+/** The refs of the part rows of a checkpoint row's own values and list pieces. */
+export function valuePartRefs(p: CheckpointPayload): string[] {
+  const refs: string[] = [];
+  for (const v of [...Object.values(p.values), ...Object.values(p.lists ?? {})]) for (const part of v.parts ?? []) refs.push(partRef(p.thread_id, p.checkpoint_ns, p.checkpoint_id, part.k));
+  return refs;
+}
+
+/** The refs of the part rows of a pending-writes row. */
+export function writePartRefs(w: WritePayload): string[] {
+  return w.writes.flatMap((x) => (x.value.parts ?? []).map((part) => writePartRef(w.thread_id, w.checkpoint_ns, w.checkpoint_id, w.task_id, part.k)));
 }
 
 /**
@@ -91,10 +96,7 @@ export interface ListPiece {
   form?: 'j' | 'items';
 }
 
-/**
- * Payload of a {@link PART_KIND} row: one slice of a split value. Version 3 holds a slice of a
- * list's items (`items`), version 2 a slice of the value's JSON text or base64 (`text`).
- */
+/** Payload of a {@link PART_KIND} row: one slice of a split value, its items (version 3) or its text (version 2). */
 export interface PartPayload {
   langgraph: 2 | 3;
   thread_id: string;
@@ -114,11 +116,7 @@ export interface PartPayload {
  * so a fork never overwrites another branch: values are keyed by the checkpoint that wrote them.
  */
 export interface CheckpointPayload {
-  /**
-   * 1; 2 when the row uses `lists` or values split into text parts; 3 when some value or list
-   * piece is split into item parts. Readers refuse versions they do not know, so an older saver
-   * fails closed on a row it would misread.
-   */
+  /** 1; 2 with `lists` or text parts; 3 with item parts. Readers refuse versions they do not know (fail closed). */
   langgraph: 1 | 2 | 3;
   thread_id: string;
   checkpoint_ns: string;
@@ -161,11 +159,7 @@ function malformed(row: StoredRow, what: string): never {
   });
 }
 
-/**
- * A row is the checkpoint, thread, namespace, task and part that its kind and source ref say: a
- * payload claiming anything else (a row copied under another ref, a piece moved to another
- * thread) fails closed here, naming the row, instead of being read as what it claims to be.
- */
+/** A row is what its kind and source ref say: a payload claiming anything else (a row copied under another ref) fails closed. */
 function requireIdentity(row: StoredRow, what: readonly ParsedRef['what'][], claimed: ClaimedIdentity, label: string): void {
   const ref = parseSourceRef(row.sourceRef);
   if (ref !== undefined && what.includes(ref.what) && row.sessionId === claimed.thread_id && refNames(ref, claimed)) return;
@@ -178,21 +172,12 @@ function requireIdentity(row: StoredRow, what: readonly ParsedRef['what'][], cla
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isStored = (v: unknown): boolean => isObject(v) && typeof v.t === 'string';
+const hasIds = (p: Record<string, unknown>): boolean => typeof p.thread_id === 'string' && typeof p.checkpoint_ns === 'string' && typeof p.checkpoint_id === 'string';
 
 function isListPiece(v: unknown): boolean {
-  return (
-    isObject(v) &&
-    v.t === 'json' &&
-    typeof v.from === 'string' &&
-    typeof v.sha === 'string' &&
-    typeof v.since === 'string' &&
-    Number.isSafeInteger(v.n) &&
-    typeof v.d === 'number' &&
-    typeof v.s === 'number' &&
-    Number.isSafeInteger(v.c) &&
-    (Array.isArray(v.j) || isPartList(v.parts)) &&
-    (v.form === undefined || v.form === 'j' || v.form === 'items')
-  );
+  if (!isObject(v) || v.t !== 'json' || typeof v.from !== 'string' || typeof v.sha !== 'string' || typeof v.since !== 'string') return false;
+  if (!Number.isSafeInteger(v.n) || typeof v.d !== 'number' || typeof v.s !== 'number' || !Number.isSafeInteger(v.c)) return false;
+  return (Array.isArray(v.j) || isPartList(v.parts)) && (v.form === undefined || v.form === 'j' || v.form === 'items');
 }
 
 /** True for a list of {@link PartRef}. */
@@ -204,9 +189,7 @@ export function isPartList(v: unknown): v is PartRef[] {
 export function partPayload(row: StoredRow): PartPayload {
   const p = row.payload as Record<string, unknown>;
   const slice = (p.langgraph === 2 && typeof p.text === 'string' && p.items === undefined) || (p.langgraph === 3 && Array.isArray(p.items) && p.text === undefined);
-  if (row.kind !== PART_KIND || !slice || typeof p.checkpoint_id !== 'string' || typeof p.channel !== 'string' || !Number.isSafeInteger(p.k)) {
-    return malformed(row, 'part');
-  }
+  if (row.kind !== PART_KIND || !slice || typeof p.checkpoint_id !== 'string' || typeof p.channel !== 'string' || !Number.isSafeInteger(p.k)) return malformed(row, 'part');
   requireIdentity(row, ['part', 'write-part'], { thread_id: p.thread_id, checkpoint_ns: p.checkpoint_ns, checkpoint_id: p.checkpoint_id, k: p.k }, 'part');
   return p as unknown as PartPayload;
 }
@@ -219,21 +202,9 @@ export function isCheckpointRow(row: StoredRow): boolean {
 /** The checkpoint payload of a verified row, shape-checked, its identity checked against its ref. */
 export function checkpointPayload(row: StoredRow): CheckpointPayload {
   const p = row.payload as Record<string, unknown>;
-  if (
-    row.kind !== CHECKPOINT_KIND ||
-    (p.langgraph !== 1 && p.langgraph !== 2 && p.langgraph !== 3) ||
-    typeof p.thread_id !== 'string' ||
-    typeof p.checkpoint_ns !== 'string' ||
-    typeof p.checkpoint_id !== 'string' ||
-    !(p.lists === undefined || (isObject(p.lists) && Object.values(p.lists).every(isListPiece))) ||
-    !(p.parent_checkpoint_id === null || typeof p.parent_checkpoint_id === 'string') ||
-    !isStored(p.checkpoint) ||
-    !isStored(p.metadata) ||
-    !isObject(p.values) ||
-    !isObject(p.carried)
-  ) {
-    return malformed(row, 'checkpoint');
-  }
+  const shaped = (p.langgraph === 1 || p.langgraph === 2 || p.langgraph === 3) && hasIds(p) && (p.parent_checkpoint_id === null || typeof p.parent_checkpoint_id === 'string');
+  const lists = p.lists === undefined || (isObject(p.lists) && Object.values(p.lists).every(isListPiece));
+  if (row.kind !== CHECKPOINT_KIND || !shaped || !lists || !isStored(p.checkpoint) || !isStored(p.metadata) || !isObject(p.values) || !isObject(p.carried)) return malformed(row, 'checkpoint');
   requireIdentity(row, ['checkpoint'], p as unknown as CheckpointPayload, 'checkpoint');
   return p as unknown as CheckpointPayload;
 }
@@ -241,19 +212,8 @@ export function checkpointPayload(row: StoredRow): CheckpointPayload {
 /** The write payload of a verified row, shape-checked, its identity checked against its ref. */
 export function writePayload(row: StoredRow): WritePayload {
   const p = row.payload as Record<string, unknown>;
-  if (
-    row.kind !== WRITE_KIND ||
-    p.langgraph !== 1 ||
-    typeof p.thread_id !== 'string' ||
-    typeof p.checkpoint_ns !== 'string' ||
-    typeof p.checkpoint_id !== 'string' ||
-    typeof p.task_id !== 'string' ||
-    typeof p.task_path !== 'string' ||
-    !Array.isArray(p.writes) ||
-    !p.writes.every((w: unknown) => isObject(w) && typeof w.idx === 'number' && typeof w.channel === 'string' && isStored(w.value))
-  ) {
-    return malformed(row, 'write');
-  }
+  const writes = Array.isArray(p.writes) && p.writes.every((w: unknown) => isObject(w) && typeof w.idx === 'number' && typeof w.channel === 'string' && isStored(w.value));
+  if (row.kind !== WRITE_KIND || p.langgraph !== 1 || !hasIds(p) || typeof p.task_id !== 'string' || typeof p.task_path !== 'string' || !writes) return malformed(row, 'write');
   requireIdentity(row, ['writes'], p as unknown as WritePayload, 'write');
   return p as unknown as WritePayload;
 }

@@ -1,33 +1,19 @@
 import { CheckpointValidationError, sha256Hex } from '@session-checkpoint/core';
 
 /*
- * Every LangGraph row carries a source ref that encodes where it belongs, so that each lookup of
- * the saver is one exact match or one prefix range of the store's (namespace, source_ref) index:
- *
- *   lg/<thread>/<checkpoint_ns>/<checkpoint_id>             a checkpoint
- *   lg/<thread>/<checkpoint_ns>/<checkpoint_id>/<task_id>   the pending writes of one task on it
- *
- * A checkpoint's writes sort right after it, so one range read returns a checkpoint with its
- * writes (and, newest first, a page of checkpoints with theirs).
- *
- * Thread, namespace and task parts only need to be exact: "%" "/" "~" are escaped as %25 %2F %7E
- * so that no part can run into the next, and a part longer than its share of the 256-character
- * source ref is replaced by "~" and a hash of it.
- *
- * The checkpoint id part must also sort like the ids, in MemorySaver's order (JavaScript string
- * order, UTF-16 code units), while the store compares source refs by code point (UTF-8 bytes).
- * So it is encoded one character at a time, order-preserving (see {@link encodeCheckpointId}), and
- * an id whose encoding does not fit the ref is refused instead of hashed.
+ * Every row's source ref says where it belongs, so that each lookup is one exact match or one
+ * prefix range of the store's (namespace, source_ref) index: `lg/<thread>/<ns>/<checkpoint_id>` a
+ * checkpoint, `.../<task_id>` its writes from one task, which sort right after it. Thread,
+ * namespace and task parts are escaped ("%" "/" "~") or, when too long, hashed. The id part must
+ * also sort like the ids in MemorySaver's order (UTF-16 units) while the store compares by code
+ * point, so it is encoded order-preserving and refused when too long (docs/langgraph.md).
  */
 
 /** Longest escaped part kept readable, per part; the sum stays within the 256-character cap. */
 const MAX_PART = { thread: 80, ns: 60, task: 40 } as const;
 /** Longest source ref the store takes, in code points. */
 const MAX_REF = 256;
-/**
- * What the longest ref built on a checkpoint's ref adds to it, at most: a write part's ref
- * (`lgp/` for `lg/`, "/" and the task part, "/" and a part number of up to six digits).
- */
+/** What the longest ref built on a checkpoint's ref (a write part's) adds to it, at most. */
 const WRITE_SUFFIX = 1 + (1 + MAX_PART.task) + (1 + 6);
 
 function escapePart(value: string): string {
@@ -46,12 +32,9 @@ const HIGH = '\u{10FFFF}';
 const PLAIN_ID = /^[\u0020-\u0024\u0026-\u002e\u0030-\ud7ff]*$/;
 
 /**
- * The encoding of one id character that cannot stand for itself, or `undefined` when it can. An
- * escape is the plain character just below it (in JavaScript order), U+10FFFF, and a tag that
- * orders the escapes sharing that lead: nothing plain follows a character with U+10FFFF (no
- * encoding starts with it), so the escape sorts right above its lead and whatever follows it.
- * - "/" (the separator) and "%" (the escape of 0.1.0 refs, which therefore never match a new one);
- * - U+E000..U+FFFF, which JavaScript orders above every astral character, and U+10FFFF itself.
+ * The encoding of one id character that cannot stand for itself ("/", "%", U+E000..U+FFFF which
+ * JavaScript orders above astral characters, U+10FFFF), or `undefined`: the plain character just
+ * below it, U+10FFFF (which no encoding starts with), and a tag, so it sorts right above its lead.
  */
 function escapeIdChar(cp: number, field: string): string | undefined {
   if (cp === 0x25) return `$${HIGH}25`;
@@ -118,10 +101,7 @@ export function checkpointRef(threadId: string, checkpointNs: string, checkpoint
   return `${prefix}${id}`;
 }
 
-/**
- * The ref a checkpoint with this id would have, of any length: a bound for range reads ("ids below
- * this one"), never stored, so it is never refused for its length.
- */
+/** The ref a checkpoint with this id would have, of any length: a bound for range reads, never stored. */
 export function checkpointBound(threadId: string, checkpointNs: string, checkpointId: string): string {
   return `${checkpointPrefix(threadId, checkpointNs)}${encodeCheckpointId(checkpointId, 'before.checkpoint_id')}`;
 }
@@ -140,12 +120,7 @@ export function writeRef(threadId: string, checkpointNs: string, checkpointId: s
   return `${checkpointRef(threadId, checkpointNs, checkpointId)}/${part(taskId, MAX_PART.task, 'task_id')}`;
 }
 
-/*
- * Refs of the saver's other rows, outside the `lg/` range so that checkpoint range reads never
- * meet them: parts of values too large for one row, and the transient lock row of a thread.
- */
-
-/** The ref of part `k` of a split value of one checkpoint: `lgp/<thread>/<ns>/<id>/<k>`. */
+/** The ref of part `k` of a split value: `lgp/<thread>/<ns>/<id>/<k>`, outside the `lg/` range checkpoint reads cover. */
 export function partRef(threadId: string, checkpointNs: string, checkpointId: string, k: number): string {
   return `lgp/${checkpointRef(threadId, checkpointNs, checkpointId).slice('lg/'.length)}/${k}`;
 }
@@ -160,11 +135,7 @@ export function writePartRef(threadId: string, checkpointNs: string, checkpointI
   return `lgp/${writeRef(threadId, checkpointNs, checkpointId, taskId).slice('lg/'.length)}/${k}`;
 }
 
-/**
- * What a LangGraph source ref names, each part as the ref encodes it (escaped, or hashed when
- * long): `checkpoint` (`lg/<thread>/<ns>/<id>`), `writes` (`.../<id>/<task>`), `part` of a value
- * (`lgp/<thread>/<ns>/<id>/<k>`) and `write-part` (`lgp/.../<id>/<task>/<k>`).
- */
+/** What a source ref names, each part as the ref encodes it. */
 export interface ParsedRef {
   what: 'checkpoint' | 'writes' | 'part' | 'write-part';
   thread: string;
@@ -179,11 +150,7 @@ export interface ParsedRef {
 /** Part numbers as refs write them: decimal, no sign, no leading zero. */
 const PART_NUMBER = /^(0|[1-9][0-9]{0,15})$/;
 
-/**
- * Parses a source ref built by this module, or returns `undefined` for any other text. No part of
- * a ref holds a "/" (thread, namespace and task escape it, ids encode it), so the ref splits into
- * its parts exactly; this is the one place that reads a ref back.
- */
+/** Parses a source ref built by this module (no part holds a "/"), or `undefined` for any other text. */
 export function parseSourceRef(ref: string | null): ParsedRef | undefined {
   if (ref === null) return undefined;
   const [family, thread, ns, id, ...rest] = ref.split('/');
@@ -212,10 +179,8 @@ export interface ClaimedIdentity {
 }
 
 /**
- * True when `ref` names exactly the checkpoint (and task, and part number) that `claimed` holds:
- * each field encoded as the builders above encode it equals the ref's part. A field that is not
- * a string, or that no ref could hold, names nothing. `task_id` and `k` are compared when
- * `claimed` has them (a part row's payload names no task: its owner's hash binds it).
+ * True when `ref` names exactly the checkpoint (and task and part number, when `claimed` has them)
+ * that `claimed` holds, each field encoded as the builders above encode it.
  */
 export function refNames(ref: ParsedRef, claimed: ClaimedIdentity): boolean {
   const { thread_id: thread, checkpoint_ns: ns, checkpoint_id: id } = claimed;

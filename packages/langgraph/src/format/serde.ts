@@ -22,11 +22,9 @@ export function isStockJsonPlus(serde: SerializerProtocol): boolean {
 }
 
 /**
- * Serializes a value with `serde` after refusing what it would mangle (see {@link assertStorable}),
- * reading it before the promise is returned. Plain JSON data (plain objects, arrays, strings,
- * booleans, null, finite numbers) is what the stock serializer would write anyway, so it is copied
- * without the text in between. The result never shares an object with `value`: a later edit of the
- * caller's objects cannot change what was stored.
+ * Serializes a value with `serde` after refusing what it would mangle, reading it before the
+ * promise is returned. Plain JSON data is copied without the text in between (the stock
+ * serializer would write it unchanged). The result shares no object with `value`.
  *
  * @throws CheckpointValidationError naming `where` for a BigInt, NaN, Infinity, invalid Date or cycle.
  */
@@ -64,13 +62,10 @@ export function isThenable(value: unknown): value is PromiseLike<unknown> {
 }
 
 /**
- * Restores a value written by {@link storeValue}, without a microtask where none is needed: plain
- * JSON comes back as the value itself, anything the serializer must revive as a promise of it.
- * `fresh` says whether `stored` was parsed for this call alone: only then may plain JSON be handed
- * out as it is instead of copied. Tuples of a `list` page restore
- * several values each, so this keeps one await per value off the read path. `plain`, when given,
- * collects the stored values found free of revivable objects, so that a value serving many tuples
- * of one batch is walked once.
+ * Restores a value written by {@link storeValue}: plain JSON as the value itself (no microtask on
+ * the read path), anything the serializer must revive as a promise of it. `fresh`: `stored` was
+ * parsed for this call alone, so plain JSON may go out uncopied. `plain` collects the values found
+ * free of revivable objects, so that a value serving many tuples of a batch is walked once.
  */
 export function loadValueNow(serde: SerializerProtocol, stored: StoredValue, fresh = true, plain?: Set<StoredValue>): unknown {
   if (stored.b64 !== undefined) return serde.loadsTyped(stored.t, new Uint8Array(Buffer.from(stored.b64, 'base64')));
@@ -89,13 +84,10 @@ export function loadValueNow(serde: SerializerProtocol, stored: StoredValue, fre
 }
 
 /**
- * True for a LangChain serialized object (`{ lc: 1, type: "constructor", id: [...], kwargs }`, as
- * every message is stored) with nothing revivable inside it and no own `__proto__` key. For such
- * an item the stock serializer's reviver copies it unchanged and hands the copy's JSON to
- * LangChain's public `load`; a list of messages is therefore revived by `load` per item directly,
- * skipping the serializer's whole-list `JSON.stringify` + `JSON.parse` and its per-key async walk
- * (about a third of a `getTuple` of a long chat). stored-value.test.ts pins the equivalence
- * against the serializer itself, message kind by kind.
+ * A list of LangChain serialized objects (messages) revived by LangChain's public `load` per item,
+ * as the stock serializer's reviver would after copying each unchanged, without its whole-list
+ * stringify and parse (about a third of a `getTuple` of a long chat, docs/decisions/0009);
+ * serde.test.ts pins the equivalence against the serializer, message kind by kind.
  */
 function loadEach(items: readonly unknown[]): Promise<unknown[]> {
   return Promise.all(items.map((item) => load(JSON.stringify(item))));
@@ -121,15 +113,11 @@ function isPlainLangChainObject(item: unknown): boolean {
 }
 
 /*
- * JsonPlusSerializer turns some values into junk without an error: a BigInt anywhere (also inside a
- * BigInt64Array) makes the whole value the string "[unable to serialize, ...]", NaN and Infinity
- * (also inside a Float64Array) become null, a cycle becomes "[Circular]", an invalid Date becomes
- * null, and an ArrayBuffer or DataView becomes {}. This walk finds them first, so `put` and
- * `putWrites` refuse them with an error naming the place and saying what to do instead, and nothing
- * is ever stored as junk. It follows what JSON serialisation visits: own enumerable properties,
- * `toJSON()` results, Map and Set entries, the elements of typed arrays; a Uint8Array is left alone
- * (the serializer keeps it). It stops at the store's default nesting cap, so a value nested
- * hundreds of thousands deep is refused instead of overflowing the stack.
+ * JsonPlusSerializer turns some values into junk without an error (a BigInt anywhere makes the
+ * whole value "[unable to serialize, ...]"; NaN, Infinity and invalid Dates become null, a cycle
+ * "[Circular]", an ArrayBuffer {}). This walk finds them first, following what JSON serialisation
+ * visits (own enumerable properties, `toJSON()` results, Map and Set entries, typed arrays' elements),
+ * so that they are refused naming the place, and stops at the store's nesting cap.
  */
 
 /** Deepest value nesting walked: the store's default cap (no deeper payload can be stored anyway). */
@@ -166,21 +154,17 @@ function tooDeep(where: string): never {
 }
 
 /**
- * Throws `CheckpointValidationError` if `value` holds a BigInt, a non-finite number, an invalid
- * Date, a cycle, a BigInt64Array or BigUint64Array, a non-finite element of a float array, an
- * ArrayBuffer or DataView, or nesting deeper than {@link MAX_VALUE_DEPTH}. Returns `true` when the
- * value is plain JSON data (plain objects, arrays, strings, booleans, null, finite numbers other
- * than -0): what JSON.parse could have produced, so serializing it changes nothing.
+ * Throws `CheckpointValidationError` if `value` holds what the serializer would mangle (above) or
+ * nests deeper than {@link MAX_VALUE_DEPTH}. `true` when it is plain JSON data (what JSON.parse
+ * could have produced, -0 excepted), which serializing changes nothing in.
  */
 export function assertStorable(value: unknown, where: string): boolean {
   return new Walk(where).value(value, 0);
 }
 
 /**
- * {@link assertStorable}, then the plain JSON data that JSON serialisation writes for `value`: the
- * value itself when it is plain, or what its `toJSON(key)` returns when that is plain (every
- * LangChain message), else `undefined` (the serializer must decide). `key` is the one
- * `JSON.stringify` passes to `toJSON`: the index of a list item.
+ * {@link assertStorable}, then the plain JSON that serialisation writes for `value`: itself, or
+ * what its `toJSON(key)` returns when that is plain (every LangChain message), else `undefined`.
  */
 export function plainJsonOf(value: unknown, where: string, key = ''): { json: unknown } | undefined {
   const walk = new Walk(where, key);

@@ -58,66 +58,52 @@ function byKey(a: CheckpointKey, b: CheckpointKey): number {
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
 
-function sqliteIndex(db: SqliteDb): SaverIndex {
-  // A file without the tables (a new target) holds nothing; the saver creates them on first put.
-  const present = () => db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'checkpoints'`).get() !== undefined;
+/**
+ * The index of a SqliteSaver's or PostgresSaver's tables (`checkpoints`, and `writes` or
+ * `checkpoint_writes`), through `query` with `$n` parameters. A location without the tables (a
+ * new target) holds nothing; only tables found are remembered, since a target's appear with its setup().
+ */
+function tableIndex(query: (sql: string, args?: unknown[]) => Promise<Record<string, unknown>[]>, exists: () => Promise<boolean>, checkpoints: string, writes: string): SaverIndex {
+  let found = false;
+  const present = async () => (found ||= await exists());
+  const count = async (sql: string, args?: unknown[]) => Number((await query(sql, args))[0]?.n ?? 0);
   return {
-    threads: async () => (present() ? (db.prepare('SELECT DISTINCT thread_id AS t FROM checkpoints ORDER BY thread_id').all() as { t: string }[]).map((r) => r.t) : []),
-    checkpoints: async (thread) => {
-      if (!present()) return [];
-      const rows = db
-        .prepare(
-          `SELECT c.checkpoint_ns AS ns, c.checkpoint_id AS id,
-             (SELECT count(*) FROM writes w WHERE w.thread_id = c.thread_id AND w.checkpoint_ns = c.checkpoint_ns AND w.checkpoint_id = c.checkpoint_id) AS writes
-           FROM checkpoints c WHERE c.thread_id = ?`,
-        )
-        .all(thread) as { ns: string; id: string; writes: number }[];
-      return rows.map((r) => ({ ns: r.ns, id: r.id, writes: Number(r.writes) })).sort(byKey);
-    },
-    has: async (thread, ns, id) => present() && db.prepare('SELECT 1 FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = ? AND checkpoint_id = ?').get(thread, ns, id) !== undefined,
-    count: async (threads) => {
-      if (!present()) return 0;
-      if (threads === undefined) return Number((db.prepare('SELECT count(*) AS n FROM checkpoints').get() as { n: number }).n);
-      let n = 0;
-      const one = db.prepare('SELECT count(*) AS n FROM checkpoints WHERE thread_id = ?');
-      for (const t of threads) n += Number((one.get(t) as { n: number }).n);
-      return n;
-    },
-  };
-}
-
-function postgresIndex({ pool, schema }: { pool: PgPool; schema: string }): SaverIndex {
-  // PostgresSaver's own quoting of its schema (sql.js: `"${schema}".checkpoints`).
-  const table = (name: string) => `"${schema}".${name}`;
-  let exists: boolean | undefined;
-  const present = async () => {
-    // Only a table found is remembered: a target's tables appear with its setup().
-    if (exists !== true) exists = (await pool.query('SELECT to_regclass($1) IS NOT NULL AS e', [table('checkpoints')])).rows[0]?.e === true;
-    return exists;
-  };
-  return {
-    threads: async () => ((await present()) ? (await pool.query(`SELECT DISTINCT thread_id AS t FROM ${table('checkpoints')} ORDER BY thread_id`)).rows.map((r) => String(r.t)) : []),
+    threads: async () => ((await present()) ? (await query(`SELECT DISTINCT thread_id AS t FROM ${checkpoints} ORDER BY thread_id`)).map((r) => String(r.t)) : []),
     checkpoints: async (thread) => {
       if (!(await present())) return [];
-      const { rows } = await pool.query(
+      const rows = await query(
         `SELECT c.checkpoint_ns AS ns, c.checkpoint_id AS id,
-           (SELECT count(*) FROM ${table('checkpoint_writes')} w WHERE w.thread_id = c.thread_id AND w.checkpoint_ns = c.checkpoint_ns AND w.checkpoint_id = c.checkpoint_id) AS writes
-         FROM ${table('checkpoints')} c WHERE c.thread_id = $1`,
+           (SELECT count(*) FROM ${writes} w WHERE w.thread_id = c.thread_id AND w.checkpoint_ns = c.checkpoint_ns AND w.checkpoint_id = c.checkpoint_id) AS writes
+         FROM ${checkpoints} c WHERE c.thread_id = $1`,
         [thread],
       );
       return rows.map((r) => ({ ns: String(r.ns), id: String(r.id), writes: Number(r.writes) })).sort(byKey);
     },
     has: async (thread, ns, id) =>
-      (await present()) && (await pool.query(`SELECT 1 FROM ${table('checkpoints')} WHERE thread_id = $1 AND checkpoint_ns = $2 AND checkpoint_id = $3`, [thread, ns, id])).rows.length > 0,
+      (await present()) && (await query(`SELECT 1 AS one FROM ${checkpoints} WHERE thread_id = $1 AND checkpoint_ns = $2 AND checkpoint_id = $3`, [thread, ns, id])).length > 0,
     count: async (threads) => {
       if (!(await present())) return 0;
-      const { rows } =
-        threads === undefined
-          ? await pool.query(`SELECT count(*) AS n FROM ${table('checkpoints')}`)
-          : await pool.query(`SELECT count(*) AS n FROM ${table('checkpoints')} WHERE thread_id = ANY($1)`, [threads]);
-      return Number(rows[0]?.n ?? 0);
+      if (threads === undefined) return count(`SELECT count(*) AS n FROM ${checkpoints}`);
+      let n = 0;
+      for (const t of threads) n += await count(`SELECT count(*) AS n FROM ${checkpoints} WHERE thread_id = $1`, [t]);
+      return n;
     },
   };
+}
+
+function sqliteIndex(db: SqliteDb): SaverIndex {
+  // Every query numbers its parameters in order: `$n` becomes SQLite's `?`.
+  const query = async (sql: string, args: unknown[] = []) => db.prepare(sql.replace(/\$\d+/g, '?')).all(...args) as Record<string, unknown>[];
+  const exists = async () => db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'checkpoints'`).get() !== undefined;
+  return tableIndex(query, exists, 'checkpoints', 'writes');
+}
+
+function postgresIndex({ pool, schema }: { pool: PgPool; schema: string }): SaverIndex {
+  // PostgresSaver's own quoting of its schema (sql.js: `"${schema}".checkpoints`).
+  const table = (name: string) => `"${schema}".${name}`;
+  const query = async (sql: string, args?: unknown[]) => (await pool.query(sql, args)).rows;
+  const exists = async () => (await pool.query('SELECT to_regclass($1) IS NOT NULL AS e', [table('checkpoints')])).rows[0]?.e === true;
+  return tableIndex(query, exists, table('checkpoints'), table('checkpoint_writes'));
 }
 
 function ourIndex(saver: SessionCheckpointSaver): SaverIndex {
@@ -165,10 +151,7 @@ function listIndex(saver: BaseCheckpointSaver, threadIds: readonly string[] | un
   };
 }
 
-/**
- * The index of a saver: by direct query for SqliteSaver and PostgresSaver, by index rows for
- * ours, else through `list` (threads from `threadIds` when given).
- */
+/** The index of a saver: by direct query for SqliteSaver and PostgresSaver, by index rows for ours, else through `list`. */
 export function saverIndex(saver: BaseCheckpointSaver, threadIds?: readonly string[]): SaverIndex {
   const index = indexOf(saver);
   if (threadIds === undefined || index === undefined) return index ?? listIndex(saver, threadIds);

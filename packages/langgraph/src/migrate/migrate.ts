@@ -17,11 +17,7 @@ export interface MigrationProgress {
 export interface MigrationOptions {
   /** Write to the target. Default is `false`: a dry run that counts what would move and writes nothing. */
   apply?: boolean;
-  /**
-   * Threads to move. Default is every thread of the source: read by a direct query of the
-   * `checkpoints` table for SqliteSaver and PostgresSaver, from the store for
-   * `SessionCheckpointSaver`, and through `list({ configurable: {} })` for any other saver.
-   */
+  /** Threads to move. Default is every thread of the source (a direct query for SqliteSaver and PostgresSaver, else `list`). */
   threadIds?: readonly string[];
   /** Compare both sides after copying ({@link verifyMigration}). Default is `apply`. */
   verify?: boolean;
@@ -35,11 +31,7 @@ export interface MigrationDifference {
   checkpointNs: string;
   /** The checkpoint, or `null` for a difference of the thread's latest checkpoint. */
   checkpointId: string | null;
-  /**
-   * `missing` (in the source only), `extra` (in the target only), `unreadable` (the target's
-   * getTuple throws; `target` holds the error), `latest` (getTuple without an id names another
-   * checkpoint), or the field of a checkpoint both hold.
-   */
+  /** `missing` (source only), `extra` (target only), `unreadable` (the target's getTuple throws), `latest`, or a differing field. */
   what: 'missing' | 'extra' | 'unreadable' | 'latest' | FieldDifference['field'];
   /** The source's answer as normalised JSON (cut after 300 characters); `null` when it has none. */
   source: string | null;
@@ -107,20 +99,11 @@ async function putWritesOf(target: BaseCheckpointSaver, tuple: CheckpointTuple, 
 }
 
 /**
- * Copies every thread of one LangGraph checkpointer into another: every checkpoint of every
- * checkpoint namespace (subgraphs), forks, metadata and pending writes. Typically from
- * SqliteSaver or PostgresSaver into `SessionCheckpointSaver`, or back.
- *
- * A dry run unless `apply: true`: it counts the threads, checkpoints and writes that would move.
- * Each (thread, namespace) is copied oldest first, so that parents are stored before their
- * children, with `newVersions` computed from the parent's channel versions (our saver then stores
- * only the changed values). Only ids are listed up front; checkpoints are read one at a time, so
- * memory stays bounded by the largest checkpoint, not the thread.
- *
- * Resumable: a checkpoint the target already holds is not put again (only its pending writes are,
- * for the last one found before a missing one, which a kill may have cut short: every saver keeps
- * a write it already has). So running it again after a kill finishes the job, and a second run
- * copies nothing.
+ * Copies every thread of one LangGraph checkpointer into another (every checkpoint namespace,
+ * forks, metadata, pending writes), typically from SqliteSaver or PostgresSaver into
+ * `SessionCheckpointSaver`, or back. A dry run unless `apply: true`. Each (thread, namespace) goes
+ * oldest first, with `newVersions` from the parent's versions; one checkpoint is held at a time.
+ * Resumable: what the target holds is not put again, so a run after a kill finishes the job.
  *
  * @example
  * ```ts
@@ -144,59 +127,46 @@ export async function migrateCheckpoints(source: BaseCheckpointSaver, target: Ba
   if (apply) await (target as { setup?: () => unknown }).setup?.();
   for (const thread of threads) {
     for (const group of byNamespace(await from.checkpoints(thread))) {
-      const ns = group[0]?.ns ?? '';
-      if (apply) await copyNamespace(source, target, to, thread, ns, group, report, tick);
-      else await countNamespace(source, to, thread, ns, group, report, tick);
+      await copyNamespace(source, target, to, { thread, ns: group[0]?.ns ?? '', apply }, group, report, tick);
     }
   }
   if (options.verify ?? apply) report.verification = await verifyMigration(source, target, { threadIds: threads, ...(options.onProgress ? { onProgress: options.onProgress } : {}) });
   return report;
 }
 
-async function countNamespace(
-  source: BaseCheckpointSaver,
-  to: SaverIndex,
-  thread: string,
-  ns: string,
-  group: CheckpointKey[],
-  report: MigrationReport,
-  tick: () => void,
-): Promise<void> {
-  for (const key of group) {
-    if (await to.has(thread, ns, key.id)) report.present++;
-    else {
-      report.checkpoints++;
-      report.writes += key.writes ?? (await source.getTuple(configOf(thread, ns, key.id)))?.pendingWrites?.length ?? 0;
-    }
-    tick();
-  }
-}
-
+/**
+ * Copies (or with `apply` false, counts) one (thread, namespace) of the source, oldest first. A
+ * checkpoint the target holds is left as it is; the newest of those found has its writes put again
+ * (a kill may have stopped between its put and the end of its writes; a no-op where they are complete).
+ */
 async function copyNamespace(
   source: BaseCheckpointSaver,
   target: BaseCheckpointSaver,
   to: SaverIndex,
-  thread: string,
-  ns: string,
+  at: { thread: string; ns: string; apply: boolean },
   group: CheckpointKey[],
   report: MigrationReport,
   tick: () => void,
 ): Promise<void> {
+  const { thread, ns, apply } = at;
   // Channel versions of the checkpoints put in this run: each child's newVersions is its diff.
   const versions = new Map<string, ChannelVersions>();
-  // The newest checkpoint found already there: a kill may have stopped between its put and the
-  // end of its writes, so its writes are put again (a no-op where they are complete).
   let lastPresent: string | undefined;
   const finishPresent = async () => {
-    if (lastPresent === undefined) return;
-    const tuple = await source.getTuple(configOf(thread, ns, lastPresent));
+    const tuple = lastPresent === undefined ? undefined : await source.getTuple(configOf(thread, ns, lastPresent));
     if (tuple) await putWritesOf(target, tuple, configOf(thread, ns, lastPresent));
     lastPresent = undefined;
   };
   for (const key of group) {
     if (await to.has(thread, ns, key.id)) {
       report.present++;
-      lastPresent = key.id;
+      if (apply) lastPresent = key.id;
+      tick();
+      continue;
+    }
+    if (!apply) {
+      report.checkpoints++;
+      report.writes += key.writes ?? (await source.getTuple(configOf(thread, ns, key.id)))?.pendingWrites?.length ?? 0;
       tick();
       continue;
     }
@@ -207,12 +177,9 @@ async function copyNamespace(
       continue;
     }
     const parentId = tuple.parentConfig?.configurable?.checkpoint_id as string | undefined;
-    let parentVersions = parentId === undefined ? undefined : versions.get(parentId);
-    if (parentId !== undefined && parentVersions === undefined) {
-      // Put by an earlier run, or a fork's parent from long ago: read it back from the target,
-      // which also lets our saver extend its stored lists as a clean run would.
-      parentVersions = (await target.getTuple(configOf(thread, ns, parentId)))?.checkpoint.channel_versions;
-    }
+    // Put by an earlier run, or a fork's parent from long ago: read back from the target, which
+    // also lets our saver extend its stored lists as a clean run would.
+    const parentVersions = parentId === undefined ? undefined : (versions.get(parentId) ?? (await target.getTuple(configOf(thread, ns, parentId)))?.checkpoint.channel_versions);
     const { checkpoint } = tuple;
     await target.put(configOf(thread, ns, parentId), checkpoint, tuple.metadata ?? ({} as CheckpointMetadata), newVersionsOf(checkpoint.channel_versions, parentVersions));
     versions.set(key.id, { ...checkpoint.channel_versions });
@@ -232,10 +199,9 @@ export interface VerifyMigrationOptions {
 }
 
 /**
- * Compares two checkpointers thread by thread, one checkpoint at a time: the ids each lists per
- * (thread, namespace), then for each checkpoint the `getTuple` of both sides (values, versions,
- * metadata, parent and pending writes, with object keys sorted and writes ordered by task), and
- * the latest checkpoint `getTuple` returns without an id. Reports every difference.
+ * Compares two checkpointers thread by thread: the ids each holds per (thread, namespace), each
+ * checkpoint's `getTuple` on both sides (as JSON with sorted keys, writes by task), and the latest
+ * checkpoint. Reports every difference.
  *
  * @example
  * ```ts

@@ -1,7 +1,7 @@
 import { CheckpointIntegrityError, type Checkpoint as StoredRow, type CheckpointStore, type SourceRefPrefixQuery } from '@session-checkpoint/core';
 import { compareCodePoints } from '@session-checkpoint/core/internal';
 import { joinValue } from '../format/parts.js';
-import { checkpointPayload, isCheckpointRow, keyOf, writePayload, type CheckpointPayload, type StoredValue, type StoredWrite, type WritePayload } from '../format/payloads.js';
+import { checkpointPayload, isCheckpointRow, keyOf, writePartRefs, writePayload, type CheckpointPayload, type StoredValue, type StoredWrite, type WritePayload } from '../format/payloads.js';
 import { checkpointBound, checkpointRef, writePartRef, writesBeyondBound } from '../format/refs.js';
 
 /*
@@ -122,12 +122,7 @@ export async function* newestEntries(store: CheckpointStore, namespace: string, 
 
 /** The part rows of split pending writes of these entries, by ref, in one call. */
 export async function writePartRows(store: CheckpointStore, namespace: string, entries: readonly CheckpointEntry[]): Promise<Map<string, StoredRow>> {
-  const refs: string[] = [];
-  for (const e of entries) {
-    for (const task of e.writes) {
-      for (const w of task.writes) for (const part of w.value.parts ?? []) refs.push(writePartRef(task.thread_id, task.checkpoint_ns, task.checkpoint_id, task.task_id, part.k));
-    }
-  }
+  const refs = entries.flatMap((e) => e.writes.flatMap(writePartRefs));
   const out = new Map<string, StoredRow>();
   if (refs.length === 0) return out;
   for (const row of await store.findBySourceRefs(namespace, refs)) if (row.sourceRef !== null) out.set(row.sourceRef, row);

@@ -1,17 +1,15 @@
 import { CheckpointIntegrityError, type Checkpoint as StoredRow, type CheckpointStore } from '@session-checkpoint/core';
 import { jsonBytes } from '../format/json.js';
 import { joinValue } from '../format/parts.js';
-import { channelsOf, CHECKPOINT_KIND, checkpointPayload, isCheckpointRow, type CheckpointPayload, type ListPiece, type StoredValue } from '../format/payloads.js';
+import { channelsOf, CHECKPOINT_KIND, checkpointPayload, isCheckpointRow, valuePartRefs, type CheckpointPayload, type ListPiece, type StoredValue } from '../format/payloads.js';
 import { checkpointPrefix, checkpointRef, partRef } from '../format/refs.js';
 import { rowsByPrefix } from './entries.js';
 
 /*
- * Rebuilds channel values from the rows that hold them. A checkpoint row holds a channel's value
- * in full (`values`, possibly split into part rows), as the items appended to an earlier value
- * (`lists`), or names the row that holds it (`carried`). Every link names the row it needs and,
- * for list pieces and parts, that row's payload SHA-256: the rows are verified by the store on
- * read, the links bind them in order, so a value rebuilt here is exactly the value that was put,
- * or a CheckpointIntegrityError naming the checkpoint and the channel.
+ * Rebuilds channel values from the rows that hold them: in full (`values`, maybe in part rows), as
+ * items appended to an earlier value (`lists`), or in the row a link names (`carried`). The store
+ * verifies every row; links name rows and, for pieces and parts, their payload SHA-256, so a value
+ * rebuilt here is the value that was put, or a CheckpointIntegrityError naming checkpoint and channel.
  */
 
 /** A checkpoint row as read: its payload, its verified payload SHA-256 and its row id. */
@@ -56,11 +54,9 @@ function integrity(p: CheckpointPayload, channel: string, reason: string, rowId:
 }
 
 /**
- * The rows checkpoints read their channel values from, loaded, then the values rebuilt. One
- * rebuilder serves either one batch of checkpoints ({@link load} once) or a walk newest first
- * ({@link load} per checkpoint, then {@link release}): rows loaded for one checkpoint serve the
- * next ones, which are its ancestors and read the same chains, and rows newer than the walk's
- * position are let go, so a walk holds the rows of the chains it is in, not the thread.
+ * Loads the rows checkpoints read their values from, then rebuilds the values: for one batch
+ * ({@link load} once), or a walk newest first ({@link load} per checkpoint, then {@link release}),
+ * which keeps the rows of the chains it is in (its ancestors read them too), not the thread.
  */
 export class ChannelRebuilder {
   readonly #parts = new Map<string, StoredRow>();
@@ -100,17 +96,13 @@ export class ChannelRebuilder {
   #drop(r: RowInfo): void {
     this.#groupOf.delete(r);
     this.#memo.delete(r);
-    for (const ch of [...Object.keys(r.p.values), ...Object.keys(r.p.lists ?? {})]) {
-      const parts = Object.hasOwn(r.p.values, ch) ? r.p.values[ch]?.parts : r.p.lists?.[ch]?.parts;
-      for (const part of parts ?? []) this.#parts.delete(partRef(r.p.thread_id, r.p.checkpoint_ns, r.p.checkpoint_id, part.k));
-    }
+    for (const ref of valuePartRefs(r.p)) this.#parts.delete(ref);
   }
 
   /**
-   * For a walk newest first: lets go of the rows of `p`'s thread and namespace with ids from
-   * `p`'s up, which the checkpoints still to come (older ones) do not read. Should one still be
-   * needed (ids out of order), the next {@link load} reads it again. Of the other groups, only
-   * the rows of the last few released are kept.
+   * For a walk newest first: lets go of the rows of `p`'s (thread, namespace) with ids from `p`'s
+   * up, which older checkpoints do not read (a next {@link load} reads one again if needed), and of
+   * all but the last few groups released.
    */
   release(p: CheckpointPayload): void {
     const key = `${p.thread_id}\u0000${p.checkpoint_ns}`;
@@ -177,11 +169,9 @@ export class ChannelRebuilder {
   }
 
   async #loadRows(): Promise<void> {
-    // Each round reads, per (thread, ns), one ascending range covering every list chain the
-    // values pass through and whose earlier rows are not loaded, plus the other links by exact
-    // ref. A carried value can lead to a holder whose chain was not known before it was read, so
-    // rounds go on while they bring new rows: a chain is never cut at a fixed number of links
-    // (a fixed cap of 64 rounds left long chats' values unreadable).
+    // Each round reads, per (thread, ns), one range covering the list chains not loaded, plus the
+    // other links by ref. A carried value can lead to a chain unknown before, so rounds go on
+    // while they bring rows (a fixed cap of 64 rounds left long chats' values unreadable).
     for (;;) {
       const before = this.#count;
       const inRange: [from: string, before: string][] = [];
@@ -198,8 +188,7 @@ export class ChannelRebuilder {
           })(),
         );
       }
-      // Refs inside a range are read by it: fetching them beside it would read them twice (the
-      // snapshot, the largest row of a chain, is always one of them).
+      // Refs inside a range are read by it (the snapshot, a chain's largest row, is always one).
       const outside = this.#missing();
       if (outside.size === 0 && reads.length === 0) return;
       for (const ref of outside) if (inRange.some(([from, end]) => ref >= from && ref < end)) outside.delete(ref);
@@ -239,10 +228,8 @@ export class ChannelRebuilder {
   }
 
   /**
-   * Every (loaded row, channel) that a value the entries need passes through, following each
-   * channel's links from the entries back to its full copy; each pair once. A link to a row not
-   * loaded ends that walk (`link` names the checkpoint it led to). Kept until a row is added:
-   * `#missing` and `#loadParts` ask for it several times per batch.
+   * Every (loaded row, channel) a needed value passes through, from the entries back to its full
+   * copy, each pair once; a link to a row not loaded ends the walk. Kept until a row is added.
    */
   #linked(): { r: RowInfo; ch: string; link: string | undefined }[] {
     if (this.#walk) return this.#walk;
@@ -378,6 +365,17 @@ export class ChannelRebuilder {
     const rowOf = (k: number) => this.#parts.get(partRef(r.p.thread_id, r.p.checkpoint_ns, r.p.checkpoint_id, k));
     return joinValue(v, rowOf, (reason) => integrity(p, channel, `its value in checkpoint ${r.p.checkpoint_id}: ${reason}`, rowId));
   }
+}
+
+/** The values of the channels of `entry` (those in `only`, when given) as stored: joined from their rows, not revived. */
+export async function storedValues(store: CheckpointStore, namespace: string, entry: RowInfo, only?: ReadonlySet<string>): Promise<Map<string, StoredValue>> {
+  const out = new Map<string, StoredValue>();
+  const channels = channelsOf(entry.p).filter((ch) => only === undefined || only.has(ch));
+  if (channels.length === 0) return out;
+  const rebuilder = new ChannelRebuilder(store, namespace);
+  await rebuilder.load([entry]);
+  for (const ch of channels) out.set(ch, rebuilder.value(entry.p, ch, entry.rowId).stored);
+  return out;
 }
 
 /** The checkpoint a row's value of `channel` continues from (a list piece's `from`, a carried holder). */

@@ -15,7 +15,7 @@ import { channelsOf, writePayload, type CheckpointPayload, type StoredValue, typ
 import { checkpointRef } from '../format/refs.js';
 import { isThenable, loadValue, loadValueNow } from '../format/serde.js';
 import { allRowsByPrefix, sortedWrites, storedWrite, writePartRows, type CheckpointEntry } from './entries.js';
-import { ChannelRebuilder, type ListPlace, type RowInfo } from './rebuild.js';
+import { ChannelRebuilder, storedValues, type ListPlace, type RowInfo } from './rebuild.js';
 
 /*
  * Turns verified rows into CheckpointTuples. A checkpoint's pending writes come from the same range
@@ -58,10 +58,8 @@ export class TupleReader {
   }
 
   /**
-   * The tuple of each entry as soon as it is rebuilt, for entries coming newest first (as `list`
-   * reads them): the rows loaded for one serve the next (its ancestors read the same chains), and
-   * rows newer than the current entry are let go, so memory holds the chains being read and one
-   * tuple, not a page of tuples. Rebuilding stops when the consumer stops pulling.
+   * The tuple of each entry (newest first, as `list` reads them) as soon as it is rebuilt: memory
+   * holds the chains being read and one tuple, and rebuilding stops when the consumer does.
    */
   async *stream(entries: AsyncIterable<CheckpointEntry>): AsyncGenerator<CheckpointTuple> {
     const rebuilder = new ChannelRebuilder(this.store, this.namespace, true);
@@ -150,31 +148,14 @@ export class TupleReader {
 
   /** The values of `channels` that the checkpoint of `entry` has (absent ones are left out). */
   async channelValues(entry: CheckpointEntry, channels: readonly string[]): Promise<Map<string, unknown>> {
-    const p = entry.checkpoint;
-    const present = new Set(channelsOf(p));
-    const wanted = channels.filter((ch) => present.has(ch));
     const out = new Map<string, unknown>();
-    if (wanted.length === 0) return out;
-    const rebuilder = new ChannelRebuilder(this.store, this.namespace);
-    await rebuilder.load([rowInfo(entry)]);
-    for (const ch of wanted) {
-      const value = loadValueNow(this.serde, rebuilder.value(p, ch, entry.rowId).stored);
-      out.set(ch, isThenable(value) ? await value : value);
-    }
+    for (const [ch, stored] of await storedValues(this.store, this.namespace, rowInfo(entry), new Set(channels))) out.set(ch, await loadValueNow(this.serde, stored));
     return out;
   }
 
-  /**
-   * Every channel value of the checkpoint of `entry` as stored (joined from its pieces and parts,
-   * not revived): what a repeated put compares with (see write/rows.ts).
-   */
-  async storedValues(entry: CheckpointEntry): Promise<Map<string, StoredValue>> {
-    const p = entry.checkpoint;
-    const rebuilder = new ChannelRebuilder(this.store, this.namespace);
-    await rebuilder.load([rowInfo(entry)]);
-    const out = new Map<string, StoredValue>();
-    for (const ch of channelsOf(p)) out.set(ch, rebuilder.value(p, ch, entry.rowId).stored);
-    return out;
+  /** Every channel value of `entry` as stored, not revived: what a repeated put compares with (write/rows.ts). */
+  storedValues(entry: CheckpointEntry): Promise<Map<string, StoredValue>> {
+    return storedValues(this.store, this.namespace, rowInfo(entry));
   }
 
   /** The part rows of split pending writes of these entries, by ref, in one call. */
@@ -193,17 +174,11 @@ export class TupleReader {
   }
 }
 
-/*
- * getDeltaChannelHistory for DeltaChannel graphs: the base class walks the ancestors with one
- * verified getTuple each. Here the ancestors come from one descending range read of the thread's
- * index (the same read `list` uses, page by page), each checkpoint with its writes; only the
- * checkpoints on the target's parent chain count (another branch's rows in between are skipped).
- */
-
 /**
- * Seeds and writes of `channels` over the ancestors of `target`, newest first from `ancestors`
- * (a descending read of the target's (thread, namespace) below it). Same result as the base
- * class: per channel, the writes since the newest ancestor holding a value (its seed), oldest first.
+ * getDeltaChannelHistory: seeds and writes of `channels` over the ancestors of `target`, the same
+ * result as the base class (per channel, the writes since the newest ancestor holding a value, its
+ * seed, oldest first), from one descending range read of the thread (`ancestors`) instead of a
+ * verified getTuple per ancestor; checkpoints off the target's parent chain are skipped.
  */
 export async function deltaHistory(
   reader: TupleReader,

@@ -1,9 +1,9 @@
 import { CheckpointNotFoundError, type CheckpointStore } from '@session-checkpoint/core';
-import { channelsOf, jsonForm, LANGGRAPH_NAMESPACE } from '../format/payloads.js';
+import { jsonForm, LANGGRAPH_NAMESPACE } from '../format/payloads.js';
 import { setOwn } from '../format/json.js';
 import { checkpointPrefix } from '../format/refs.js';
 import { entryAt, newestEntries, sortedWrites, storedWrite, writePartRows, type CheckpointEntry } from '../read/entries.js';
-import { ChannelRebuilder } from '../read/rebuild.js';
+import { storedValues } from '../read/rebuild.js';
 import type { CheckpointSelector, LanggraphState, LanggraphWrite, PendingWriteTuple } from './types.js';
 
 /** The entry a selector names: its checkpoint id, or the latest of (thread, ns). */
@@ -20,14 +20,8 @@ export async function selectedEntry(store: CheckpointStore, selector: Checkpoint
 
 /** The channel values of an entry as the saver rebuilds them, in their JSON form. */
 export async function entryValues(store: CheckpointStore, namespace: string, entry: CheckpointEntry, only?: ReadonlySet<string>): Promise<Record<string, unknown>> {
-  const p = entry.checkpoint;
-  const rebuilder = new ChannelRebuilder(store, namespace);
-  await rebuilder.load([{ p, sha: entry.sha, rowId: entry.rowId }]);
   const values: Record<string, unknown> = {};
-  for (const channel of channelsOf(p)) {
-    if (only !== undefined && !only.has(channel)) continue;
-    setOwn(values, channel, jsonForm(rebuilder.value(p, channel, entry.rowId).stored));
-  }
+  for (const [channel, stored] of await storedValues(store, namespace, { p: entry.checkpoint, sha: entry.sha, rowId: entry.rowId }, only)) setOwn(values, channel, jsonForm(stored));
   return values;
 }
 
@@ -44,12 +38,10 @@ async function writesOf(store: CheckpointStore, namespace: string, entry: Checkp
 }
 
 /**
- * The state at one checkpoint, verified: the channel values exactly as the saver's `getTuple`
- * rebuilds them, in their serialised JSON form (LangChain messages as `{ lc: 1, type:
- * "constructor", id, kwargs }`), with metadata, pending writes and the derived `next` nodes.
- * A value the serializer stored as bytes (not JSON) comes back as `{ "$type": tag, "$base64": data }`.
- * Checkpoints of format version 1 to 3 before LangGraph's v4 (pending sends in the parent's writes)
- * are shown as stored, without LangGraph's migration of those sends.
+ * The state at one checkpoint, verified: the channel values as the saver's `getTuple` rebuilds
+ * them, in their serialised JSON form (bytes as `{ "$type", "$base64" }`), with metadata, pending
+ * writes and the derived `next` nodes. Pending sends of checkpoints before LangGraph's v4 are shown
+ * as stored, not migrated.
  *
  * @throws CheckpointNotFoundError when the thread or checkpoint has no row.
  * @throws CheckpointIntegrityError naming the checkpoint and channel when a row it needs fails verification.
@@ -112,12 +104,6 @@ export async function langgraphChannelValues(store: CheckpointStore, selector: C
   return entryValues(store, selector.namespace ?? LANGGRAPH_NAMESPACE, entry, new Set(selector.channels));
 }
 
-/*
- * The nodes a checkpoint runs next, from its channel versions alone (no graph at hand): LangGraph
- * triggers a StateGraph node through its channel `branch:to:<node>` (the start node through
- * `__start__`), and runs it when that channel holds a value at a version the node has not seen.
- */
-
 const BRANCH = 'branch:to:';
 const START = '__start__';
 
@@ -129,7 +115,8 @@ function newer(a: unknown, b: unknown): boolean {
 }
 
 /**
- * The names of the nodes triggered at this checkpoint, sorted.
+ * The nodes triggered at this checkpoint, sorted, from its channel versions alone: a StateGraph
+ * node runs when its channel `branch:to:<node>` (or `__start__`) has a version the node has not seen.
  */
 function nextNodes(checkpoint: Record<string, unknown>, present: ReadonlySet<string>): string[] {
   const versions = (checkpoint.channel_versions ?? {}) as Record<string, unknown>;

@@ -32,9 +32,8 @@ export interface PutValues {
 
 /**
  * Reads everything a put may store, before its first await: the checkpoint and metadata, each
- * changed channel's value (a list compared with `previousOf(channel)`, the JSON kept of the
- * parent's list) and the unchanged values that are small enough to repeat in the row, counted
- * without serialising until `inlineBytes` is spent.
+ * changed value (a list compared with `previousOf(channel)`, the JSON kept of the parent's), and
+ * the unchanged values small enough to repeat in the row (counted up to `inlineBytes`).
  */
 export async function capturePut(
   serde: SerializerProtocol,
@@ -150,20 +149,10 @@ export function isList(captured: Captured): captured is CapturedList {
   return 'items' in captured;
 }
 
-/*
- * A put may repeat a small unchanged value in its own row instead of linking to the row that holds
- * it (see `inlineCarriedBytes`), and must tell "small" without serialising: a 1 MB message list is
- * carried at most steps, and stringifying it to learn that it is large would cost more than the
- * link saves. This walk stops as soon as the budget is spent, so it costs O(budget) whatever the
- * value's size.
- */
-
 /**
- * About the length of `value` as compact JSON when that is at most `budget`, else `undefined`.
- * Only plain JSON data counts (plain objects, arrays, strings, finite numbers, booleans, null):
- * anything else (a class instance, a Map, a bigint, undefined) is `undefined`, since the
- * serializer decides its stored form. Strings count their UTF-16 length plus quotes (escapes not
- * counted): it is an estimate for a size rule, not a limit check.
+ * About the length of `value` as compact JSON when it is plain JSON data of at most `budget`, else
+ * `undefined`: an estimate for `inlineCarriedBytes` (strings count their UTF-16 length plus
+ * quotes) that stops once the budget is spent, so a 1 MB list costs no serialisation to be told large.
  */
 export function jsonSizeWithin(value: unknown, budget: number): number | undefined {
   const size = walk(value, budget);

@@ -1,7 +1,7 @@
 import { INTERRUPT } from '@langchain/langgraph-checkpoint';
 import { CheckpointValidationError, utf8ByteLength, type Checkpoint as StoredRow, type CheckpointStore } from '@session-checkpoint/core';
-import { checkpointPayload, isCheckpointRow, keyOf, writePayload, type CheckpointPayload } from '../format/payloads.js';
-import { checkpointPrefix, partRef, writePartRef } from '../format/refs.js';
+import { checkpointPayload, isCheckpointRow, keyOf, valuePartRefs, writePartRefs, writePayload, type CheckpointPayload } from '../format/payloads.js';
+import { checkpointPrefix } from '../format/refs.js';
 import { allRowsByPrefix } from '../read/entries.js';
 import { lockThread } from './thread-lock.js';
 
@@ -130,16 +130,11 @@ async function pruneThread(
     const e = byKey.get(k);
     if (!e) continue;
     ids.push(e.row.id);
-    for (const stored of [...Object.values(e.p.values), ...Object.values(e.p.lists ?? {})]) {
-      for (const part of stored.parts ?? []) partRefs.push(partRef(threadId, e.p.checkpoint_ns, e.p.checkpoint_id, part.k));
-    }
+    partRefs.push(...valuePartRefs(e.p));
     report.freedBytes += utf8ByteLength(e.row.payloadJson);
     report.checkpoints.push({ threadId, checkpointNs: e.p.checkpoint_ns, checkpointId: e.p.checkpoint_id });
     for (const w of writesOf.get(k) ?? []) {
-      const task = writePayload(w);
-      for (const write of task.writes) {
-        for (const part of write.value.parts ?? []) partRefs.push(writePartRef(threadId, task.checkpoint_ns, task.checkpoint_id, task.task_id, part.k));
-      }
+      partRefs.push(...writePartRefs(writePayload(w)));
       ids.push(w.id);
       report.writes++;
       report.freedBytes += utf8ByteLength(w.payloadJson);
