@@ -109,10 +109,14 @@ export async function captureValue(serde: SerializerProtocol, value: unknown, wh
   const items = new Array<JsonValue>(value.length);
   let later: Promise<void>[] | undefined;
   for (let i = 0; i < value.length; i++) {
+    // Compared now, before any await: the caller's objects are read at the call only.
+    const old = previous !== undefined && i < previous.length ? previous[i] : undefined;
+    if (old !== undefined && sameAsKept(shownJson(value[i], i), old)) {
+      items[i] = old as JsonValue;
+      continue;
+    }
     const plain = plainJsonOf(value[i], `${where}[${i}]`, String(i));
     if (plain !== undefined) {
-      const old = previous !== undefined && i < previous.length ? previous[i] : undefined;
-      // Compared now, before any await: the caller's objects are read at the call only.
       items[i] = (old !== undefined && sameJson(plain.json, old) ? old : cloneJson(plain.json)) as JsonValue;
       continue;
     }
@@ -126,6 +130,37 @@ export async function captureValue(serde: SerializerProtocol, value: unknown, wh
   }
   if (later !== undefined) await Promise.all(later);
   return listOf('json', items, previous);
+}
+
+/** What JSON serialisation writes for a list item at the top: its `toJSON(key)` (a message's), or the item; a Date is not shown (its check is the walk's). */
+function shownJson(item: unknown, i: number): unknown {
+  if (typeof item !== 'object' || item === null || item instanceof Date) return item;
+  const toJSON = (item as { toJSON?: unknown }).toJSON;
+  return typeof toJSON === 'function' ? toJSON.call(item, String(i)) : item;
+}
+
+/**
+ * True when `a` is plain JSON data equal to `b`, the JSON the saver kept (checked when captured):
+ * numbers and strings identical, objects with the plain prototype and no `toJSON`, the same keys,
+ * arrays of the same length. Equal to a checked value, `a` needs no check of its own: this one walk
+ * stands for the walk of {@link plainJsonOf} and the comparison after it, for the unchanged items
+ * that are most of a growing list (docs/decisions/0023; capture.test.ts compares both paths on
+ * generated values). Anything else is `false`, and the item takes the full path.
+ */
+function sameAsKept(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || a === null || typeof b !== 'object' || b === null) return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameAsKept(a[i], b[i])) return false;
+    return true;
+  }
+  const proto: unknown = Object.getPrototypeOf(a);
+  if (Array.isArray(b) || (proto !== Object.prototype && proto !== null) || typeof (a as { toJSON?: unknown }).toJSON === 'function') return false;
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length) return false;
+  for (const key of keys) if (!Object.hasOwn(b, key) || !sameAsKept((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key])) return false;
+  return true;
 }
 
 /** A captured list, its leading items compared with `previous` (kept items compare by identity). */
