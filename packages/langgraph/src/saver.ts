@@ -142,18 +142,15 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
     super(options.serde);
     this.store = storeArgument(store, STORE_USE);
     this.namespace = options.namespace ?? LANGGRAPH_NAMESPACE;
-    const max = options.maxCheckpointsPerThread;
-    if (max !== undefined && (!Number.isSafeInteger(max) || max < 1)) throw new CheckpointValidationError('maxCheckpointsPerThread must be a positive integer');
-    this.maxCheckpointsPerThread = max;
-    const ratio = options.snapshotRatio ?? DEFAULT_SNAPSHOT_RATIO;
-    if (typeof ratio !== 'number' || !Number.isFinite(ratio) || ratio < 0) throw new CheckpointValidationError('snapshotRatio must be a finite number >= 0');
-    this.snapshotRatio = ratio;
-    const inline = options.inlineCarriedBytes ?? DEFAULT_INLINE_CARRIED_BYTES;
-    if (!Number.isSafeInteger(inline) || inline < 0) throw new CheckpointValidationError('inlineCarriedBytes must be an integer >= 0');
-    this.inlineCarriedBytes = inline;
-    const listBytes = options.listCacheBytes ?? DEFAULT_LIST_CACHE_BYTES;
-    if (!Number.isSafeInteger(listBytes) || listBytes < 0) throw new CheckpointValidationError('listCacheBytes must be an integer >= 0');
-    this.#lists = new ListStates(LIST_CACHE_MAX, listBytes);
+    const check = <T>(value: T, ok: (v: T) => boolean, message: string): T => {
+      if (!ok(value)) throw new CheckpointValidationError(message);
+      return value;
+    };
+    const count = (min: number) => (v: unknown) => Number.isSafeInteger(v) && (v as number) >= min;
+    this.maxCheckpointsPerThread = check(options.maxCheckpointsPerThread, (v) => v === undefined || count(1)(v), 'maxCheckpointsPerThread must be a positive integer');
+    this.snapshotRatio = check(options.snapshotRatio ?? DEFAULT_SNAPSHOT_RATIO, (v) => typeof v === 'number' && Number.isFinite(v) && v >= 0, 'snapshotRatio must be a finite number >= 0');
+    this.inlineCarriedBytes = check(options.inlineCarriedBytes ?? DEFAULT_INLINE_CARRIED_BYTES, count(0), 'inlineCarriedBytes must be an integer >= 0');
+    this.#lists = new ListStates(LIST_CACHE_MAX, check(options.listCacheBytes ?? DEFAULT_LIST_CACHE_BYTES, count(0), 'listCacheBytes must be an integer >= 0'));
     this.#reader = new TupleReader(store, this.namespace, this.serde);
   }
 

@@ -137,32 +137,6 @@ function preparePart(tx: CheckpointStore, target: PartTarget, channel: string, k
   return tryPrepare(tx, { namespace: target.namespace, sessionId: target.thread, kind: PART_KIND, name: `part ${k}`, payload, sourceRef: refOf(k) });
 }
 
-/** Item slices as part rows, or `undefined` when an item alone does not fit one. */
-function itemParts(tx: CheckpointStore, target: PartTarget, channel: string, items: unknown[], sizes: number[], refOf: (k: number) => string, k0: number): PreparedCheckpoint[] | undefined {
-  const slices = splitItems(items, tx.limits.maxPayloadBytes - PART_OVERHEAD, sizes);
-  if (slices === undefined) return undefined;
-  const parts: PreparedCheckpoint[] = [];
-  // The slices are sized by JSON.stringify; the canonical form can be a little longer (Python's
-  // float spelling, e.g. 1e-07), so a slice over the limit is halved and tried again.
-  const queue = slices.reverse();
-  for (let slice = queue.pop(); slice !== undefined; slice = queue.pop()) {
-    const part = preparePart(tx, target, channel, k0 + parts.length, { items: slice }, refOf);
-    if (part !== undefined) parts.push(part);
-    else if (slice.length > 1) queue.push(slice.slice(slice.length >> 1), slice.slice(0, slice.length >> 1));
-    else return undefined;
-  }
-  return parts;
-}
-
-/** Text slices as part rows: always fit, since each slice is sized by its escaped form. */
-function textParts(tx: CheckpointStore, target: PartTarget, channel: string, text: string, refOf: (k: number) => string, k0: number): PreparedCheckpoint[] {
-  return splitText(text, tx.limits.maxPayloadBytes - PART_OVERHEAD).map((slice, i) => {
-    const part = preparePart(tx, target, channel, k0 + i, { text: slice }, refOf);
-    if (part === undefined) throw new CheckpointValidationError(`part ${k0 + i} of ${target.what}, channel '${channel}', is over the store's maxPayloadBytes (${tx.limits.maxPayloadBytes})`);
-    return part;
-  });
-}
-
 /**
  * Moves a stored value, cut by {@link cutValue}, into part rows numbered from `k0`: returns the
  * value its owning row keeps (the tag, the form, the part list and, for an object cut at one
@@ -171,18 +145,33 @@ function textParts(tx: CheckpointStore, target: PartTarget, channel: string, tex
 function splitValue(tx: CheckpointStore, target: PartTarget, channel: string, cut: ValueCut, refOf: (k: number) => string, k0: number): { value: StoredValue; parts: PreparedCheckpoint[] } {
   const v = cut.value;
   const size = v.s === undefined ? {} : { s: v.s };
+  const part = (k: number, slice: { text: string } | { items: unknown[] }) => preparePart(tx, target, channel, k, slice, refOf);
   if ('items' in cut) {
-    const parts = itemParts(tx, target, channel, cut.items, cut.sizes, refOf, k0);
-    if (parts !== undefined) {
+    const slices = splitItems(cut.items, tx.limits.maxPayloadBytes - PART_OVERHEAD, cut.sizes);
+    const parts: PreparedCheckpoint[] = [];
+    let fits = slices !== undefined;
+    // Slices sized by JSON.stringify; the canonical form can be a little longer (Python's float
+    // spelling, e.g. 1e-07), so a slice over the limit is halved and tried again.
+    const queue = (slices ?? []).reverse();
+    for (let slice = queue.pop(); fits && slice !== undefined; slice = queue.pop()) {
+      const prepared = part(k0 + parts.length, { items: slice });
+      if (prepared !== undefined) parts.push(prepared);
+      else if (slice.length > 1) queue.push(slice.slice(slice.length >> 1), slice.slice(0, slice.length >> 1));
+      else fits = false;
+    }
+    if (fits) {
       const around = cut.at === undefined ? {} : { at: cut.at, j: cut.shell as JsonValue };
       return { value: { t: v.t, ...size, parts: refsOf(parts, k0), form: 'items', ...around }, parts };
     }
   }
-  // An item alone larger than a part: the value goes as text.
+  // An item alone larger than a part: the value goes as text, in slices sized by their escaped form.
   const text = 'text' in cut ? cut.text : JSON.stringify(v.j ?? null);
-  const form = 'text' in cut ? cut.form : 'j';
-  const parts = textParts(tx, target, channel, text, refOf, k0);
-  return { value: { t: v.t, ...size, parts: refsOf(parts, k0), form }, parts };
+  const parts = splitText(text, tx.limits.maxPayloadBytes - PART_OVERHEAD).map((slice, i) => {
+    const prepared = part(k0 + i, { text: slice });
+    if (prepared === undefined) throw new CheckpointValidationError(`part ${k0 + i} of ${target.what}, channel '${channel}', is over the store's maxPayloadBytes (${tx.limits.maxPayloadBytes})`);
+    return prepared;
+  });
+  return { value: { t: v.t, ...size, parts: refsOf(parts, k0), form: 'text' in cut ? cut.form : 'j' }, parts };
 }
 
 /** A value the owning row may move into part rows, and how the row takes its split form back. */

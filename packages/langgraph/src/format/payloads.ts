@@ -65,6 +65,18 @@ export function writePartRefs(w: WritePayload): string[] {
   return w.writes.flatMap((x) => (x.value.parts ?? []).map((part) => writePartRef(w.thread_id, w.checkpoint_ns, w.checkpoint_id, w.task_id, part.k)));
 }
 
+/** Where a list's chain stands: the snapshot it starts from and the snapshot rule's counts. */
+export interface ChainCounts {
+  /** Checkpoint whose row holds the full value the chain starts from (the snapshot). */
+  since: string;
+  /** Serialized bytes of the pieces since the snapshot (this one included). */
+  d: number;
+  /** Serialized bytes of the snapshot. */
+  s: number;
+  /** Pieces since the snapshot (this one included). */
+  c: number;
+}
+
 /**
  * A list channel whose value extends the value of an earlier checkpoint: only the appended items
  * are here (`j`, or `parts` when split). The items before them are the value at `from` (a
@@ -72,7 +84,7 @@ export function writePartRefs(w: WritePayload): string[] {
  * SHA-256 `sha`; that row holds either the value in full (`values`) or the previous piece
  * (`lists`), so the chain back to the full value (the snapshot at `since`) is bound by row hashes.
  */
-export interface ListPiece {
+export interface ListPiece extends ChainCounts {
   t: 'json';
   /** Checkpoint whose row holds the value this one extends. */
   from: string;
@@ -80,14 +92,6 @@ export interface ListPiece {
   sha: string;
   /** Items of the value at `from`. */
   n: number;
-  /** Checkpoint whose row holds the full value the chain starts from (the snapshot). */
-  since: string;
-  /** Serialized bytes of the pieces since the snapshot, this one included. */
-  d: number;
-  /** Serialized bytes of the snapshot. */
-  s: number;
-  /** Pieces since the snapshot, this one included. */
-  c: number;
   /** The appended items. */
   j?: unknown[];
   /** Or, when they are too large for one row, the rows holding them (see `form`). */

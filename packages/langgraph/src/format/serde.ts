@@ -147,12 +147,6 @@ function refuse(where: string, path: readonly Step[], kind: keyof typeof REFUSAL
   throw new CheckpointValidationError(`LangGraph value at ${describePath(where, path)} is ${what ?? defaultWhat}, ${why}; ${hint}`);
 }
 
-function tooDeep(where: string): never {
-  throw new CheckpointValidationError(
-    `LangGraph value at ${where} is nested deeper than ${MAX_VALUE_DEPTH} levels, which the store cannot hold; flatten it first (e.g. store a list instead of a chain)`,
-  );
-}
-
 /**
  * Throws `CheckpointValidationError` if `value` holds what the serializer would mangle (above) or
  * nests deeper than {@link MAX_VALUE_DEPTH}. `true` when it is plain JSON data (what JSON.parse
@@ -202,12 +196,14 @@ class Walk {
         return false;
     }
     if (value === null) return true;
-    if (depth >= MAX_VALUE_DEPTH) tooDeep(this.where);
+    if (depth >= MAX_VALUE_DEPTH) {
+      throw new CheckpointValidationError(`LangGraph value at ${this.where} is nested deeper than ${MAX_VALUE_DEPTH} levels, which the store cannot hold; flatten it first (e.g. store a list instead of a chain)`);
+    }
     const proto: unknown = Object.getPrototypeOf(value);
     const toJSON = (value as { toJSON?: unknown }).toJSON;
     if (typeof toJSON !== 'function') {
-      if (Array.isArray(value)) return this.#enter(value) && this.#leave(this.#array(value, depth + 1));
-      if (proto === Object.prototype || proto === null) return this.#enter(value) && this.#leave(this.#object(value, depth + 1));
+      if (Array.isArray(value)) return this.#enter(value) && this.#leave(this.#members(value, value.length, depth + 1));
+      if (proto === Object.prototype || proto === null) return this.#enter(value) && this.#leave(this.#members(value, Object.keys(value), depth + 1));
       if (ArrayBuffer.isView(value)) return this.#bytes(value);
       if (value instanceof ArrayBuffer) refuse(this.where, this.#path, 'rawBytes', 'an ArrayBuffer');
       if (typeof SharedArrayBuffer === 'function' && value instanceof SharedArrayBuffer) refuse(this.where, this.#path, 'rawBytes', 'a SharedArrayBuffer');
@@ -221,24 +217,19 @@ class Walk {
       // JSON serialisation writes what toJSON returns (a Buffer's {type, data}, a Date's text, ...).
       const json: unknown = depth === 0 ? toJSON.call(value, this.rootKey) : toJSON.call(value);
       if (json !== value && this.value(json, depth + 1) && depth === 0) this.shown = { json };
-    } else if (value instanceof Map) {
+    } else if (value instanceof Map || value instanceof Set) {
       let i = 0;
-      for (const [k, v] of value) {
-        this.#path.push({ slot: `key ${i}` });
-        this.value(k, depth + 1);
-        this.#path[this.#path.length - 1] = { slot: `value ${i++}` };
-        this.value(v, depth + 1);
-        this.#path.pop();
-      }
-    } else if (value instanceof Set) {
-      let i = 0;
-      for (const v of value) {
-        this.#path.push({ slot: `item ${i++}` });
-        this.value(v, depth + 1);
-        this.#path.pop();
+      for (const entry of value) {
+        const slots: [string, unknown][] = value instanceof Map ? [['key', (entry as unknown[])[0]], ['value', (entry as unknown[])[1]]] : [['item', entry]];
+        for (const [slot, v] of slots) {
+          this.#path.push({ slot: `${slot} ${i}` });
+          this.value(v, depth + 1);
+          this.#path.pop();
+        }
+        i++;
       }
     } else {
-      this.#object(value, depth + 1);
+      this.#members(value, Object.keys(value), depth + 1);
     }
     return this.#leave(false);
   }
@@ -259,23 +250,15 @@ class Walk {
     return false;
   }
 
-  #array(value: readonly unknown[], depth: number): boolean {
-    let plain = true;
-    this.#path.push(0);
-    for (let i = 0; i < value.length; i++) {
-      this.#path[this.#path.length - 1] = i;
-      plain = this.value(value[i], depth) && plain;
-    }
-    this.#path.pop();
-    return plain;
-  }
-
-  #object(value: object, depth: number): boolean {
+  /** Walks the members of an object (`keys`) or an array (`keys` its length); whether all were plain JSON. */
+  #members(value: object, keys: readonly string[] | number, depth: number): boolean {
     let plain = true;
     this.#path.push('');
-    for (const key of Object.keys(value)) {
+    const n = typeof keys === 'number' ? keys : keys.length;
+    for (let i = 0; i < n; i++) {
+      const key = typeof keys === 'number' ? i : (keys[i] as string);
       this.#path[this.#path.length - 1] = key;
-      plain = this.value((value as Record<string, unknown>)[key], depth) && plain;
+      plain = this.value((value as Record<string | number, unknown>)[key], depth) && plain;
     }
     this.#path.pop();
     return plain;

@@ -1,7 +1,7 @@
 import { CheckpointIntegrityError, type Checkpoint as StoredRow, type CheckpointStore } from '@session-checkpoint/core';
 import { jsonBytes } from '../format/json.js';
 import { joinValue } from '../format/parts.js';
-import { channelsOf, CHECKPOINT_KIND, checkpointPayload, isCheckpointRow, valuePartRefs, type CheckpointPayload, type ListPiece, type StoredValue } from '../format/payloads.js';
+import { channelsOf, CHECKPOINT_KIND, checkpointPayload, isCheckpointRow, valuePartRefs, type ChainCounts, type CheckpointPayload, type ListPiece, type StoredValue } from '../format/payloads.js';
 import { checkpointPrefix, checkpointRef, partRef } from '../format/refs.js';
 import { rowsByPrefix } from './entries.js';
 
@@ -20,19 +20,11 @@ export interface RowInfo {
 }
 
 /** Where a list's last piece lives, and the snapshot rule's counts: what the next put extends. */
-export interface ListPlace {
+export interface ListPlace extends ChainCounts {
   /** Checkpoint whose row holds the value (in full or as its last piece). */
   holder: string;
   /** That row's payload SHA-256; `undefined` until the row is written. */
   sha: string | undefined;
-  /** Checkpoint whose row holds the snapshot the chain starts from. */
-  since: string;
-  /** Serialized bytes of the pieces since the snapshot. */
-  d: number;
-  /** Serialized bytes of the snapshot. */
-  s: number;
-  /** Pieces since the snapshot. */
-  c: number;
 }
 
 /** A rebuilt value: what to load, whether it was assembled from pieces, and, for a list, where it lives. */
@@ -92,13 +84,6 @@ export class ChannelRebuilder {
     this.#walk = undefined;
   }
 
-  /** Forgets a row let go by {@link release}, with its memo and part rows. */
-  #drop(r: RowInfo): void {
-    this.#groupOf.delete(r);
-    this.#memo.delete(r);
-    for (const ref of valuePartRefs(r.p)) this.#parts.delete(ref);
-  }
-
   /**
    * For a walk newest first: lets go of the rows of `p`'s (thread, namespace) with ids from `p`'s
    * up, which older checkpoints do not read (a next {@link load} reads one again if needed), and of
@@ -120,9 +105,12 @@ export class ChannelRebuilder {
     }
   }
 
+  /** Forgets a row let go by {@link release}, with its memo and part rows. */
   #forget(group: Map<string, RowInfo>, id: string, r: RowInfo): void {
     group.delete(id);
-    this.#drop(r);
+    this.#groupOf.delete(r);
+    this.#memo.delete(r);
+    for (const ref of valuePartRefs(r.p)) this.#parts.delete(ref);
     this.#count--;
     this.#walk = undefined;
   }

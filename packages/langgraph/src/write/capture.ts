@@ -115,9 +115,10 @@ export async function captureValue(serde: SerializerProtocol, value: unknown, wh
       items[i] = old as JsonValue;
       continue;
     }
+    // Not the kept item: walked (refusing what the serializer would mangle) and copied.
     const plain = plainJsonOf(value[i], `${where}[${i}]`, String(i));
     if (plain !== undefined) {
-      items[i] = (old !== undefined && sameJson(plain.json, old) ? old : cloneJson(plain.json)) as JsonValue;
+      items[i] = cloneJson(plain.json) as JsonValue;
       continue;
     }
     // The serializer's own form (a Map, a Uint8Array, undefined...): dumpsTyped serialises before
