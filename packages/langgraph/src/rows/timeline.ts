@@ -26,12 +26,6 @@ interface Step {
   partRefs: string[];
 }
 
-/** One range read of raw rows, each checked on its own (a bad row does not fail the page). */
-async function readRange(store: CheckpointStore, namespace: string, prefix: string, before: string | undefined, limit: number) {
-  const query = { namespace, prefix, descending: true, limit, ...(before === undefined ? {} : { before }) };
-  return checkedRange(store, query);
-}
-
 /**
  * One page of a thread's checkpoints in one checkpoint namespace, newest first (by checkpoint id,
  * as `list` orders them). Reads only the rows of the page (a range read of the checkpoint rows
@@ -64,7 +58,8 @@ export async function langgraphTimeline(store: CheckpointStore, options: Langgra
   let more = false;
   const chunk = Math.min(1000, limit * 2 + 2);
   read: for (;;) {
-    const page = await readRange(store, namespace, prefix, before, chunk);
+    // Raw rows, each checked on its own: a bad row does not fail the page.
+    const page = await checkedRange(store, { namespace, prefix, descending: true, limit: chunk, ...(before === undefined ? {} : { before }) });
     for (const checked of page) {
       const raw = checked.ok ? checked.row : checked.raw;
       const ref = String(raw.sourceRef);

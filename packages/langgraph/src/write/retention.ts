@@ -58,7 +58,7 @@ export async function pruneThreads(store: CheckpointStore, namespace: string, op
     const run = async (tx: CheckpointStore) => pruneThread(tx, namespace, threadId, options, olderThan, report, apply);
     if (apply) {
       await store.transaction(async (tx) => {
-        // Under the thread's lock: no put in flight links to a row this removes (see thread-lock.ts).
+        // Under the thread's lock: no put in flight links to a row this removes (see write/thread-lock.ts).
         const release = await lockThread(tx, namespace, threadId);
         await run(tx);
         await release();
