@@ -156,8 +156,9 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
 
   /** The checkpoint named by `checkpoint_id`, or the latest of (`thread_id`, `checkpoint_ns`). */
   async getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
-    const { thread, ns, id } = placeOf(config);
-    if (thread === undefined || thread === '') return undefined;
+    // No thread: nothing to get, and the other fields are not checked.
+    if (!hasThread(config)) return undefined;
+    const { thread = '', ns, id } = placeOf(config);
     if (id !== undefined) {
       const entry = await entryAt(this.store, this.namespace, thread, ns ?? '', id);
       return entry ? this.#handOut(entry) : undefined;
@@ -175,8 +176,8 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
   override async getDeltaChannelHistory(options: { config: RunnableConfig; channels: string[] }): Promise<Record<string, DeltaChannelHistory>> {
     const { config, channels } = options;
     if (channels.length === 0) return {};
-    const { thread, ns = '', id } = placeOf(config);
-    if (thread === undefined || thread === '') return deltaHistoryOf(channels);
+    if (!hasThread(config)) return deltaHistoryOf(channels);
+    const { thread = '', ns = '', id } = placeOf(config);
     const prefix = checkpointPrefix(thread, ns);
     let target: CheckpointEntry | undefined;
     let ancestors: AsyncGenerator<CheckpointEntry>;
@@ -452,6 +453,12 @@ function optionalText(value: unknown, field: string): string | undefined {
   if (typeof value === 'string') return value;
   const { name, where, pass } = PLACES[field] as (typeof PLACES)[string];
   throw new CheckpointValidationError(`"${name}" in ${where} must be a string (got ${kindOf(value)}): ${pass}`);
+}
+
+/** True when the config names a thread (a non-empty string; anything else but absence is refused). */
+function hasThread(config: RunnableConfig): boolean {
+  const thread = optionalText((config.configurable as Configurable | undefined)?.thread_id, 'thread_id');
+  return thread !== undefined && thread !== '';
 }
 
 /** The thread, namespace and checkpoint id a read's config names (each checked when present). */
