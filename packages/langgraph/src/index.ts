@@ -3,8 +3,8 @@
  *
  * @packageDocumentation
  */
-export { SessionCheckpointSaver, type SessionCheckpointSaverOptions } from './session-checkpoint-saver.js';
-export type { PruneReport, SaverPruneOptions } from './retention.js';
+export { SessionCheckpointSaver, type SessionCheckpointSaverOptions } from './saver.js';
+export type { PruneReport, SaverPruneOptions } from './write/retention.js';
 export {
   CHECKPOINT_KIND,
   PART_KIND,
@@ -15,8 +15,8 @@ export {
   type PartRef,
   type StoredWrite,
   type WritePayload,
-} from './row-payloads.js';
-export type { StoredValue } from './stored-value.js';
+} from './format/payloads.js';
+export type { StoredValue } from './format/payloads.js';
 export {
   migrateCheckpoints,
   verifyMigration,
@@ -26,5 +26,5 @@ export {
   type MigrationReport,
   type VerificationReport,
   type VerifyMigrationOptions,
-} from './migrate-savers.js';
-export { MissingPackageError, openOfficialSaver, type OpenedSaver, type OpenOfficialSaverOptions } from './migrate-open.js';
+} from './migrate/migrate.js';
+export { MissingPackageError, openOfficialSaver, type OpenedSaver, type OpenOfficialSaverOptions } from './migrate/open.js';

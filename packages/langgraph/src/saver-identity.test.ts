@@ -1,8 +1,8 @@
 import { CheckpointIntegrityError, type Checkpoint as StoredRow, type CheckpointStore } from '@session-checkpoint/core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SessionCheckpointSaver } from './index.js';
-import { partPayload } from './row-payloads.js';
-import { checkpointRef, partRef, parseSourceRef, refNames, writeRef } from './source-refs.js';
+import { partPayload } from './format/payloads.js';
+import { checkpointRef, partRef, parseSourceRef, refNames, writeRef } from './format/refs.js';
 import { backends } from './test-support/backends.js';
 import { cfg, checkpointWith, listThread, meta } from './test-support/checkpoints.js';
 

@@ -1,8 +1,8 @@
 import type { CheckpointStore } from '@session-checkpoint/core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SessionCheckpointSaver } from './index.js';
-import { jsonSizeWithin } from './json-size.js';
-import type { CheckpointPayload } from './row-payloads.js';
+import { jsonSizeWithin } from './write/capture.js';
+import type { CheckpointPayload } from './format/payloads.js';
 import { backends } from './test-support/backends.js';
 import { cfg, checkpointWith, listThread, meta } from './test-support/checkpoints.js';
 

@@ -1,9 +1,9 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { SessionCheckpointSaver } from './index.js';
-import { checkpointRef } from './source-refs.js';
+import { checkpointRef } from './format/refs.js';
 import { backends } from './test-support/backends.js';
 import { cfg, checkpointWith, meta } from './test-support/checkpoints.js';
-import { lockThread } from './thread-lock.js';
+import { lockThread } from './write/thread-lock.js';
 
 /*
  * A put links to rows that prune and deleteThread may remove, so it must not slip between their

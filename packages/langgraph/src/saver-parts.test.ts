@@ -4,7 +4,7 @@ import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SessionCheckpointSaver } from './index.js';
-import { PART_OVERHEAD, splitItems } from './value-parts.js';
+import { PART_OVERHEAD, splitItems } from './format/parts.js';
 import { backends, tempDir } from './test-support/backends.js';
 import { cfg, checkpointWith, listThread, meta } from './test-support/checkpoints.js';
 

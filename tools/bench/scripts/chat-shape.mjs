@@ -4,16 +4,24 @@
 // chat (src/chat-graph.ts) appends four messages a turn, one of them an 18 KB tool result; an agent
 // that calls several tools, or streams its answer in parts, appends many smaller ones, and what a
 // saver does per message (not per byte) then shows. Contenders, each in a fresh child process per
-// run (so no contender warms another's code), in rotating order:
-//   peer-delta   SqliteSaver with LangGraph's DeltaChannel graph (the anchor)
-//   ours-delta   SessionCheckpointSaver with the DeltaChannel graph
-//   ours-plain   SessionCheckpointSaver with the unchanged graph
-// SQLite in WAL mode at synchronous=NORMAL on both sides (our store at durability "normal").
+// run (so no contender warms another's code, as in a user's process), in rotating order:
+//   peer-delta      SqliteSaver with LangGraph's DeltaChannel graph (the anchor)
+//   ours-delta      SessionCheckpointSaver on SQLite with the DeltaChannel graph
+//   ours-plain      SessionCheckpointSaver on SQLite with the unchanged graph
+//   pg-peer-delta   PostgresSaver with the DeltaChannel graph (with SC_PG_URL)
+//   pg-ours-delta   SessionCheckpointSaver on PostgreSQL with the DeltaChannel graph (with SC_PG_URL)
+//   memory-plain    LangGraph's MemorySaver with the unchanged graph (stores nothing durable: what
+//                   serialising every message at every put and reviving it at every read costs)
+//   peer-plain      SqliteSaver with the unchanged graph (O(N^2) bytes)
+// SQLite in WAL mode at synchronous=NORMAL on both sides (our store at durability "normal");
+// PostgreSQL at the server's settings, each contender in a schema of its own, dropped after.
 // Prints one JSON line per run and a table of medians: total time (ms, wall) and CPU time of the
-// turns, bytes on disk, and the ratios against the anchor.
+// turns (this process; a PostgreSQL server's CPU is not in it), bytes stored, and the ratios of
+// each contender to its anchor (pg-* to pg-peer-delta, the others to peer-delta), medians of
+// per-run ratios. This is the measure of record for issue 39's chat bars (docs/decisions/0023).
 //
-// Usage: node tools/bench/scripts/chat-shape.mjs [turns=60] [messagesPerTurn=4] [runs=3] [contenders=peer-delta,ours-delta,ours-plain]
-// (after `npm run build`; a file of each contender's run lives in a temporary folder, removed after).
+// Usage: [SC_PG_URL=postgres://...] node tools/bench/scripts/chat-shape.mjs [turns=60] [messagesPerTurn=4] [runs=3] [contenders]
+// (after `npm run build`; default contenders: the three SQLite ones, and the two pg-* ones with SC_PG_URL).
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,7 +29,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const [turns = 60, perTurn = 4, runs = 3] = process.argv.slice(2, 5).map(Number);
-const contenders = (process.argv[5] ?? 'peer-delta,ours-delta,ours-plain').split(',');
+const pgUrl = process.env.SC_PG_URL;
+const contenders = (process.argv[5] ?? `peer-delta,ours-delta,ours-plain${pgUrl ? ',pg-peer-delta,pg-ours-delta' : ''}`).split(',');
+// Options of our saver, for experiments (e.g. SC_CHAT_SHAPE_SAVER_OPTIONS='{"snapshotRatio":8}').
+const saverOptions = JSON.parse(process.env.SC_CHAT_SHAPE_SAVER_OPTIONS ?? '{}');
+const anchorOf = (who) => (who.startsWith('pg-') ? 'pg-peer-delta' : 'peer-delta');
 
 if (process.env.SC_CHAT_SHAPE_CHILD) {
   await child(process.env.SC_CHAT_SHAPE_CHILD, process.env.SC_CHAT_SHAPE_FILE);
@@ -34,7 +46,7 @@ if (process.env.SC_CHAT_SHAPE_CHILD) {
         const who = contenders[(i + run) % contenders.length];
         const file = join(dir, `${who}-${run}.sqlite`);
         const out = execFileSync(process.execPath, [fileURLToPath(import.meta.url), String(turns), String(perTurn)], {
-          env: { ...process.env, SC_CHAT_SHAPE_CHILD: who, SC_CHAT_SHAPE_FILE: file },
+          env: { ...process.env, SC_CHAT_SHAPE_CHILD: who, SC_CHAT_SHAPE_FILE: file, SC_CHAT_SHAPE_SCHEMA: `chat_shape_${process.pid}_${run}_${who.replace(/-/g, '_')}` },
           encoding: 'utf8',
           maxBuffer: 1 << 20,
         });
@@ -47,13 +59,15 @@ if (process.env.SC_CHAT_SHAPE_CHILD) {
     rmSync(dir, { recursive: true, force: true });
   }
   const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
-  const anchor = results.get('peer-delta');
-  console.log(`\n${turns} turns, ${perTurn} messages a turn, ${runs} runs, Node ${process.version}; medians (ratio to peer-delta, median of per-run ratios)`);
-  console.log('| contender | wall ms | cpu ms | bytes KiB | wall ratio | cpu ratio | bytes ratio |');
-  console.log('|---|---|---|---|---|---|---|');
+  console.log(`\n${turns} turns, ${perTurn} messages a turn, ${runs} runs, Node ${process.version}; medians (ratio to the anchor, median of per-run ratios)`);
+  console.log('| contender | wall ms | cpu ms | bytes KiB | wall ratio | cpu ratio | cpu ratio, first 10 turns | cpu ratio, the rest | bytes ratio |');
+  console.log('|---|---|---|---|---|---|---|---|---|');
   for (const [who, rs] of results) {
+    const anchor = results.get(anchorOf(who));
     const ratio = (key) => (anchor ? median(rs.map((r, i) => r[key] / anchor[i][key])).toFixed(2) : '');
-    console.log(`| ${who} | ${median(rs.map((r) => r.wallMs)).toFixed(0)} | ${median(rs.map((r) => r.cpuMs)).toFixed(0)} | ${(median(rs.map((r) => r.bytes)) / 1024).toFixed(0)} | ${ratio('wallMs')} | ${ratio('cpuMs')} | ${ratio('bytes')} |`);
+    for (const r of rs) r.cpuRest = r.cpuMs - r.cpuFirst10;
+    const cells = [median(rs.map((r) => r.wallMs)).toFixed(0), median(rs.map((r) => r.cpuMs)).toFixed(0), (median(rs.map((r) => r.bytes)) / 1024).toFixed(0)];
+    console.log(`| ${who} | ${cells.join(' | ')} | ${['wallMs', 'cpuMs', 'cpuFirst10', 'cpuRest', 'bytes'].map(ratio).join(' | ')} |`);
   }
 }
 
@@ -64,7 +78,38 @@ async function child(who, file) {
   const channel = who.endsWith('delta') ? 'delta' : 'plain';
   let saver;
   let close;
-  if (who.startsWith('peer')) {
+  let bytesOf = async () => ['', '-wal', '-shm'].map((s) => file + s).filter(existsSync).reduce((n, p) => n + statSync(p).size, 0);
+  if (who.startsWith('pg-')) {
+    const pg = (await import('pg')).default;
+    const schema = process.env.SC_CHAT_SHAPE_SCHEMA;
+    const admin = new pg.Client({ connectionString: pgUrl });
+    await admin.connect();
+    if (who === 'pg-peer-delta') {
+      const { PostgresSaver } = await import('@langchain/langgraph-checkpoint-postgres');
+      await admin.query(`create schema "${schema}"`);
+      saver = PostgresSaver.fromConnString(pgUrl, { schema });
+      await saver.setup();
+      close = () => saver.end();
+    } else {
+      const { openPostgresStore } = await import('@session-checkpoint/store-kysely');
+      const { SessionCheckpointSaver } = await import('@session-checkpoint/langgraph');
+      const store = await openPostgresStore(pgUrl, { schema, poolSize: 2 });
+      saver = new SessionCheckpointSaver(store, saverOptions);
+      close = () => store.close();
+    }
+    bytesOf = async () => {
+      const { rows } = await admin.query(`select coalesce(sum(pg_total_relation_size(c.oid)), 0)::text as b from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname = $1 and c.relkind = 'r'`, [schema]);
+      const bytes = Number(rows[0].b);
+      await admin.query(`drop schema if exists "${schema}" cascade`);
+      await admin.end();
+      return bytes;
+    };
+  } else if (who === 'memory-plain') {
+    const { MemorySaver } = await import('@langchain/langgraph-checkpoint');
+    saver = new MemorySaver();
+    close = async () => undefined;
+    bytesOf = async () => 0;
+  } else if (who.startsWith('peer')) {
     const { SqliteSaver } = await import('@langchain/langgraph-checkpoint-sqlite');
     const { default: Database } = await import('better-sqlite3');
     const db = new Database(file);
@@ -76,7 +121,7 @@ async function child(who, file) {
     const { openSqliteStore } = await import('@session-checkpoint/store-kysely');
     const { SessionCheckpointSaver } = await import('@session-checkpoint/langgraph');
     const store = await openSqliteStore(file, { durability: 'normal' });
-    saver = new SessionCheckpointSaver(store);
+    saver = new SessionCheckpointSaver(store, saverOptions);
     close = () => store.close();
   }
   // A turn: the user's question, the agent's call of `calls` tools, their results, the answer.
@@ -113,7 +158,9 @@ async function child(who, file) {
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   let state;
+  let cpuFirst10 = 0;
   for (let turn = 0; turn < turns; turn++) {
+    if (turn === 10) cpuFirst10 = ((u) => (u.user + u.system) / 1000)(process.cpuUsage(cpu0));
     state = await graph.invoke({ messages: [new HumanMessage({ id: `t${turn}-user`, content: `Question ${turn}: ${text(1e6 + turn, 160)}` })] }, config);
   }
   const wallMs = performance.now() - t0;
@@ -121,6 +168,6 @@ async function child(who, file) {
   const messages = state.messages.length;
   if (messages !== turns * (3 + calls)) throw new Error(`${who}: ${messages} messages, expected ${turns * (3 + calls)}`);
   await close();
-  const bytes = ['', '-wal', '-shm'].map((s) => file + s).filter(existsSync).reduce((n, p) => n + statSync(p).size, 0);
-  console.log(JSON.stringify({ who, wallMs, cpuMs: (cpu.user + cpu.system) / 1000, bytes, messages }));
+  const bytes = await bytesOf();
+  console.log(JSON.stringify({ who, wallMs, cpuMs: (cpu.user + cpu.system) / 1000, cpuFirst10, bytes, messages }));
 }

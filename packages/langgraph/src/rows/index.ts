@@ -2,7 +2,7 @@
  * `@session-checkpoint/langgraph/rows`: reads the LangGraph saver's rows back into the JSON the
  * saver would give, without loading LangGraph or LangChain (no `@langchain/*` import, directly or
  * through any module it loads; `rows-imports.test.ts` checks the import graph). The saver and these
- * readers share one rebuild code (channel-rebuild.ts, row-payloads.ts, source-refs.ts), so they
+ * readers share one rebuild code (read/rebuild.ts, read/entries.ts and format/), so they
  * cannot drift apart. Every row read is verified by the store; a checkpoint whose rows fail is an
  * error naming it ({@link langgraphState}) or a `"failed"` timeline entry ({@link langgraphTimeline}).
  *
@@ -18,7 +18,7 @@
 export { langgraphThreads } from './threads.js';
 export { langgraphTimeline, type LanggraphTimelineOptions } from './timeline.js';
 export { langgraphChannelValues, langgraphState, langgraphWrites } from './state.js';
-export { LANGGRAPH_NAMESPACE } from './namespace.js';
+export { LANGGRAPH_NAMESPACE } from '../format/payloads.js';
 export type {
   CheckpointSelector,
   LanggraphState,

@@ -1,10 +1,9 @@
 import { CheckpointNotFoundError, type CheckpointStore } from '@session-checkpoint/core';
-import { channelsOf, ChannelRebuilder } from '../channel-rebuild.js';
-import { entryAt, newestEntries, sortedWrites, storedWrite, writePartRows, type CheckpointEntry } from '../checkpoint-entries.js';
-import { checkpointPrefix } from '../source-refs.js';
-import { jsonForm } from './json-form.js';
-import { LANGGRAPH_NAMESPACE } from './namespace.js';
-import { nextNodes } from './next-nodes.js';
+import { jsonForm, LANGGRAPH_NAMESPACE } from '../format/payloads.js';
+import { setOwn } from '../format/json.js';
+import { checkpointPrefix } from '../format/refs.js';
+import { entryAt, newestEntries, sortedWrites, storedWrite, writePartRows, type CheckpointEntry } from '../read/entries.js';
+import { storedValues } from '../read/rebuild.js';
 import type { CheckpointSelector, LanggraphState, LanggraphWrite, PendingWriteTuple } from './types.js';
 
 /** The entry a selector names: its checkpoint id, or the latest of (thread, ns). */
@@ -21,15 +20,8 @@ export async function selectedEntry(store: CheckpointStore, selector: Checkpoint
 
 /** The channel values of an entry as the saver rebuilds them, in their JSON form. */
 export async function entryValues(store: CheckpointStore, namespace: string, entry: CheckpointEntry, only?: ReadonlySet<string>): Promise<Record<string, unknown>> {
-  const p = entry.checkpoint;
-  const rebuilder = new ChannelRebuilder(store, namespace);
-  await rebuilder.load([{ p, sha: entry.sha, rowId: entry.rowId }]);
   const values: Record<string, unknown> = {};
-  for (const channel of channelsOf(p)) {
-    if (only !== undefined && !only.has(channel)) continue;
-    // A channel name is data: define it, never assign through a setter such as __proto__.
-    Object.defineProperty(values, channel, { value: jsonForm(rebuilder.value(p, channel, entry.rowId).stored), enumerable: true, writable: true, configurable: true });
-  }
+  for (const [channel, stored] of await storedValues(store, namespace, { p: entry.checkpoint, sha: entry.sha, rowId: entry.rowId }, only)) setOwn(values, channel, jsonForm(stored));
   return values;
 }
 
@@ -46,12 +38,10 @@ async function writesOf(store: CheckpointStore, namespace: string, entry: Checkp
 }
 
 /**
- * The state at one checkpoint, verified: the channel values exactly as the saver's `getTuple`
- * rebuilds them, in their serialised JSON form (LangChain messages as `{ lc: 1, type:
- * "constructor", id, kwargs }`), with metadata, pending writes and the derived `next` nodes.
- * A value the serializer stored as bytes (not JSON) comes back as `{ "$type": tag, "$base64": data }`.
- * Checkpoints of format version 1 to 3 before LangGraph's v4 (pending sends in the parent's writes)
- * are shown as stored, without LangGraph's migration of those sends.
+ * The state at one checkpoint, verified: the channel values as the saver's `getTuple` rebuilds
+ * them, in their serialised JSON form (bytes as `{ "$type", "$base64" }`), with metadata, pending
+ * writes and the derived `next` nodes. Pending sends of checkpoints before LangGraph's v4 are shown
+ * as stored, not migrated.
  *
  * @throws CheckpointNotFoundError when the thread or checkpoint has no row.
  * @throws CheckpointIntegrityError naming the checkpoint and channel when a row it needs fails verification.
@@ -112,4 +102,31 @@ export async function langgraphWrites(store: CheckpointStore, selector: Checkpoi
 export async function langgraphChannelValues(store: CheckpointStore, selector: CheckpointSelector & { checkpointId: string; channels: readonly string[] }): Promise<Record<string, unknown>> {
   const entry = await selectedEntry(store, selector);
   return entryValues(store, selector.namespace ?? LANGGRAPH_NAMESPACE, entry, new Set(selector.channels));
+}
+
+const BRANCH = 'branch:to:';
+const START = '__start__';
+
+/** A version comparison as LangGraph's: numbers numerically, otherwise as text. */
+function newer(a: unknown, b: unknown): boolean {
+  if (b === undefined) return true;
+  if (typeof a === 'number' && typeof b === 'number') return a > b;
+  return String(a) > String(b);
+}
+
+/**
+ * The nodes triggered at this checkpoint, sorted, from its channel versions alone: a StateGraph
+ * node runs when its channel `branch:to:<node>` (or `__start__`) has a version the node has not seen.
+ */
+function nextNodes(checkpoint: Record<string, unknown>, present: ReadonlySet<string>): string[] {
+  const versions = (checkpoint.channel_versions ?? {}) as Record<string, unknown>;
+  const seen = (checkpoint.versions_seen ?? {}) as Record<string, Record<string, unknown> | undefined>;
+  const out: string[] = [];
+  for (const channel of Object.keys(versions)) {
+    const node = channel === START ? START : channel.startsWith(BRANCH) ? channel.slice(BRANCH.length) : undefined;
+    if (node === undefined || !present.has(channel)) continue;
+    const nodeSeen = Object.hasOwn(seen, node) ? seen[node] : undefined;
+    if (newer(versions[channel], nodeSeen !== undefined && Object.hasOwn(nodeSeen, channel) ? nodeSeen[channel] : undefined)) out.push(node);
+  }
+  return out.sort();
 }

@@ -1,8 +1,7 @@
 import type { CheckpointRow, CheckpointStore } from '@session-checkpoint/core';
-import { CHECKPOINT_KIND } from '../row-payloads.js';
-import { checkpointPrefix, parseSourceRef } from '../source-refs.js';
 import { rawRange, utf8Length } from '@session-checkpoint/core/internal';
-import { LANGGRAPH_NAMESPACE } from './namespace.js';
+import { CHECKPOINT_KIND, LANGGRAPH_NAMESPACE } from '../format/payloads.js';
+import { checkpointPrefix, parseSourceRef } from '../format/refs.js';
 import type { LanggraphThreadSummary, RowsPlace } from './types.js';
 
 /** Rows per range read of a listing. */

@@ -1,9 +1,7 @@
 import { CheckpointValidationError, type Checkpoint as StoredRow, type CheckpointRow, type CheckpointStore } from '@session-checkpoint/core';
 import { checkedByRef, checkedRange, decodeCursor, encodeCursor, rowError, utf8Length } from '@session-checkpoint/core/internal';
-import { checkpointPayload, writePayload, CHECKPOINT_KIND, type CheckpointPayload } from '../row-payloads.js';
-import { checkpointPrefix, parseSourceRef, partRef, writePartRef } from '../source-refs.js';
-import { jsonForm } from './json-form.js';
-import { LANGGRAPH_NAMESPACE } from './namespace.js';
+import { checkpointPayload, CHECKPOINT_KIND, jsonForm, LANGGRAPH_NAMESPACE, valuePartRefs, writePartRefs, writePayload, type CheckpointPayload } from '../format/payloads.js';
+import { checkpointPrefix, parseSourceRef } from '../format/refs.js';
 import type { LanggraphTimelineEntry, RowError, RowsPlace, TimelinePage } from './types.js';
 
 /** Options of {@link langgraphTimeline}. */
@@ -26,12 +24,6 @@ interface Step {
   p?: CheckpointPayload;
   writeChannels: Set<string>;
   partRefs: string[];
-}
-
-/** One range read of raw rows, each checked on its own (a bad row does not fail the page). */
-async function readRange(store: CheckpointStore, namespace: string, prefix: string, before: string | undefined, limit: number) {
-  const query = { namespace, prefix, descending: true, limit, ...(before === undefined ? {} : { before }) };
-  return checkedRange(store, query);
 }
 
 /**
@@ -66,7 +58,8 @@ export async function langgraphTimeline(store: CheckpointStore, options: Langgra
   let more = false;
   const chunk = Math.min(1000, limit * 2 + 2);
   read: for (;;) {
-    const page = await readRange(store, namespace, prefix, before, chunk);
+    // Raw rows, each checked on its own: a bad row does not fail the page.
+    const page = await checkedRange(store, { namespace, prefix, descending: true, limit: chunk, ...(before === undefined ? {} : { before }) });
     for (const checked of page) {
       const raw = checked.ok ? checked.row : checked.raw;
       const ref = String(raw.sourceRef);
@@ -84,8 +77,7 @@ export async function langgraphTimeline(store: CheckpointStore, options: Langgra
         }
         try {
           const w = writePayload(checked.row);
-          const partRefs = w.writes.flatMap((x) => (x.value.parts ?? []).map((part) => writePartRef(w.thread_id, w.checkpoint_ns, w.checkpoint_id, w.task_id, part.k)));
-          pending.push({ bytes, channels: w.writes.map((x) => x.channel), partRefs });
+          pending.push({ bytes, channels: w.writes.map((x) => x.channel), partRefs: writePartRefs(w) });
         } catch (error) {
           pending.push({ bytes, error: rowError(error), channels: [], partRefs: [] });
         }
@@ -114,13 +106,6 @@ export async function langgraphTimeline(store: CheckpointStore, options: Langgra
   }
   await addParts(store, namespace, steps);
   return { entries: steps.map(entryOf), next_cursor: more && steps.length > 0 ? encodeCursor((steps[steps.length - 1] as Step).ref) : null };
-}
-
-/** The part rows a checkpoint's own values and list pieces are split into. */
-function valuePartRefs(p: CheckpointPayload): string[] {
-  const refs: string[] = [];
-  for (const v of [...Object.values(p.values), ...Object.values(p.lists ?? {})]) for (const part of v.parts ?? []) refs.push(partRef(p.thread_id, p.checkpoint_ns, p.checkpoint_id, part.k));
-  return refs;
 }
 
 /** Adds the bytes of the steps' part rows (one read), failing a step whose part row fails. */

@@ -56,7 +56,7 @@ export const ORACLE_FLAGS = {
    * in full instead of the appended items, a carried value in full instead of a link) and refuses
    * it with CheckpointConflictError "already exists with other content". With the switch off,
    * only repeats by the same saver without retention are generated. On since a repeated put
-   * compares what the stored row rebuilds to, not its bytes (repeated-put.ts).
+   * compares what the stored row rebuilds to, not its bytes (write/rows.ts, checkRepeat).
    */
   REPEATED_PUTS: true,
 };

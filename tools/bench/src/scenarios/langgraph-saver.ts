@@ -54,25 +54,76 @@ async function putChain(saver: BaseCheckpointSaver, thread: string, count: numbe
 /** The pending writes of each putWrites: a message and a branch marker, as after an agent step. */
 const writes: PendingWrite[] = [['messages', agentState(512, 3)], ['branch:to:tools', null]];
 
-/** put, putWrites, getTuple (latest and by id) and list(100) of one saver, as samples named `<prefix> ...`; also the chain's ids. */
-async function measure(ctx: BenchContext, prefix: string, name: string, saver: BaseCheckpointSaver): Promise<{ samples: Sample[]; ids: string[] }> {
+/** Calls per round of the interleaved write measurement. */
+const ROUND = 100;
+
+/**
+ * put and putWrites of a pair of savers in interleaved rounds of {@link ROUND} calls, the order
+ * rotating per round, so that the machine's drift over the run hits both alike (blocks of 2,000
+ * calls per saver, one after the other, were longer than the load's swings: docs/decisions/0023).
+ * Each saver gets the same calls as {@link putChain} makes (one of three channels changed per put;
+ * two writes per putWrites, to the chain's first checkpoint). Samples per saver: calls per second
+ * of wall time and calls per second of this process's CPU time (the saver, the store and the
+ * SQLite driver run here; a PostgreSQL server's CPU does not). Returns each saver's chain ids.
+ */
+async function interleavedWrites(ctx: BenchContext, prefix: string, pair: { name: string; saver: BaseCheckpointSaver }[]): Promise<{ samples: Sample[]; ids: string[][] }> {
+  const rounds = Math.ceil(n(ctx, 2000, 150) / ROUND);
+  const chains = pair.map(() => ({ config: { configurable: { thread_id: THREAD, checkpoint_ns: '' } } as { configurable: Record<string, unknown> }, ids: [] as string[], task: 0 }));
+  const profile = agentState(1024, 1);
+  const tools = agentState(1024, 2);
+  const ops = {
+    put: async (k: number, calls: number) => {
+      const chain = chains[k]!;
+      for (let c = 0; c < calls; c++) {
+        const i = chain.ids.length;
+        const checkpoint: Checkpoint = { v: 4, id: uuid6(-1), ts: new Date().toISOString(), channel_values: { messages: agentState(1024, i), profile, tools }, channel_versions: { messages: i + 1, profile: 1, tools: 1 }, versions_seen: { agent: { messages: i } } };
+        const newVersions: Record<string, number> = i === 0 ? { messages: 1, profile: 1, tools: 1 } : { messages: i + 1 };
+        chain.config = (await pair[k]!.saver.put(chain.config, checkpoint, { source: 'loop', step: i, parents: {} }, newVersions)) as typeof chain.config;
+        chain.ids.push(checkpoint.id);
+      }
+    },
+    putWrites: async (k: number, calls: number) => {
+      const chain = chains[k]!;
+      const first = { configurable: { thread_id: THREAD, checkpoint_ns: '', checkpoint_id: chain.ids[0] } };
+      for (let c = 0; c < calls; c++) await pair[k]!.saver.putWrites(first, writes, `task-${chain.task++}`);
+    },
+  };
   const samples: Sample[] = [];
-  const count = n(ctx, 2000, 150);
-  // put: measured as the time of the whole chain (one of three channels changed per put).
-  const start = process.hrtime.bigint();
-  const ids = await putChain(saver, THREAD, count, false);
-  samples.push({ scenario: `${prefix} put (1 of 3 channels changed)`, impl: name, unit: 'ops/s', value: count / (Number(process.hrtime.bigint() - start) / 1e9) });
-  const latest = { configurable: { thread_id: THREAD, checkpoint_ns: '', checkpoint_id: ids[ids.length - 1] } };
-  // Writes go to the first checkpoint, so that the reads below see a normal number of them.
-  const first = { configurable: { thread_id: THREAD, checkpoint_ns: '', checkpoint_id: ids[0] } };
-  samples.push({ scenario: `${prefix} putWrites (2 writes)`, impl: name, unit: 'ops/s', value: await opsPerSecond((i) => saver.putWrites(first, writes, `task-${i}`), count) });
-  // The latest checkpoint has two pending writes, as after a step.
-  await saver.putWrites(latest, writes, 'task-latest');
-  samples.push(...(await measureReads(ctx, prefix, name, saver, ids)));
+  for (const [op, label] of [['put', 'put (1 of 3 channels changed)'], ['putWrites', 'putWrites (2 writes)']] as const) {
+    for (let k = 0; k < pair.length; k++) await ops[op](k, 20); // untimed: the first calls compile the saver's code
+    const wall = pair.map(() => 0);
+    const cpu = pair.map(() => 0);
+    for (let r = 0; r < rounds; r++) {
+      for (let j = 0; j < pair.length; j++) {
+        const k = (j + r) % pair.length;
+        const cpu0 = process.cpuUsage();
+        const t0 = process.hrtime.bigint();
+        await ops[op](k, ROUND);
+        wall[k]! += Number(process.hrtime.bigint() - t0) / 1e9;
+        const used = process.cpuUsage(cpu0);
+        cpu[k]! += (used.user + used.system) / 1e6;
+      }
+    }
+    pair.forEach(({ name }, k) => {
+      samples.push({ scenario: `${prefix} ${label}`, impl: name, unit: 'ops/s', value: (rounds * ROUND) / wall[k]! });
+      samples.push({ scenario: `${prefix} ${label}, per CPU second`, impl: name, unit: 'ops/s', value: (rounds * ROUND) / cpu[k]! });
+    });
+  }
+  return { samples, ids: chains.map((c) => c.ids) };
+}
+
+/** put and putWrites (interleaved), then getTuple (latest and by id) and list(100) of each saver of `pair`, as samples named `<prefix> ...`. */
+async function measurePair(ctx: BenchContext, prefix: string, pair: { name: string; saver: BaseCheckpointSaver }[]): Promise<{ samples: Sample[]; ids: string[][] }> {
+  const { samples, ids } = await interleavedWrites(ctx, prefix, pair);
+  for (const [k, { name, saver }] of pair.entries()) {
+    // The latest checkpoint has two pending writes, as after a step.
+    await saver.putWrites({ configurable: { thread_id: THREAD, checkpoint_ns: '', checkpoint_id: ids[k]!.at(-1) } }, writes, 'task-latest');
+    samples.push(...(await measureReads(ctx, prefix, name, saver, ids[k]!)));
+  }
   return { samples, ids };
 }
 
-/** getTuple (latest and by id) and list(100) of the chain `ids` put by {@link measure}. */
+/** getTuple (latest and by id) and list(100) of the chain `ids` put by {@link interleavedWrites}. */
 async function measureReads(ctx: BenchContext, prefix: string, name: string, saver: BaseCheckpointSaver, ids: string[]): Promise<Sample[]> {
   const samples: Sample[] = [];
   const count = n(ctx, 2000, 150);
@@ -130,10 +181,11 @@ async function postgresSavers(ctx: BenchContext, url: string, turn: number): Pro
   ];
   const samples: Sample[] = [];
   try {
-    for (const { name, storage } of inTurn(storages, turn)) {
-      const { saver, close } = await storage.open();
-      samples.push(...(await measure(ctx, 'PostgreSQL saver', name, saver)).samples);
-      await close();
+    const opened = await Promise.all(inTurn(storages, turn).map(async ({ name, storage }) => ({ name, ...(await storage.open()) })));
+    try {
+      samples.push(...(await measurePair(ctx, 'PostgreSQL saver', opened)).samples);
+    } finally {
+      for (const { close } of opened) await close();
     }
   } finally {
     for (const { storage } of storages) await storage.drop();
@@ -157,14 +209,15 @@ function inTurn<T>(pair: T[], turn: number): T[] {
 export async function langgraphSaver(ctx: BenchContext): Promise<Sample[]> {
   const samples: Sample[] = [];
   const turn = calls++;
-  for (const { name, saver, close, path } of inTurn(await savers(ctx.dir()), turn)) {
-    const { samples: measured, ids } = await measure(ctx, 'saver', name, saver);
-    samples.push(...measured);
+  const pair = inTurn(await savers(ctx.dir()), turn);
+  const { samples: measured, ids } = await measurePair(ctx, 'saver', pair);
+  samples.push(...measured);
+  for (const [k, { name, close, path }] of pair.entries()) {
     await close();
     if (name === 'SessionCheckpointSaver') {
       // The same reads through a store that hashes every row it reads: what a read costs cold.
       const cold = await openOurSqliteSaver(path, { verifiedTextCache: 0 });
-      samples.push(...(await measureReads(ctx, 'saver', OURS_EVERY_READ_HASHED, cold.saver, ids)));
+      samples.push(...(await measureReads(ctx, 'saver', OURS_EVERY_READ_HASHED, cold.saver, ids[k]!)));
       await cold.close();
     }
   }

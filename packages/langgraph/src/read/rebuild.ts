@@ -1,0 +1,374 @@
+import { CheckpointIntegrityError, type Checkpoint as StoredRow, type CheckpointStore } from '@session-checkpoint/core';
+import { jsonBytes } from '../format/json.js';
+import { joinValue } from '../format/parts.js';
+import { channelsOf, CHECKPOINT_KIND, checkpointPayload, isCheckpointRow, valuePartRefs, type ChainCounts, type CheckpointPayload, type ListPiece, type StoredValue } from '../format/payloads.js';
+import { checkpointPrefix, checkpointRef, partRef } from '../format/refs.js';
+import { rowsByPrefix } from './entries.js';
+
+/*
+ * Rebuilds channel values from the rows that hold them: in full (`values`, maybe in part rows), as
+ * items appended to an earlier value (`lists`), or in the row a link names (`carried`). The store
+ * verifies every row; links name rows and, for pieces and parts, their payload SHA-256, so a value
+ * rebuilt here is the value that was put, or a CheckpointIntegrityError naming checkpoint and channel.
+ */
+
+/** A checkpoint row as read: its payload, its verified payload SHA-256 and its row id. */
+export interface RowInfo {
+  p: CheckpointPayload;
+  sha: string;
+  rowId: number;
+}
+
+/** Where a list's last piece lives, and the snapshot rule's counts: what the next put extends. */
+export interface ListPlace extends ChainCounts {
+  /** Checkpoint whose row holds the value (in full or as its last piece). */
+  holder: string;
+  /** That row's payload SHA-256; `undefined` until the row is written. */
+  sha: string | undefined;
+}
+
+/** A rebuilt value: what to load, whether it was assembled from pieces, and, for a list, where it lives. */
+export interface Rebuilt {
+  stored: StoredValue;
+  /** True when `stored` was assembled (its items may be shared with other values of a batch). */
+  assembled: boolean;
+  state?: ListPlace;
+}
+
+/** (thread, namespace) groups whose rows a walk keeps (see {@link ChannelRebuilder.release}). */
+const WALK_GROUPS = 8;
+
+function integrity(p: CheckpointPayload, channel: string, reason: string, rowId: number, cause?: unknown): CheckpointIntegrityError {
+  return new CheckpointIntegrityError(
+    `LangGraph checkpoint ${p.checkpoint_id} of thread '${p.thread_id}': channel '${channel}' cannot be rebuilt: ${reason}`,
+    { failures: [{ id: rowId, reason: `channel '${channel}': ${reason}` }], ...(cause === undefined ? {} : { cause }) },
+  );
+}
+
+/**
+ * Loads the rows checkpoints read their values from, then rebuilds the values: for one batch
+ * ({@link load} once), or a walk newest first ({@link load} per checkpoint, then {@link release}),
+ * which keeps the rows of the chains it is in (its ancestors read them too), not the thread.
+ */
+export class ChannelRebuilder {
+  readonly #parts = new Map<string, StoredRow>();
+  /** Rebuilt values by row, then channel (object keys: no key strings built per lookup). */
+  readonly #memo = new Map<RowInfo, Map<string, Rebuilt>>();
+  /** The loaded rows of each (thread, namespace) by checkpoint id, and each row's group. */
+  readonly #groups = new Map<string, Map<string, RowInfo>>();
+  readonly #groupOf = new Map<RowInfo, Map<string, RowInfo>>();
+  /** Distinct checkpoints loaded. */
+  #count = 0;
+  /** The last walk of {@link #linked}, until a row is added. */
+  #walk: { r: RowInfo; ch: string; link: string | undefined }[] | undefined;
+  /** The checkpoints whose values the last {@link load} made readable. */
+  private entries: readonly RowInfo[] = [];
+
+  constructor(
+    private readonly store: CheckpointStore,
+    private readonly namespace: string,
+    /** True for a walk: values are rebuilt per checkpoint, only full values are remembered. */
+    private readonly walking = false,
+  ) {}
+
+  #put(info: RowInfo): void {
+    const { p } = info;
+    const groupKey = `${p.thread_id}\u0000${p.checkpoint_ns}`;
+    let group = this.#groups.get(groupKey);
+    if (!group) this.#groups.set(groupKey, (group = new Map()));
+    // A row read again (an entry, then the range of its chain) is the same verified row: keep the first.
+    if (group.has(p.checkpoint_id)) return;
+    this.#count++;
+    group.set(p.checkpoint_id, info);
+    this.#groupOf.set(info, group);
+    this.#walk = undefined;
+  }
+
+  /**
+   * For a walk newest first: lets go of the rows of `p`'s (thread, namespace) with ids from `p`'s
+   * up, which older checkpoints do not read (a next {@link load} reads one again if needed), and of
+   * all but the last few groups released.
+   */
+  release(p: CheckpointPayload): void {
+    const key = `${p.thread_id}\u0000${p.checkpoint_ns}`;
+    const group = this.#groups.get(key);
+    if (!group) return;
+    // Its own row too: its values went out uncopied (see ownValue), so it must not serve again.
+    for (const [id, r] of group) if (id >= p.checkpoint_id) this.#forget(group, id, r);
+    // A walk across threads visits many: keep the rows of the few visited last (Map order).
+    this.#groups.delete(key);
+    this.#groups.set(key, group);
+    for (const [k, other] of this.#groups) {
+      if (this.#groups.size <= WALK_GROUPS) break;
+      for (const [id, r] of other) this.#forget(other, id, r);
+      this.#groups.delete(k);
+    }
+  }
+
+  /** Forgets a row let go by {@link release}, with its memo and part rows. */
+  #forget(group: Map<string, RowInfo>, id: string, r: RowInfo): void {
+    group.delete(id);
+    this.#groupOf.delete(r);
+    this.#memo.delete(r);
+    for (const ref of valuePartRefs(r.p)) this.#parts.delete(ref);
+    this.#count--;
+    this.#walk = undefined;
+  }
+
+  /**
+   * The value of `channel` that the row of `p` itself holds in full, unsplit, if any: in a walk
+   * the one value a tuple may take uncopied, since {@link release} then lets that row go.
+   */
+  ownValue(p: CheckpointPayload, channel: string): StoredValue | undefined {
+    const r = this.#row(p, p.checkpoint_id);
+    return r !== undefined && Object.hasOwn(r.p.values, channel) ? r.p.values[channel] : undefined;
+  }
+
+  /** The loaded row of checkpoint `id` in the same thread and namespace as `r`. */
+  #sibling(r: RowInfo, id: string): RowInfo | undefined {
+    return this.#groupOf.get(r)?.get(id);
+  }
+
+  /** The loaded row of checkpoint `id` in the thread and namespace of `p`. */
+  #row(p: { thread_id: string; checkpoint_ns: string }, id: string): RowInfo | undefined {
+    return this.#groups.get(`${p.thread_id}\u0000${p.checkpoint_ns}`)?.get(id);
+  }
+
+  /**
+   * Reads every row the values of `entries` need that is not loaded yet: a range read per chain,
+   * then exact refs until none is missing.
+   */
+  async load(entries: readonly RowInfo[]): Promise<void> {
+    for (const e of entries) this.#put(e);
+    this.entries = entries;
+    this.#walk = undefined;
+    try {
+      await this.#loadRows();
+      await this.#loadParts();
+    } catch (error) {
+      if (!(error instanceof CheckpointIntegrityError) || this.entries.length === 0) throw error;
+      // A damaged row among those the values read: name the checkpoint and its channels.
+      const e = this.entries[0] as RowInfo;
+      throw new CheckpointIntegrityError(
+        `LangGraph checkpoint ${e.p.checkpoint_id} of thread '${e.p.thread_id}': channel '${channelsOf(e.p).join("', '")}' cannot be rebuilt: ${error.message}`,
+        { failures: error.failures, cause: error },
+      );
+    }
+  }
+
+  async #loadRows(): Promise<void> {
+    // Each round reads, per (thread, ns), one range covering the list chains not loaded, plus the
+    // other links by ref. A carried value can lead to a chain unknown before, so rounds go on
+    // while they bring rows (a fixed cap of 64 rounds left long chats' values unreadable).
+    for (;;) {
+      const before = this.#count;
+      const inRange: [from: string, before: string][] = [];
+      const reads: Promise<void>[] = [];
+      for (const r of this.#chainRanges().values()) {
+        const from = checkpointRef(r.thread, r.ns, r.lo);
+        inRange.push([from, checkpointRef(r.thread, r.ns, r.hi)]);
+        reads.push(
+          (async () => {
+            // `after` is exclusive: one character less keeps the snapshot row itself in the range.
+            // Only checkpoint rows: the write rows between them are as large as the pieces and unused here.
+            const query = { namespace: this.namespace, prefix: checkpointPrefix(r.thread, r.ns), after: from.slice(0, -1), before: checkpointRef(r.thread, r.ns, r.hi), kind: CHECKPOINT_KIND };
+            for await (const row of rowsByPrefix(this.store, query)) this.#add(row);
+          })(),
+        );
+      }
+      // Refs inside a range are read by it (the snapshot, a chain's largest row, is always one).
+      const outside = this.#missing();
+      if (outside.size === 0 && reads.length === 0) return;
+      for (const ref of outside) if (inRange.some(([from, end]) => ref >= from && ref < end)) outside.delete(ref);
+      reads.push(this.#fetch(outside));
+      await Promise.all(reads);
+      if (this.#count === before) return; // truly missing: the rebuild names it
+    }
+  }
+
+  /** Per (thread, ns): from the oldest snapshot to the newest row of the list chains whose earlier rows are not loaded. */
+  #chainRanges(): Map<string, { thread: string; ns: string; lo: string; hi: string }> {
+    const ranges = new Map<string, { thread: string; ns: string; lo: string; hi: string }>();
+    for (const { r, ch } of this.#linked()) {
+      const { p } = r;
+      const piece = p.lists !== undefined && Object.hasOwn(p.lists, ch) ? (p.lists[ch] as ListPiece) : undefined;
+      if (piece === undefined || this.#sibling(r, piece.from)) continue;
+      const k = `${p.thread_id}\u0000${p.checkpoint_ns}`;
+      const range = ranges.get(k);
+      if (!range) ranges.set(k, { thread: p.thread_id, ns: p.checkpoint_ns, lo: piece.since, hi: p.checkpoint_id });
+      else {
+        if (piece.since < range.lo) range.lo = piece.since;
+        if (p.checkpoint_id > range.hi) range.hi = p.checkpoint_id;
+      }
+    }
+    return ranges;
+  }
+
+  #add(row: StoredRow): void {
+    if (!isCheckpointRow(row)) return;
+    const p = checkpointPayload(row);
+    this.#put({ p, sha: row.payloadSha256, rowId: row.id });
+  }
+
+  async #fetch(refs: ReadonlySet<string>): Promise<void> {
+    if (refs.size === 0) return;
+    for (const row of await this.store.findBySourceRefs(this.namespace, [...refs])) this.#add(row);
+  }
+
+  /**
+   * Every (loaded row, channel) a needed value passes through, from the entries back to its full
+   * copy, each pair once; a link to a row not loaded ends the walk. Kept until a row is added.
+   */
+  #linked(): { r: RowInfo; ch: string; link: string | undefined }[] {
+    if (this.#walk) return this.#walk;
+    const out: { r: RowInfo; ch: string; link: string | undefined }[] = [];
+    const seen = new Map<RowInfo, Set<string>>();
+    const stack: [RowInfo, string][] = [];
+    for (const { p } of this.entries) {
+      const r = this.#row(p, p.checkpoint_id) as RowInfo;
+      for (const ch of channelsOf(p)) stack.push([r, ch]);
+    }
+    while (stack.length > 0) {
+      const [r, ch] = stack.pop() as [RowInfo, string];
+      let chans = seen.get(r);
+      if (!chans) seen.set(r, (chans = new Set()));
+      if (chans.has(ch)) continue;
+      chans.add(ch);
+      const link = nextLink(r.p, ch);
+      out.push({ r, ch, link });
+      const next = link === undefined ? undefined : this.#sibling(r, link);
+      if (next) stack.push([next, ch]);
+    }
+    this.#walk = out;
+    return out;
+  }
+
+  /** Refs of rows some needed value links to and that are not loaded. */
+  #missing(): Set<string> {
+    const out = new Set<string>();
+    const need = (r: RowInfo, id: string) => {
+      if (!this.#sibling(r, id)) out.add(checkpointRef(r.p.thread_id, r.p.checkpoint_ns, id));
+    };
+    for (const { r, ch, link } of this.#linked()) {
+      if (link !== undefined) need(r, link);
+      if (r.p.lists !== undefined && Object.hasOwn(r.p.lists, ch)) need(r, (r.p.lists[ch] as ListPiece).since);
+    }
+    return out;
+  }
+
+  /** Every part row of the values the entries need, in one call. */
+  async #loadParts(): Promise<void> {
+    const refs: string[] = [];
+    for (const { r, ch } of this.#linked()) {
+      const parts = Object.hasOwn(r.p.values, ch) ? r.p.values[ch]?.parts : r.p.lists !== undefined && Object.hasOwn(r.p.lists, ch) ? r.p.lists[ch]?.parts : undefined;
+      for (const part of parts ?? []) refs.push(partRef(r.p.thread_id, r.p.checkpoint_ns, r.p.checkpoint_id, part.k));
+    }
+    if (refs.length === 0) return;
+    for (const row of await this.store.findBySourceRefs(this.namespace, refs)) if (row.sourceRef !== null) this.#parts.set(row.sourceRef, row);
+  }
+
+  /** The value of `channel` at the checkpoint `p` (one of the rows loaded). */
+  value(p: CheckpointPayload, channel: string, rowId: number): Rebuilt {
+    const path: { r: RowInfo; piece?: ListPiece }[] = [];
+    let r = this.#row(p, p.checkpoint_id);
+    let id = p.checkpoint_id;
+    let base: Rebuilt | undefined;
+    for (let steps = 0; base === undefined; steps++) {
+      if (!r) throw integrity(p, channel, `the row of checkpoint ${id} is missing`, rowId);
+      const memo = this.#memo.get(r)?.get(channel);
+      if (memo) {
+        base = memo;
+        break;
+      }
+      if (steps > this.#count) throw integrity(p, channel, 'its rows link in a cycle', rowId);
+      if (Object.hasOwn(r.p.values, channel)) {
+        base = this.#full(r, channel, p, rowId);
+        this.#remember(r, channel, base);
+        break;
+      }
+      if (r.p.lists !== undefined && Object.hasOwn(r.p.lists, channel)) {
+        const piece = r.p.lists[channel] as ListPiece;
+        const from = this.#sibling(r, piece.from);
+        if (!from) throw integrity(p, channel, `the piece before checkpoint ${r.p.checkpoint_id}, in checkpoint ${piece.from}, is missing`, rowId);
+        if (from.sha !== piece.sha) throw integrity(p, channel, `the row of checkpoint ${piece.from} is not the one checkpoint ${r.p.checkpoint_id} extends (SHA-256 differs)`, rowId);
+        path.push({ r, piece });
+        [r, id] = [from, piece.from];
+        continue;
+      }
+      if (Object.hasOwn(r.p.carried, channel)) {
+        path.push({ r });
+        id = r.p.carried[channel] as string;
+        r = this.#sibling(r, id);
+        continue;
+      }
+      throw integrity(p, channel, `checkpoint ${r.p.checkpoint_id} has no value for it`, rowId);
+    }
+    // Forward from the full value: each piece must start where the value before it ends.
+    // One checkpoint, or a walk: assemble this value alone. A batch: remember every step.
+    const single = this.walking || this.entries.length <= 1;
+    let j = base.stored.j;
+    let len = Array.isArray(j) ? j.length : -1;
+    const tail: unknown[][] = [];
+    let result = base;
+    let state = base.state;
+    for (let i = path.length - 1; i >= 0; i--) {
+      const { r, piece } = path[i] as { r: RowInfo; piece?: ListPiece };
+      if (piece !== undefined) {
+        if (len !== piece.n) throw integrity(p, channel, `checkpoint ${r.p.checkpoint_id} extends ${piece.n} items, the value it extends has ${len < 0 ? 'none' : len}`, rowId);
+        const items = piece.j ?? this.#joined(r, channel, { t: 'json', parts: piece.parts ?? [], ...(piece.form === 'items' ? { form: 'items' } : {}) }, p, rowId).j;
+        if (!Array.isArray(items)) throw integrity(p, channel, `the items of checkpoint ${r.p.checkpoint_id} are not a list`, rowId);
+        len += items.length;
+        tail.push(items);
+        state = { holder: r.p.checkpoint_id, sha: r.sha, since: piece.since, d: piece.d, s: piece.s, c: piece.c };
+        if (!single) {
+          // Batches share intermediate values between their tuples: build and remember each one.
+          j = (j as unknown[]).concat(...tail) as StoredValue['j'];
+          tail.length = 0;
+          result = { stored: { t: 'json', j: j as StoredValue['j'] }, assembled: true, state };
+        }
+      }
+      if (!single) this.#remember(r, channel, result);
+    }
+    if (tail.length > 0) result = { stored: { t: 'json', j: (j as unknown[]).concat(...tail) as StoredValue['j'] }, assembled: true, ...(state ? { state } : {}) };
+    return result;
+  }
+
+  #remember(r: RowInfo, channel: string, rebuilt: Rebuilt): void {
+    let byChannel = this.#memo.get(r);
+    if (!byChannel) this.#memo.set(r, (byChannel = new Map()));
+    byChannel.set(channel, rebuilt);
+  }
+
+  #full(r: RowInfo, channel: string, p: CheckpointPayload, rowId: number): Rebuilt {
+    const own = r.p.values[channel] as StoredValue;
+    const stored = own.parts === undefined ? own : this.#joined(r, channel, own, p, rowId);
+    const j = stored.j;
+    if (stored.t !== 'json' || !Array.isArray(j)) return { stored, assembled: stored !== own };
+    const s = own.s ?? jsonBytes(j);
+    return { stored, assembled: stored !== own, state: { holder: r.p.checkpoint_id, sha: r.sha, since: r.p.checkpoint_id, d: 0, s, c: 0 } };
+  }
+
+  /** A value of `r`'s row joined from its part rows (see format/parts.ts). */
+  #joined(r: RowInfo, channel: string, v: StoredValue, p: CheckpointPayload, rowId: number): StoredValue {
+    const rowOf = (k: number) => this.#parts.get(partRef(r.p.thread_id, r.p.checkpoint_ns, r.p.checkpoint_id, k));
+    return joinValue(v, rowOf, (reason) => integrity(p, channel, `its value in checkpoint ${r.p.checkpoint_id}: ${reason}`, rowId));
+  }
+}
+
+/** The values of the channels of `entry` (those in `only`, when given) as stored: joined from their rows, not revived. */
+export async function storedValues(store: CheckpointStore, namespace: string, entry: RowInfo, only?: ReadonlySet<string>): Promise<Map<string, StoredValue>> {
+  const out = new Map<string, StoredValue>();
+  const channels = channelsOf(entry.p).filter((ch) => only === undefined || only.has(ch));
+  if (channels.length === 0) return out;
+  const rebuilder = new ChannelRebuilder(store, namespace);
+  await rebuilder.load([entry]);
+  for (const ch of channels) out.set(ch, rebuilder.value(entry.p, ch, entry.rowId).stored);
+  return out;
+}
+
+/** The checkpoint a row's value of `channel` continues from (a list piece's `from`, a carried holder). */
+function nextLink(p: CheckpointPayload, channel: string): string | undefined {
+  if (Object.hasOwn(p.values, channel)) return undefined;
+  if (p.lists !== undefined && Object.hasOwn(p.lists, channel)) return (p.lists[channel] as ListPiece).from;
+  return Object.hasOwn(p.carried, channel) ? p.carried[channel] : undefined;
+}

@@ -1,0 +1,226 @@
+import type { RunnableConfig } from '@langchain/core/runnables';
+import {
+  maxChannelVersion,
+  TASKS,
+  type Checkpoint,
+  type CheckpointMetadata,
+  type CheckpointPendingWrite,
+  type CheckpointTuple,
+  type DeltaChannelHistory,
+  type SerializerProtocol,
+} from '@langchain/langgraph-checkpoint';
+import type { Checkpoint as StoredRow, CheckpointStore } from '@session-checkpoint/core';
+import { setOwn } from '../format/json.js';
+import { channelsOf, writePayload, type CheckpointPayload, type StoredValue, type WritePayload } from '../format/payloads.js';
+import { checkpointRef } from '../format/refs.js';
+import { isThenable, loadValue, loadValueNow } from '../format/serde.js';
+import { allRowsByPrefix, sortedWrites, storedWrite, writePartRows, type CheckpointEntry } from './entries.js';
+import { ChannelRebuilder, storedValues, type ListPlace, type RowInfo } from './rebuild.js';
+
+/*
+ * Turns verified rows into CheckpointTuples. A checkpoint's pending writes come from the same range
+ * read as the checkpoint (their refs continue its ref); the checkpoint rows holding carried-over
+ * values are read together, in one store call per batch (docs/decisions/0008).
+ */
+
+/** A list value as a read hands it out: the items given to the caller and the parsed JSON of the row. */
+export interface ListState extends ListPlace {
+  /** The items handed out (not kept: the caller may edit them). */
+  items: readonly unknown[];
+  /** The stored JSON of the items, by position, when known. */
+  json: readonly unknown[] | undefined;
+}
+
+/** Called with the list values a tuple handed out, so that the next put can extend them. */
+export type RememberLists = (p: CheckpointPayload, lists: Map<string, ListState>) => void;
+
+/** Stored values a stream remembers as free of revivable objects, at most, before it forgets them. */
+const PLAIN_MEMO_MAX = 256;
+
+const rowInfo = (e: CheckpointEntry): RowInfo => ({ p: e.checkpoint, sha: e.sha, rowId: e.rowId });
+
+/** Builds tuples for checkpoints with their writes; the order is kept. */
+export class TupleReader {
+  constructor(
+    private readonly store: CheckpointStore,
+    private readonly namespace: string,
+    private readonly serde: SerializerProtocol,
+  ) {}
+
+  /** The tuples of these entries, in the same order; `remember` gets the list values of each. */
+  async tuples(entries: readonly CheckpointEntry[], remember?: RememberLists): Promise<CheckpointTuple[]> {
+    const rebuilder = new ChannelRebuilder(this.store, this.namespace);
+    await rebuilder.load(entries.map(rowInfo));
+    const writeParts = await this.#writeParts(entries);
+    const handedOut = new WeakSet<StoredValue>();
+    const plain = new Set<StoredValue>();
+    return Promise.all(entries.map((e) => this.#tuple(e, rebuilder, entries.length <= 1 ? 'single' : 'batch', handedOut, plain, remember, writeParts)));
+  }
+
+  /**
+   * The tuple of each entry (newest first, as `list` reads them) as soon as it is rebuilt: memory
+   * holds the chains being read and one tuple, and rebuilding stops when the consumer does.
+   */
+  async *stream(entries: AsyncIterable<CheckpointEntry>): AsyncGenerator<CheckpointTuple> {
+    const rebuilder = new ChannelRebuilder(this.store, this.namespace, true);
+    // Weak: values handed out are not kept alive by the walk. `plain` only saves walks of values
+    // that several tuples share; cleared now and then so that it keeps no old row alive.
+    const handedOut = new WeakSet<StoredValue>();
+    const plain = new Set<StoredValue>();
+    for await (const entry of entries) {
+      await rebuilder.load([rowInfo(entry)]);
+      if (plain.size > PLAIN_MEMO_MAX) plain.clear();
+      const tuple = await this.#tuple(entry, rebuilder, 'walk', handedOut, plain, undefined, await this.#writeParts([entry]));
+      rebuilder.release(entry.checkpoint);
+      yield tuple;
+    }
+  }
+
+  /** Loads a checkpoint payload's metadata (for `list` filters, before building whole tuples). */
+  async metadata(payload: CheckpointPayload): Promise<CheckpointMetadata> {
+    return (await loadValue(this.serde, payload.metadata, false)) as CheckpointMetadata;
+  }
+
+  async #tuple(
+    { checkpoint: p, writes, rowId }: CheckpointEntry,
+    rebuilder: ChannelRebuilder,
+    mode: 'single' | 'batch' | 'walk',
+    handedOut: WeakSet<StoredValue>,
+    plain: Set<StoredValue>,
+    remember: RememberLists | undefined,
+    writeParts: Map<string, StoredRow>,
+  ): Promise<CheckpointTuple> {
+    const loaded = loadValueNow(this.serde, p.checkpoint);
+    const loadedCheckpoint = (isThenable(loaded) ? await loaded : loaded) as Checkpoint;
+    const channelValues: Record<string, unknown> = {};
+    const lists = remember ? new Map<string, ListState>() : undefined;
+    for (const channel of channelsOf(p)) {
+      const rebuilt = rebuilder.value(p, channel, rowId);
+      const stored = rebuilt.stored;
+      // A value read from a row may serve several tuples of a batch: only its first use gets it
+      // uncopied, and an assembled list shares its items with others: copied in a batch.
+      // In a walk the caller holds each tuple while later ones are rebuilt from the same rows:
+      // only a value of the checkpoint's own row goes out uncopied (that row is let go after it).
+      const fresh = !handedOut.has(stored) && (mode === 'single' || (mode === 'batch' ? !rebuilt.assembled : stored === rebuilder.ownValue(p, channel)));
+      handedOut.add(stored);
+      // Plain JSON comes back synchronously: await only what the serializer revives.
+      const value = loadValueNow(this.serde, stored, fresh, fresh ? undefined : plain);
+      const v = isThenable(value) ? await value : value;
+      setOwn(channelValues, channel, v);
+      if (lists && rebuilt.state && Array.isArray(v) && Array.isArray(stored.j) && v.length === stored.j.length) {
+        lists.set(channel, { ...rebuilt.state, items: v.slice(), json: stored.j });
+      }
+    }
+    if (remember && lists) remember(p, lists);
+    // A copy: the loaded object may be the row's own (uncopied), and a row kept by a page of a
+    // walk must not hold every tuple's values (that kept a page of whole states alive).
+    const checkpoint = { ...loadedCheckpoint, channel_values: channelValues };
+    const pendingWrites = await this.#pendingWrites(p, writes, writeParts);
+    if (checkpoint.v < 4 && p.parent_checkpoint_id !== null) await this.#migratePendingSends(checkpoint, p);
+    const configurable = { thread_id: p.thread_id, checkpoint_ns: p.checkpoint_ns };
+    const tuple: CheckpointTuple = {
+      config: { configurable: { ...configurable, checkpoint_id: p.checkpoint_id } },
+      checkpoint,
+      metadata: (await loadValue(this.serde, p.metadata)) as CheckpointMetadata,
+      pendingWrites,
+    };
+    if (p.parent_checkpoint_id !== null) {
+      tuple.parentConfig = { configurable: { ...configurable, checkpoint_id: p.parent_checkpoint_id } } satisfies RunnableConfig;
+    }
+    return tuple;
+  }
+
+  async #pendingWrites(p: CheckpointPayload, writes: readonly WritePayload[], writeParts: Map<string, StoredRow>, only?: ReadonlySet<string>): Promise<CheckpointPendingWrite[]> {
+    const out: CheckpointPendingWrite[] = [];
+    for (const { task, write } of sortedWrites(writes)) {
+      if (only !== undefined && !only.has(write.channel)) continue;
+      const value = loadValueNow(this.serde, storedWrite(p, task, write, writeParts));
+      out.push([task.task_id, write.channel, isThenable(value) ? await value : value]);
+    }
+    return out;
+  }
+
+  /** The pending writes of each entry to the channels in `only`, in LangGraph's order. */
+  async writesOf(entries: readonly CheckpointEntry[], only: ReadonlySet<string>): Promise<CheckpointPendingWrite[][]> {
+    const writeParts = await this.#writeParts(entries);
+    return Promise.all(entries.map((e) => this.#pendingWrites(e.checkpoint, e.writes, writeParts, only)));
+  }
+
+  /** The values of `channels` that the checkpoint of `entry` has (absent ones are left out). */
+  async channelValues(entry: CheckpointEntry, channels: readonly string[]): Promise<Map<string, unknown>> {
+    const out = new Map<string, unknown>();
+    for (const [ch, stored] of await storedValues(this.store, this.namespace, rowInfo(entry), new Set(channels))) out.set(ch, await loadValueNow(this.serde, stored));
+    return out;
+  }
+
+  /** Every channel value of `entry` as stored, not revived: what a repeated put compares with (write/rows.ts). */
+  storedValues(entry: CheckpointEntry): Promise<Map<string, StoredValue>> {
+    return storedValues(this.store, this.namespace, rowInfo(entry));
+  }
+
+  /** The part rows of split pending writes of these entries, by ref, in one call. */
+  #writeParts(entries: readonly CheckpointEntry[]): Promise<Map<string, StoredRow>> {
+    return writePartRows(this.store, this.namespace, entries);
+  }
+
+  /** Checkpoints before v4 kept pending sends in the parent's TASKS writes; move them into channel_values. */
+  async #migratePendingSends(checkpoint: Checkpoint, p: CheckpointPayload): Promise<void> {
+    const parent = checkpointRef(p.thread_id, p.checkpoint_ns, p.parent_checkpoint_id ?? '');
+    const rows = await allRowsByPrefix(this.store, { namespace: this.namespace, prefix: `${parent}/` });
+    const sends = sortedWrites(rows.map(writePayload)).filter(({ write }) => write.channel === TASKS);
+    checkpoint.channel_values[TASKS] = await Promise.all(sends.map(({ write }) => loadValue(this.serde, write.value)));
+    const versions = Object.values(checkpoint.channel_versions);
+    checkpoint.channel_versions[TASKS] = versions.length > 0 ? maxChannelVersion(...versions) : 1;
+  }
+}
+
+/**
+ * getDeltaChannelHistory: seeds and writes of `channels` over the ancestors of `target`, the same
+ * result as the base class (per channel, the writes since the newest ancestor holding a value, its
+ * seed, oldest first), from one descending range read of the thread (`ancestors`) instead of a
+ * verified getTuple per ancestor; checkpoints off the target's parent chain are skipped.
+ */
+export async function deltaHistory(
+  reader: TupleReader,
+  target: CheckpointEntry,
+  ancestors: AsyncIterable<CheckpointEntry>,
+  channels: readonly string[],
+): Promise<Record<string, DeltaChannelHistory>> {
+  const collected = new Map<string, CheckpointPendingWrite[]>(channels.map((ch) => [ch, []]));
+  const seeds = new Map<string, unknown>();
+  const remaining = new Set(channels);
+  let next = target.checkpoint.parent_checkpoint_id;
+  for await (const entry of ancestors) {
+    if (next === null || remaining.size === 0) break;
+    if (entry.checkpoint.checkpoint_id !== next) continue;
+    const [writes = []] = await reader.writesOf([entry], remaining);
+    // Newest first across checkpoints; reversed at the end, so each block goes in reversed.
+    for (let i = writes.length - 1; i >= 0; i--) {
+      const w = writes[i] as CheckpointPendingWrite;
+      collected.get(w[1])?.push(w);
+    }
+    const values = await reader.channelValues(entry, [...remaining]);
+    for (const [ch, value] of values) {
+      if (value === undefined) continue; // as MemorySaver: an undefined value seeds nothing
+      seeds.set(ch, value);
+      remaining.delete(ch);
+    }
+    next = entry.checkpoint.parent_checkpoint_id;
+  }
+  return deltaHistoryOf(channels, collected, seeds);
+}
+
+/** The result shape: per channel its writes oldest first, and its seed when one was found. */
+export function deltaHistoryOf(
+  channels: readonly string[],
+  collected = new Map<string, CheckpointPendingWrite[]>(),
+  seeds = new Map<string, unknown>(),
+): Record<string, DeltaChannelHistory> {
+  const out: Record<string, DeltaChannelHistory> = {};
+  for (const ch of channels) {
+    const entry: DeltaChannelHistory = { writes: (collected.get(ch) ?? []).slice().reverse() };
+    if (seeds.has(ch)) entry.seed = seeds.get(ch);
+    setOwn(out, ch, entry);
+  }
+  return out;
+}

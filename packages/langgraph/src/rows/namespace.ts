@@ -1,2 +1,0 @@
-/** The store namespace the saver writes to unless told otherwise (`SessionCheckpointSaverOptions.namespace`). */
-export const LANGGRAPH_NAMESPACE = 'langgraph';

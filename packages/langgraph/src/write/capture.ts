@@ -1,0 +1,233 @@
+import type { ChannelVersions, Checkpoint, CheckpointMetadata, SerializerProtocol } from '@langchain/langgraph-checkpoint';
+import { CheckpointValidationError, type JsonValue } from '@session-checkpoint/core';
+import { cloneJson, sameJson } from '../format/json.js';
+import type { StoredValue } from '../format/payloads.js';
+import { isStockJsonPlus, plainJsonOf, storeValue } from '../format/serde.js';
+
+/*
+ * The first step of a put: every channel value it stores is read at the moment of the call, as
+ * MemorySaver does (LangGraph runs its next step while the put is in flight, and nodes edit
+ * messages in place). What comes out is the JSON the serializer writes, in objects and arrays of
+ * the saver's own: nothing aliases the caller's objects except strings, which cannot change.
+ *
+ * This is also the one place where the content check of docs/decisions/0014 is made: a list's
+ * items are compared, by content, with the JSON the saver kept of the parent's list, and the
+ * leading items that are equal are counted (`same`). An equal item is the kept object itself, not
+ * a new copy, so an unchanged list allocates nothing per item and the next put compares by
+ * identity. Identity of the caller's objects proves nothing (an object edited in place is the same
+ * object); identity of the saver's own kept JSON does.
+ */
+
+/** What a put reads at its call: the checkpoint without its values, the metadata, and the channel values it stores. */
+export interface PutValues {
+  checkpoint: StoredValue;
+  metadata: StoredValue;
+  /** The values captured at the call: every changed one, and the small unchanged ones (`inlineCarriedBytes`). */
+  captured: Map<string, Captured>;
+  /** True when the checkpoint has a value for `channel`. */
+  has(channel: string): boolean;
+  /** The value of `channel`: as captured, or, when not captured (an unchanged value the parent row no longer holds), read now. */
+  of(channel: string): Promise<Captured>;
+}
+
+/**
+ * Reads everything a put may store, before its first await: the checkpoint and metadata, each
+ * changed value (a list compared with `previousOf(channel)`, the JSON kept of the parent's), and
+ * the unchanged values small enough to repeat in the row (counted up to `inlineBytes`).
+ */
+export async function capturePut(
+  serde: SerializerProtocol,
+  checkpoint: Checkpoint,
+  metadata: CheckpointMetadata,
+  newVersions: ChannelVersions,
+  previousOf: (channel: string) => readonly unknown[] | undefined,
+  inlineBytes: number,
+): Promise<PutValues> {
+  const { channel_values: channelValues, ...rest } = checkpoint;
+  const cv = channelValues as Record<string, unknown>;
+  const pending = new Map<string, Promise<Captured>>();
+  let small = 0;
+  for (const channel of new Set([...Object.keys(checkpoint.channel_versions), ...Object.keys(newVersions)])) {
+    if (!Object.hasOwn(cv, channel)) continue;
+    const isNew = Object.hasOwn(newVersions, channel);
+    const size = isNew || small > inlineBytes ? undefined : jsonSizeWithin(cv[channel], inlineBytes - small);
+    if (!isNew && size === undefined) small = Infinity;
+    else if (size !== undefined) small += size;
+    if (isNew || size !== undefined) pending.set(channel, captureValue(serde, cv[channel], `channel '${channel}'`, isNew ? previousOf(channel) : undefined));
+  }
+  const captured = new Map<string, Captured>();
+  // One Promise.all, created before any await: a value refused is this put's error, never an unhandled rejection.
+  const [stored, meta] = await Promise.all([
+    storeValue(serde, rest, 'checkpoint'),
+    storeValue(serde, metadata, 'metadata'),
+    ...[...pending].map(async ([channel, value]) => void captured.set(channel, await value)),
+  ]);
+  return {
+    checkpoint: stored,
+    metadata: meta,
+    captured,
+    has: (channel) => Object.hasOwn(cv, channel),
+    of: async (channel) => captured.get(channel) ?? captureValue(serde, cv[channel], `channel '${channel}'`),
+  };
+}
+
+/** A channel value as captured: a list as the JSON of each item, anything else as stored. */
+export type Captured = CapturedList | { stored: StoredValue };
+
+/** A value the serializer writes as a JSON array, item by item. */
+export interface CapturedList {
+  /** The serializer's type tag (`"json"`). */
+  t: string;
+  /** Each item's JSON, as the serializer writes it, in objects and arrays of the saver's own. */
+  items: JsonValue[];
+  /** The kept list the items were compared with, if any, */
+  against?: readonly unknown[];
+  /** and how many leading items of it are there unchanged, by content. */
+  same: number;
+}
+
+const decoder = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * Reads `value` now (everything is read from it before this returns its promise). A list the
+ * stock serializer writes is captured item by item: plain items and items whose `toJSON()` is
+ * plain (LangChain messages) are copied as JSON directly, others go through the serializer as a
+ * list of one (written exactly as inside the whole list). With another serializer a list is
+ * serialised whole and its items taken from the result. `previous`, the JSON the saver keeps of
+ * the parent's list (objects no caller holds), gives the item at each position when its JSON is
+ * equal to the item's now: equal content, so the result is the same as a copy.
+ *
+ * @throws CheckpointValidationError naming `where` for a BigInt, NaN, Infinity, invalid Date or cycle.
+ */
+export async function captureValue(serde: SerializerProtocol, value: unknown, where: string, previous?: readonly unknown[]): Promise<Captured> {
+  // Async, so that a refusal is a rejected promise, never a throw before the caller holds it.
+  if (!Array.isArray(value)) return { stored: await storeValue(serde, value, where) };
+  if (!isStockJsonPlus(serde)) {
+    const stored = await storeValue(serde, value, where);
+    return stored.t === 'json' && Array.isArray(stored.j) ? listOf(stored.t, stored.j, previous) : { stored };
+  }
+  const items = new Array<JsonValue>(value.length);
+  let later: Promise<void>[] | undefined;
+  for (let i = 0; i < value.length; i++) {
+    // Compared now, before any await: the caller's objects are read at the call only.
+    const old = previous !== undefined && i < previous.length ? previous[i] : undefined;
+    if (old !== undefined && sameAsKept(shownJson(value[i], i), old)) {
+      items[i] = old as JsonValue;
+      continue;
+    }
+    // Not the kept item: walked (refusing what the serializer would mangle) and copied.
+    const plain = plainJsonOf(value[i], `${where}[${i}]`, String(i));
+    if (plain !== undefined) {
+      items[i] = cloneJson(plain.json) as JsonValue;
+      continue;
+    }
+    // The serializer's own form (a Map, a Uint8Array, undefined...): dumpsTyped serialises before
+    // its first await, so this too is read now.
+    (later ??= []).push(
+      serde.dumpsTyped([value[i]]).then(([, bytes]) => {
+        items[i] = parsed(decoder.decode(bytes), where)[0] as JsonValue;
+      }),
+    );
+  }
+  if (later !== undefined) await Promise.all(later);
+  return listOf('json', items, previous);
+}
+
+/** What JSON serialisation writes for a list item at the top: its `toJSON(key)` (a message's), or the item; a Date is not shown (its check is the walk's). */
+function shownJson(item: unknown, i: number): unknown {
+  if (typeof item !== 'object' || item === null || item instanceof Date) return item;
+  const toJSON = (item as { toJSON?: unknown }).toJSON;
+  return typeof toJSON === 'function' ? toJSON.call(item, String(i)) : item;
+}
+
+/**
+ * True when `a` is plain JSON data equal to `b`, the JSON the saver kept (checked when captured):
+ * numbers and strings identical, objects with the plain prototype and no `toJSON`, the same keys,
+ * arrays of the same length. Equal to a checked value, `a` needs no check of its own: this one walk
+ * stands for the walk of {@link plainJsonOf} and the comparison after it, for the unchanged items
+ * that are most of a growing list (docs/decisions/0023; capture.test.ts compares both paths on
+ * generated values). Anything else is `false`, and the item takes the full path.
+ */
+function sameAsKept(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || a === null || typeof b !== 'object' || b === null) return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameAsKept(a[i], b[i])) return false;
+    return true;
+  }
+  const proto: unknown = Object.getPrototypeOf(a);
+  if (Array.isArray(b) || (proto !== Object.prototype && proto !== null) || typeof (a as { toJSON?: unknown }).toJSON === 'function') return false;
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length) return false;
+  for (const key of keys) if (!Object.hasOwn(b, key) || !sameAsKept((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key])) return false;
+  return true;
+}
+
+/** A captured list, its leading items compared with `previous` (kept items compare by identity). */
+function listOf(t: string, items: JsonValue[], previous: readonly unknown[] | undefined): CapturedList {
+  if (previous === undefined) return { t, items, same: 0 };
+  let same = 0;
+  while (same < previous.length && same < items.length && sameJson(items[same], previous[same])) same++;
+  return { t, items, against: previous, same };
+}
+
+function parsed(text: string, where: string): unknown[] {
+  try {
+    return JSON.parse(text) as unknown[];
+  } catch (error) {
+    throw new CheckpointValidationError(`LangGraph value at ${where} did not serialize to JSON`, { cause: error });
+  }
+}
+
+/** True for a captured list. */
+export function isList(captured: Captured): captured is CapturedList {
+  return 'items' in captured;
+}
+
+/**
+ * About the length of `value` as compact JSON when it is plain JSON data of at most `budget`, else
+ * `undefined`: an estimate for `inlineCarriedBytes` (strings count their UTF-16 length plus
+ * quotes) that stops once the budget is spent, so a 1 MB list costs no serialisation to be told large.
+ */
+export function jsonSizeWithin(value: unknown, budget: number): number | undefined {
+  const size = walk(value, budget);
+  return size <= budget ? size : undefined;
+}
+
+/** The size so far, or `Infinity` once over `left` or on a value that is not plain JSON. */
+function walk(value: unknown, left: number): number {
+  switch (typeof value) {
+    case 'string':
+      return value.length + 2;
+    case 'number':
+      return Number.isFinite(value) ? String(value).length : Infinity;
+    case 'boolean':
+      return value ? 4 : 5;
+    case 'object': {
+      if (value === null) return 4;
+      let size = 2;
+      if (Array.isArray(value)) {
+        for (let i = 0; i < value.length; i++) {
+          // A comma before every item but the first.
+          size += walk(value[i], left - size) + (i > 0 ? 1 : 0);
+          if (size > left) return Infinity;
+        }
+        return size;
+      }
+      const proto: unknown = Object.getPrototypeOf(value);
+      if (proto !== Object.prototype && proto !== null) return Infinity;
+      const keys = Object.keys(value);
+      for (let i = 0; i < keys.length; i++) {
+        const key = keys[i] as string;
+        // "key": and a comma before every member but the first.
+        const head = key.length + 3 + (i > 0 ? 1 : 0);
+        size += head + walk((value as Record<string, unknown>)[key], left - size - head);
+        if (size > left) return Infinity;
+      }
+      return size;
+    }
+    default:
+      return Infinity;
+  }
+}
