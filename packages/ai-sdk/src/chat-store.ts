@@ -1,5 +1,5 @@
 import { CheckpointValidationError, isCheckpointConflictError, sha256Hex, type CheckpointStore } from '@session-checkpoint/core';
-import { storeArgument } from '@session-checkpoint/core/internal';
+import { storeArgument } from '@session-checkpoint/core/toolkit';
 import { validateUIMessages, type UIMessage } from 'ai';
 import { canonicalText, hashMessages, tipOf } from './message-hashes.js';
 import { aiSdkChats } from './rows/chats.js';

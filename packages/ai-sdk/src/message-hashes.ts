@@ -1,5 +1,5 @@
 import { CheckpointValidationError, canonicalize, sha256Hex } from '@session-checkpoint/core';
-import { TwoGenerationCache } from '@session-checkpoint/core/internal';
+import { TwoGenerationCache } from '@session-checkpoint/core/toolkit';
 
 /**
  * The content hash of a message is the SHA-256 of its canonical JSON: what the store would hash,

@@ -2,7 +2,7 @@
  * The bundle format `ellmos.session-checkpoint-export.v1`, shared with the Python reference
  * (PYTHON_REFERENCE.md section 8). Field names are the reference's snake_case: they are the wire format.
  */
-import type { CheckpointRecord } from '@session-checkpoint/core/internal';
+import type { CheckpointRecord } from '@session-checkpoint/core/toolkit';
 
 /** The `schema` value of every bundle. */
 export const EXPORT_SCHEMA = 'ellmos.session-checkpoint-export.v1';

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseJsonTree, type JsonNode } from '@session-checkpoint/core/internal';
+import { parseJsonTree, type JsonNode } from '@session-checkpoint/core/toolkit';
 import { exportBundle } from './export/export-bundle.js';
 import { serializeBundle } from './export/serialize-bundle.js';
 import { writeBundleFile } from './export/write-bundle-file.js';

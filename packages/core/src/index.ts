@@ -5,9 +5,9 @@
  * record types, the limits, keys for sealed stores (`Keyring`, key files), and canonical JSON with its SHA-256 hash (also importable alone from
  * `@session-checkpoint/core/hash`). No runtime dependencies, no side effects on import.
  *
- * This entry is the semver promise: a test pins its exact list of names. Helpers that the other
- * packages of this repository share (validation, timestamps, row verification, the lossless JSON
- * reader and writer, Python `repr`) live in `@session-checkpoint/core/internal`, which has none.
+ * This entry is the semver promise: a test pins its exact list of names. The building blocks of
+ * packages built on core (row readers, ordering, field checks, lossless JSON, the Python tool's
+ * output forms) are `@session-checkpoint/core/toolkit`, pinned and under semver too.
  *
  * @example
  * ```ts

@@ -1,25 +1,11 @@
 /**
- * `@session-checkpoint/core/internal`: helpers the packages of this repository share (bundle, CLI,
- * langgraph, store-kysely, tools). **No semver promise**: any name here may change or go in any release,
- * patch releases included. Outside code should use `@session-checkpoint/core` (or `./hash`); if you
- * need something from here, open an issue so it can be made public on purpose.
+ * `@session-checkpoint/core/internal`: the toolkit plus what only the CLI uses. **No semver
+ * promise**: any name here may change or go in any release, patch releases included. Only a
+ * package that pins `@session-checkpoint/core` to an exact version may import it (the CLI does;
+ * tools/pack-test fails a tarball that imports it under a range). Packages built on core use
+ * `@session-checkpoint/core/toolkit` (docs/decisions/0024-core-toolkit.md).
  *
  * @packageDocumentation
  */
-export { resolveLimits } from './limits.js';
-export * from './validation/fields.js';
-export * from './validation/integers.js';
-export * from './validation/timestamp.js';
-export * from './port/ordering.js';
-export * from './port/transaction-scope.js';
-export { prepareCheckpoint } from './store/prepare.js';
-export * from './store/verify-row.js';
-export * from './lossless/index.js';
-export * from './python/index.js';
-export * from './cache/two-generation-cache.js';
-export * from './store/store-argument.js';
-export * from './store/checked-rows.js';
-export * from './store/display-rows.js';
-export { looksSealed, parseEnvelope } from './seal/row-envelope.js';
-export { SEALED_BUNDLE_FORMAT } from './seal/sealed-import.js';
-export { isIdLimitError } from './port/id-limit.js';
+export * from './toolkit.js';
+export { checkRows } from './store/checked-rows.js';

@@ -12,7 +12,7 @@ import {
   type SerializerProtocol,
 } from '@langchain/langgraph-checkpoint';
 import { CheckpointValidationError, type CheckpointStore, type CreateCheckpointInput } from '@session-checkpoint/core';
-import { storeArgument, TwoGenerationCache } from '@session-checkpoint/core/internal';
+import { storeArgument, TwoGenerationCache } from '@session-checkpoint/core/toolkit';
 import { own, sameJson, setOwn } from './format/json.js';
 import { checkpointPayload, CHECKPOINT_KIND, keyOf, LANGGRAPH_NAMESPACE, WRITE_KIND, type CheckpointPayload, type StoredWrite, type WritePayload } from './format/payloads.js';
 import { checkpointBound, checkpointPrefix, checkpointRef, writeRef } from './format/refs.js';

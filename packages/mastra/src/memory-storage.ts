@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Checkpoint, CheckpointStore } from '@session-checkpoint/core';
-import { rawRange } from '@session-checkpoint/core/internal';
+import { rawRange } from '@session-checkpoint/core/toolkit';
 import { MessageList } from '@mastra/core/agent/message-list';
 import type { MastraDBMessage, StorageThreadType } from '@mastra/core/memory';
 import {

@@ -1,5 +1,5 @@
 import { CheckpointConflictError, isCheckpointConflictError, type Checkpoint, type CheckpointStore } from '@session-checkpoint/core';
-import { storeArgument } from '@session-checkpoint/core/internal';
+import { storeArgument } from '@session-checkpoint/core/toolkit';
 
 /** Attempts before a write that keeps losing races gives up (each loss means another writer won). */
 const MAX_ATTEMPTS = 200;

@@ -14,7 +14,7 @@ import {
 import type { StepResult, WorkflowRunState } from '@mastra/core/workflows';
 import { KINDS, MASTRA_NAMESPACE } from './rows/namespace.js';
 import { runRef, seqOf, sessionOf, snapshotPrefix, snapshotRef } from './rows/refs.js';
-import { rawRange } from '@session-checkpoint/core/internal';
+import { rawRange } from '@session-checkpoint/core/toolkit';
 import type { StoredRun } from './rows/workflow-types.js';
 import { valuesOf } from './rows/values.js';
 import { domainStore, inTransaction, rowsByPrefix } from './store-rows.js';

@@ -10,7 +10,7 @@ import {
   type SessionHistoryTransactionAwareSession,
 } from '@openai/agents-core';
 import { CheckpointIntegrityError, CheckpointValidationError, isCheckpointConflictError, type CheckpointStore, type PreparedCheckpoint } from '@session-checkpoint/core';
-import { storeArgument } from '@session-checkpoint/core/internal';
+import { storeArgument } from '@session-checkpoint/core/toolkit';
 import { checkTransaction, OPERATION_KIND, sameItems, type ItemsContext, type OperationPayload } from './history-transaction.js';
 import { decodeEntries, encodeItem, entryText, ITEM_KIND, rowEntries, itemsName, itemsPayload, partedPayload, SINGLE_ITEM_KIND, type EncodedItem } from './format/item-codec.js';
 import { PART_KIND, PART_OVERHEAD, splitText, type PartPayload } from './format/item-parts.js';

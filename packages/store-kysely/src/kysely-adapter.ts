@@ -20,7 +20,7 @@ import {
   type SessionSummaryRow,
   type SourceRefPrefixQuery,
 } from '@session-checkpoint/core';
-import { isIdLimitError, runInTransaction, sourceRefBounds } from '@session-checkpoint/core/internal';
+import { isIdLimitError, runInTransaction, sourceRefBounds } from '@session-checkpoint/core/toolkit';
 import type { Kysely } from 'kysely';
 import { KyselyConnection, type AdapterConnection, type QueryRunner } from './adapter-connection.js';
 import { conditionalInsertParameters, conditionalInsertShape, conditionalInsertSql } from './conditional-insert-sql.js';

@@ -1,12 +1,14 @@
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 /**
  * Every name each package exports from its main entry (`packages/<dir>/src/index.ts`) and its public
- * subpaths (`langgraph/rows`: `packages/langgraph/src/rows/index.ts`), values and
- * types, sorted. Each is a semver promise: widening (or narrowing) an API means editing this list on
- * purpose. Helpers shared between packages belong in an `./internal` subpath, which is not pinned.
+ * subpaths (`langgraph/rows`: `packages/langgraph/src/rows/index.ts`; `core/toolkit`:
+ * `packages/core/src/toolkit.ts`), values and types, sorted. Each is a semver promise: widening (or
+ * narrowing) an API means editing this list on purpose. An `./internal` subpath is not pinned: only
+ * a package that pins its owner to an exact version may import it (tools/pack-test checks that).
  * (The test target lists every package's `src` among its Nx inputs, so an edit there re-runs it.)
  */
 const PUBLIC_NAMES = {
@@ -28,6 +30,13 @@ const PUBLIC_NAMES = {
     'DeleteIdsOptions', 'KEY_FILE_FORMAT', 'Keyring', 'META_NAMESPACE', 'MetaChange', 'MetaEntry', 'MetaSwap',
     'RekeyOptions', 'RekeyReport', 'SealProblem', 'SealReport', 'SealedImportOptions', 'generateKeyFile',
     'loadKeyFile', 'writeKeyFile',
+  ],
+  'core/toolkit': [
+    'CheckpointRecord', 'JsonNode', 'RowError', 'SEALED_BUNDLE_FORMAT', 'StoreTaker', 'TwoGenerationCache', 'checkedByRef',
+    'checkedRange', 'checkpointRecord', 'compareCodePoints', 'compareNewestFirst', 'decodeCursor', 'encodeCursor',
+    'formatPythonJson', 'isIdLimitError', 'isIntegerLexeme', 'looksSealed', 'nonNegativeInteger', 'nowTimestamp',
+    'parseJsonTree', 'positiveInteger', 'prepareCheckpoint', 'pythonListRepr', 'pythonRepr', 'rawRange', 'rowError',
+    'runInTransaction', 'selectPrunable', 'sourceRefBounds', 'storeArgument', 'utf8Length', 'validateId', 'validateToken',
   ],
   'bundle': [
     'BundleLimits', 'BundlePhase', 'BundleProgress', 'CHECKPOINT_FIELDS', 'CheckpointField', 'EXPORT_SCHEMA',
@@ -110,7 +119,9 @@ const PUBLIC_NAMES = {
 /** `core` is packages/core/src/index.ts; a subpath such as `langgraph/rows`, packages/langgraph/src/rows/index.ts. */
 const entryOf = (key) => {
   const [dir, ...sub] = key.split('/');
-  return fileURLToPath(new URL(`../../../packages/${dir}/src/${[...sub, 'index.ts'].join('/')}`, import.meta.url));
+  const folder = fileURLToPath(new URL(`../../../packages/${dir}/src/${[...sub, 'index.ts'].join('/')}`, import.meta.url));
+  // A subpath may also be one file, src/<sub>.ts (core/toolkit).
+  return sub.length > 0 && !existsSync(folder) ? fileURLToPath(new URL(`../../../packages/${dir}/src/${sub.join('/')}.ts`, import.meta.url)) : folder;
 };
 
 /** One program over every entry; names need no standard library, so none is loaded. */

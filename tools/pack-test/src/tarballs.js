@@ -90,9 +90,23 @@ export function tarballProblems({ dir, manifest }, files) {
   for (const key of ['description', 'license', 'repository', 'homepage', 'bugs']) {
     if (!manifest[key]) problems.push(`package.json has no ${key}`);
   }
+  // A package of ours may import another's `./internal` subpath (no semver promise) only if it
+  // pins that package to one exact version as a dependency: a range, or a peer the application
+  // chooses, could resolve to a release whose internals differ (docs/releasing.md). Every other
+  // range on a package of ours is a caret range.
+  const internals = new Set();
+  for (const file of files) {
+    if (!/\.[cm]?js$/.test(file)) continue;
+    for (const [, name] of readFileSync(join(dir, file), 'utf8').matchAll(/['"](@session-checkpoint\/[a-z-]+)\/internal['"]/g)) if (name !== manifest.name) internals.add(name);
+  }
+  for (const name of internals) {
+    if (!/^\d+\.\d+\.\d+$/.test(manifest.dependencies?.[name] ?? '')) problems.push(`imports ${name}/internal, which has no semver promise, but does not pin ${name} to an exact version in dependencies`);
+  }
   for (const field of ['dependencies', 'peerDependencies', 'devDependencies']) {
     for (const [name, range] of Object.entries(manifest[field] ?? {})) {
-      if (name.startsWith('@session-checkpoint/') && !/^\^\d+\.\d+\.\d+/.test(range)) problems.push(`${field}.${name} is "${range}", not a caret range`);
+      if (!name.startsWith('@session-checkpoint/') || /^\^\d+\.\d+\.\d+/.test(range)) continue;
+      if (field === 'dependencies' && internals.has(name) && /^\d+\.\d+\.\d+$/.test(range)) continue;
+      problems.push(`${field}.${name} is "${range}", not a caret range`);
     }
   }
   for (const [bin, path] of Object.entries(manifest.bin ?? {})) {

@@ -47,6 +47,20 @@ describe('tarballProblems', () => {
     ]);
   });
 
+  it('allows an internal subpath only under an exact pin in dependencies', () => {
+    writeFiles(dir, { 'README.md': '## ES modules only\n', 'dist/index.js': "import { a } from '@session-checkpoint/core/internal';\nimport { b } from '@session-checkpoint/core/toolkit';\n", 'dist/index.d.ts': 'export {};\n' });
+    const underPeer = { ...good };
+    expect(tarballProblems({ dir, manifest: underPeer }, goodFiles)).toEqual([
+      'imports @session-checkpoint/core/internal, which has no semver promise, but does not pin @session-checkpoint/core to an exact version in dependencies',
+    ]);
+    const pinned = { ...good, peerDependencies: {}, dependencies: { '@session-checkpoint/core': '0.1.0' } };
+    expect(tarballProblems({ dir, manifest: pinned }, goodFiles)).toEqual([]);
+    // An exact pin without an internal import is still not a caret range.
+    writeFiles(dir, { 'dist/index.js': "import { b } from '@session-checkpoint/core/toolkit';\n" });
+    expect(tarballProblems({ dir, manifest: pinned }, goodFiles)).toEqual(['dependencies.@session-checkpoint/core is "0.1.0", not a caret range']);
+    writeFiles(dir, { 'dist/index.js': 'export {};\n' });
+  });
+
   it("checks the module of oclif's explicit command discovery", () => {
     writeFiles(dir, { 'README.md': '## ES modules only\n', 'dist/index.js': 'export {};\n', 'dist/index.d.ts': 'export {};\n', 'dist/bundle/oclif-commands.js': '' });
     const explicit = { ...good, oclif: { commands: { strategy: 'explicit', target: './dist/bundle/oclif-commands.js', identifier: 'COMMANDS' } } };

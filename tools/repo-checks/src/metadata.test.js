@@ -10,12 +10,15 @@ const published = publishedPackages();
 const versionOf = new Map(published.map(({ manifest }) => [manifest.name, manifest.version]));
 
 describe('versions', () => {
-  it('every range on a workspace package is a caret range its current version satisfies', () => {
+  // An exact pin (a dependency whose `./internal` subpath the package imports: tools/pack-test
+  // checks that reason) must name the current version itself.
+  it('every range on a workspace package is a caret range its current version satisfies, or an exact pin of that version', () => {
     const problems = [];
     for (const { dir, manifest } of published) {
       for (const field of ['dependencies', 'peerDependencies', 'devDependencies', 'optionalDependencies']) {
         for (const [name, range] of Object.entries(manifest[field] ?? {})) {
-          if (versionOf.has(name) && !caretSatisfies(range, versionOf.get(name))) problems.push(`${dir} ${field}.${name} "${range}" does not take ${versionOf.get(name)}`);
+          const pinned = field === 'dependencies' && range === versionOf.get(name);
+          if (versionOf.has(name) && !pinned && !caretSatisfies(range, versionOf.get(name))) problems.push(`${dir} ${field}.${name} "${range}" does not take ${versionOf.get(name)}`);
         }
       }
     }

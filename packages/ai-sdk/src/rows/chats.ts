@@ -1,5 +1,5 @@
 import type { CheckpointStore } from '@session-checkpoint/core';
-import { rawRange, utf8Length } from '@session-checkpoint/core/internal';
+import { rawRange, utf8Length } from '@session-checkpoint/core/toolkit';
 import { AI_SDK_NAMESPACE, SAVE_KIND } from './namespace.js';
 import { chatPrefix, savePrefix } from './refs.js';
 import { savePayloadOf } from './save-rows.js';

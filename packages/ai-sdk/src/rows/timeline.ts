@@ -1,5 +1,5 @@
 import { CheckpointValidationError, type CheckpointStore } from '@session-checkpoint/core';
-import { checkedByRef, checkedRange, decodeCursor, encodeCursor, rowError, utf8Length } from '@session-checkpoint/core/internal';
+import { checkedByRef, checkedRange, decodeCursor, encodeCursor, rowError, utf8Length } from '@session-checkpoint/core/toolkit';
 import { AI_SDK_NAMESPACE } from './namespace.js';
 import { partRef, saveOfRef, savePrefix } from './refs.js';
 import { savePayloadOf, type SavePayload } from './save-rows.js';

@@ -3,7 +3,7 @@
  * snake_case JSON, like the other families' readers.
  */
 
-import type { RowError } from '@session-checkpoint/core/internal';
+import type { RowError } from '@session-checkpoint/core/toolkit';
 
 /** A failure of one row, as a reader reports it instead of throwing (the entry stays visible). */
 export type { RowError };

@@ -3,7 +3,7 @@
  * verified on the way out (one bad row fails the export, naming every bad row).
  */
 import { CheckpointConflictError, type Checkpoint, type CheckpointStore } from '@session-checkpoint/core';
-import { checkpointRecord, nowTimestamp, SEALED_BUNDLE_FORMAT, validateToken } from '@session-checkpoint/core/internal';
+import { checkpointRecord, nowTimestamp, SEALED_BUNDLE_FORMAT, validateToken } from '@session-checkpoint/core/toolkit';
 import { EXPORT_SCHEMA, STORE_SCHEMA_VERSION, type ExportBundle, type ExportedCheckpoint, type SealSection } from '../bundle-format.js';
 import type { ProgressListener } from '../progress.js';
 

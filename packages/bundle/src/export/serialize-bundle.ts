@@ -3,7 +3,7 @@
  * The streaming pieces below produce the same bytes one item at a time, so a file export never
  * holds more than one formatted checkpoint.
  */
-import { formatPythonJson } from '@session-checkpoint/core/internal';
+import { formatPythonJson } from '@session-checkpoint/core/toolkit';
 import type { ExportBundle, ExportedCheckpoint, SealSection } from '../bundle-format.js';
 
 /**

@@ -10,7 +10,7 @@ import { lstat, realpath, stat } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { CheckpointValidationError } from '@session-checkpoint/core';
-import { pythonRepr as quote } from '@session-checkpoint/core/internal';
+import { pythonRepr as quote } from '@session-checkpoint/core/toolkit';
 import { fileKind, namingPath } from './file-kind.js';
 import { makeParents } from './make-parents.js';
 

@@ -3,7 +3,7 @@
  * every new checkpoint in one transaction with its original id, hash and timestamp.
  */
 import { CheckpointConflictError, CheckpointValidationError, isCheckpointConflictError, type CheckpointRow, type CheckpointStore, type Keyring } from '@session-checkpoint/core';
-import { looksSealed, validateToken } from '@session-checkpoint/core/internal';
+import { looksSealed, validateToken } from '@session-checkpoint/core/toolkit';
 import type { ProgressListener } from '../progress.js';
 import type { ImportCandidate } from './import-candidate.js';
 import { planImport } from './import-plan.js';

@@ -6,7 +6,7 @@
  * integers (they travel as JavaScript numbers).
  */
 import { CheckpointValidationError, type CheckpointLimits, type PreparedCheckpoint } from '@session-checkpoint/core';
-import { isIntegerLexeme, prepareCheckpoint, validateId, type JsonNode } from '@session-checkpoint/core/internal';
+import { isIntegerLexeme, prepareCheckpoint, validateId, type JsonNode } from '@session-checkpoint/core/toolkit';
 import { CHECKPOINT_FIELDS } from '../bundle-format.js';
 import { lastWins } from './last-wins.js';
 

@@ -6,7 +6,7 @@
  */
 import { CheckpointConflictError, type Checkpoint, type CheckpointStore } from '@session-checkpoint/core';
 import type { ProgressListener } from '../progress.js';
-import { pythonRepr } from '@session-checkpoint/core/internal';
+import { pythonRepr } from '@session-checkpoint/core/toolkit';
 import type { ImportCandidate } from './import-candidate.js';
 
 /** Ids to insert and ids already present, in bundle order. */

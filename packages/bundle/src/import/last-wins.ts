@@ -3,7 +3,7 @@
  * readers that act like the reference collapse members here, into a Map (never a plain object:
  * a key such as `__proto__` must stay data).
  */
-import type { JsonNode } from '@session-checkpoint/core/internal';
+import type { JsonNode } from '@session-checkpoint/core/toolkit';
 
 /**
  * Members by key, the last duplicate winning.

@@ -7,7 +7,7 @@ import {
   CheckpointValidationError,
   type CheckpointLimits,
 } from '@session-checkpoint/core';
-import { parseJsonTree, SEALED_BUNDLE_FORMAT } from '@session-checkpoint/core/internal';
+import { parseJsonTree, SEALED_BUNDLE_FORMAT } from '@session-checkpoint/core/toolkit';
 import { EXPORT_SCHEMA, SEAL_SECTION_KEY, type SealSection } from '../bundle-format.js';
 import type { ProgressListener } from '../progress.js';
 import { importCandidate, type ImportCandidate } from './import-candidate.js';

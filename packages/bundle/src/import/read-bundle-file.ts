@@ -8,7 +8,7 @@
 import { constants, type Stats } from 'node:fs';
 import { open, stat, type FileHandle } from 'node:fs/promises';
 import { CheckpointValidationError, type CheckpointLimits } from '@session-checkpoint/core';
-import { positiveInteger, pythonRepr as quote } from '@session-checkpoint/core/internal';
+import { positiveInteger, pythonRepr as quote } from '@session-checkpoint/core/toolkit';
 import { fileKind, namingPath } from '../export/file-kind.js';
 import { decodeUtf8Strict } from './utf8-decode.js';
 

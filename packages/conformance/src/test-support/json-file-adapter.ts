@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { CheckpointAdapterBase, CheckpointConflictError, CheckpointError, idLimitError, isCheckpointConflictError, MAX_CHECKPOINT_ID } from '@session-checkpoint/core';
 import type { AdapterCapabilities, CheckpointAdapter, CheckpointRow, InsertOptions, InsertPrecondition, InsertResult } from '@session-checkpoint/core';
 import type { ListRowsQuery, NewCheckpointRow, ScanRowsQuery } from '@session-checkpoint/core';
-import { compareNewestFirst, selectPrunable } from '@session-checkpoint/core/internal';
+import { compareNewestFirst, selectPrunable } from '@session-checkpoint/core/toolkit';
 import type { ConformanceSubject, TamperPatch } from '../types.js';
 
 /** The file: every row, and the highest id ever used. Bytes are kept as `{ "$bytes": [...] }`. */

@@ -12,12 +12,13 @@
  *   export and CLI output (`as-dict-record.ts`).
  *
  * Two presentation quirks stay in the CLI, next to what they present: argparse's `int()` flag
- * grammar (`cli/src/flags/python-int.ts`) and `str(OSError)` messages with errno and path
+ * grammar (`cli/src/command/python-int.ts`) and `str(OSError)` messages with errno and path
  * (`cli/src/errors/os-error-message.ts`, which quotes paths with {@link pythonRepr}).
  * The parser's "Expecting ..." messages are CPython's and live with the one JSON tokenizer
  * (`canonical/json-reader.ts`). docs/compatibility.md lists every deliberate difference.
  *
- * Internal: reached through `@session-checkpoint/core/internal`, no semver promise.
+ * `pythonRepr`, `pythonListRepr`, `formatPythonJson` and `checkpointRecord` are public through
+ * `@session-checkpoint/core/toolkit`; the float forms are reached only through the canonical writer.
  */
 export { formatJsNumber, formatPythonFloat } from './float-repr.js';
 export { pythonListRepr, pythonRepr } from './repr.js';

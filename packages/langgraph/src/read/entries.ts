@@ -1,5 +1,5 @@
 import { CheckpointIntegrityError, type Checkpoint as StoredRow, type CheckpointStore, type SourceRefPrefixQuery } from '@session-checkpoint/core';
-import { compareCodePoints } from '@session-checkpoint/core/internal';
+import { compareCodePoints } from '@session-checkpoint/core/toolkit';
 import { joinValue } from '../format/parts.js';
 import { checkpointPayload, isCheckpointRow, keyOf, writePartRefs, writePayload, type CheckpointPayload, type StoredValue, type StoredWrite, type WritePayload } from '../format/payloads.js';
 import { checkpointBound, checkpointRef, writePartRef, writesBeyondBound } from '../format/refs.js';

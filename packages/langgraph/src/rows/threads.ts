@@ -1,5 +1,5 @@
 import type { CheckpointRow, CheckpointStore } from '@session-checkpoint/core';
-import { rawRange, utf8Length } from '@session-checkpoint/core/internal';
+import { rawRange, utf8Length } from '@session-checkpoint/core/toolkit';
 import { CHECKPOINT_KIND, LANGGRAPH_NAMESPACE } from '../format/payloads.js';
 import { checkpointPrefix, parseSourceRef } from '../format/refs.js';
 import type { LanggraphThreadSummary, RowsPlace } from './types.js';

@@ -1,5 +1,5 @@
 import { CheckpointValidationError, type Checkpoint as StoredRow, type CheckpointRow, type CheckpointStore } from '@session-checkpoint/core';
-import { checkedByRef, checkedRange, decodeCursor, encodeCursor, rowError, utf8Length } from '@session-checkpoint/core/internal';
+import { checkedByRef, checkedRange, decodeCursor, encodeCursor, rowError, utf8Length } from '@session-checkpoint/core/toolkit';
 import { checkpointPayload, CHECKPOINT_KIND, jsonForm, LANGGRAPH_NAMESPACE, valuePartRefs, writePartRefs, writePayload, type CheckpointPayload } from '../format/payloads.js';
 import { checkpointPrefix, parseSourceRef } from '../format/refs.js';
 import type { LanggraphTimelineEntry, RowError, RowsPlace, TimelinePage } from './types.js';

@@ -3,7 +3,7 @@
  * are snake_case like the CLI's JSON output, so the CLI and the inspector print them as they are.
  */
 
-import type { RowError } from '@session-checkpoint/core/internal';
+import type { RowError } from '@session-checkpoint/core/toolkit';
 
 /** A failure of one row, as a reader reports it instead of throwing (the entry stays visible). */
 export type { RowError };

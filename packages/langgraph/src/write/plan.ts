@@ -1,6 +1,6 @@
 import type { ChannelVersions } from '@langchain/langgraph-checkpoint';
 import { CheckpointValidationError, type CheckpointStore, type CreateCheckpointInput, type JsonValue, type PreparedCheckpoint } from '@session-checkpoint/core';
-import { TwoGenerationCache } from '@session-checkpoint/core/internal';
+import { TwoGenerationCache } from '@session-checkpoint/core/toolkit';
 import { cloneJson, jsonBytes, own, recordOf } from '../format/json.js';
 import { cutValue, moveToParts, tryPrepare, type Movable } from '../format/parts.js';
 import type { CheckpointPayload, ListPiece, StoredValue } from '../format/payloads.js';

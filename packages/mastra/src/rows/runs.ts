@@ -1,5 +1,5 @@
 import { CheckpointNotFoundError, CheckpointValidationError, type CheckpointStore } from '@session-checkpoint/core';
-import { checkedRange, decodeCursor, encodeCursor, rowError, utf8Length, type RowError } from '@session-checkpoint/core/internal';
+import { checkedRange, decodeCursor, encodeCursor, rowError, utf8Length, type RowError } from '@session-checkpoint/core/toolkit';
 import { KINDS, MASTRA_NAMESPACE } from './namespace.js';
 import { seqOf, snapshotPrefix, snapshotRef } from './refs.js';
 import type { MastraRowsPlace } from './threads.js';

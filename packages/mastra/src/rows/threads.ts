@@ -1,5 +1,5 @@
 import { CheckpointNotFoundError, CheckpointValidationError, type CheckpointStore } from '@session-checkpoint/core';
-import { checkedRange, decodeCursor, encodeCursor, rawRange, rowError, utf8Length, type RowError } from '@session-checkpoint/core/internal';
+import { checkedRange, decodeCursor, encodeCursor, rawRange, rowError, utf8Length, type RowError } from '@session-checkpoint/core/toolkit';
 import { KINDS, MASTRA_NAMESPACE } from './namespace.js';
 import { changePrefix, messagePrefix, seqOf } from './refs.js';
 import type { ChangePayload, StoredMessage, StoredThread } from './types.js';

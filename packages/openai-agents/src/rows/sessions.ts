@@ -1,7 +1,7 @@
 import type { CheckpointStore } from '@session-checkpoint/core';
 import { rowEntries } from '../format/item-codec.js';
 import { AGENTS_NAMESPACE, itemPrefix, seqOfRef, sessionPrefix } from '../format/source-refs.js';
-import { rawRange, utf8Length } from '@session-checkpoint/core/internal';
+import { rawRange, utf8Length } from '@session-checkpoint/core/toolkit';
 import type { SessionRowsPlace, SessionSummary } from './types.js';
 
 /** Rows per range read of a listing. */

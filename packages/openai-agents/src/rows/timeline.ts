@@ -1,7 +1,7 @@
 import { CheckpointValidationError, type CheckpointRow, type CheckpointStore } from '@session-checkpoint/core';
 import { rowEntries } from '../format/item-codec.js';
 import { AGENTS_NAMESPACE, itemPrefix, partRef, seqOfRef } from '../format/source-refs.js';
-import { checkedByRef, checkedRange, decodeCursor, encodeCursor, rowError, utf8Length } from '@session-checkpoint/core/internal';
+import { checkedByRef, checkedRange, decodeCursor, encodeCursor, rowError, utf8Length } from '@session-checkpoint/core/toolkit';
 import type { SessionRowsPlace, SessionTimelineEntry, TimelinePage } from './types.js';
 
 /** Options of {@link sessionTimeline}. */

@@ -1,5 +1,5 @@
 import { StoreNotFoundError, StoreSchemaError } from '@session-checkpoint/core';
-import { pythonListRepr } from '@session-checkpoint/core/internal';
+import { pythonListRepr } from '@session-checkpoint/core/toolkit';
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { applyMigrations, LATEST_SCHEMA_VERSION, type MigrationReport } from '../migrations.js';
 import { SCHEMA_VERSION, STORE_COLUMNS, STORE_TABLES } from '../schema.js';

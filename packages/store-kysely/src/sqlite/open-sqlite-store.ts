@@ -1,5 +1,5 @@
 import { CheckpointError, CheckpointValidationError, type CheckpointStore, type CheckpointStoreOptions } from '@session-checkpoint/core';
-import { nonNegativeInteger } from '@session-checkpoint/core/internal';
+import { nonNegativeInteger } from '@session-checkpoint/core/toolkit';
 import { KyselyAdapter, PreparedAdapterParts } from '../kysely-adapter.js';
 import type { CheckpointQueries } from '../queries.js';
 import { QueryTemplate } from '../query-template.js';

@@ -1,5 +1,5 @@
 import { StoreNotFoundError, StoreSchemaError } from '@session-checkpoint/core';
-import { pythonListRepr } from '@session-checkpoint/core/internal';
+import { pythonListRepr } from '@session-checkpoint/core/toolkit';
 import type { Kysely } from 'kysely';
 import { CREATE_CHECKPOINTS_TABLE, CREATE_META_TABLE, CREATE_NAMESPACE_INDEX, CREATE_SESSION_INDEX, LATEST_SCHEMA_VERSION } from '../migrations.js';
 import { rawQuery } from '../raw-query.js';
