@@ -29,6 +29,8 @@ export { MAX_CHECKPOINT_ID, idLimitError } from './port/id-limit.js';
 export type { CreateCheckpointInput, PreparedCheckpoint } from './store/prepare.js';
 export type * from './store/results.js';
 export * from './store/checkpoint-store.js';
+export type { ExpireIdleOptions, ExpireIdleResult, ExpiredSession, PinnedSession } from './store/idle-expiry.js';
+export type { NamespaceStats, SessionStats, StoreStats } from './store/store-stats.js';
 export * from './memory/memory-adapter.js';
 export * from './thread/checkpointer.js';
 export { META_NAMESPACE } from './port/meta-rows.js';

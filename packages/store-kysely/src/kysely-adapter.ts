@@ -17,7 +17,10 @@ import {
   type NewCheckpointRow,
   type PruneQuery,
   type ScanRowsQuery,
+  type SessionStatsQuery,
+  type SessionStatsRow,
   type SessionSummaryRow,
+  type StorageReport,
   type SourceRefPrefixQuery,
 } from '@session-checkpoint/core';
 import { isIdLimitError, runInTransaction, sourceRefBounds } from '@session-checkpoint/core/toolkit';
@@ -561,6 +564,121 @@ export class KyselyAdapter extends CheckpointAdapterBase {
     await this.#single(async (runner) => {
       if (this.#shared.postgres) await runner.rows(this.#shared.postgres.lockKey(key));
     });
+  }
+
+  /**
+   * Rows, payload bytes (UTF-8: SQLite `length(cast(... as blob))`, PostgreSQL `octet_length`),
+   * oldest and newest `created_at` and highest id per (namespace, session): one grouped query,
+   * by the session index when a session is named.
+   */
+  override async sessionStats(query: SessionStatsQuery): Promise<SessionStatsRow[]> {
+    const { flavor } = this.#shared;
+    const postgres = flavor === 'postgres';
+    const parameters: unknown[] = [];
+    const where: string[] = [];
+    const param = (value: unknown): string => {
+      parameters.push(value);
+      return postgres ? `$${parameters.length}` : '?';
+    };
+    if (query.namespace !== undefined) where.push(`"namespace" = ${param(query.namespace)}`);
+    if (query.sessionId !== undefined) where.push(`"session_id" = ${param(query.sessionId)}`);
+    const bytes = postgres ? 'octet_length("payload_json")' : 'length(cast("payload_json" as blob))';
+    const text =
+      `select "namespace", "session_id" as "sessionId", count(*) as "rows", coalesce(sum(${bytes}), 0) as "bytes", ` +
+      `min("created_at") as "oldest", max("created_at") as "newest", max("id") as "maxId" from ${this.#table('checkpoints')}` +
+      (where.length > 0 ? ` where ${where.join(' and ')}` : '') +
+      ' group by "namespace", "session_id"';
+    const rows = await this.#single((runner) => runner.rows(rawQuery<SessionStatsRow>(text, parameters)));
+    for (const row of rows) {
+      row.rows = Number(row.rows);
+      row.bytes = Number(row.bytes);
+      row.maxId = Number(row.maxId);
+    }
+    return rows;
+  }
+
+  /**
+   * Shuts out other writers until the open transaction ends. PostgreSQL:
+   * `LOCK TABLE checkpoints, checkpoint_meta IN SHARE ROW EXCLUSIVE MODE`, which waits for the
+   * write transactions in flight, holds new inserts, updates and deletes until the commit, and lets
+   * reads through. SQLite: nothing to take, `BEGIN IMMEDIATE` already did.
+   *
+   * @throws CheckpointError outside a transaction.
+   */
+  async lockWrites(): Promise<void> {
+    if (!this.#bound) throw new CheckpointError('lockWrites needs an open transaction: call it on the adapter handed to transaction()');
+    if (this.#shared.flavor !== 'postgres') return;
+    await this.#single((runner) => runner.rows(rawQuery(`lock table ${this.#table('checkpoints')}, ${this.#table('checkpoint_meta')} in share row exclusive mode`)));
+  }
+
+  /**
+   * SQLite: the file's pages (`page_count`, `page_size`, `freelist_count`, `journal_mode`).
+   * PostgreSQL: each table's size with its indexes and TOAST, and its live and dead tuples from
+   * `pg_stat_user_tables` (the statistics collector's counts, which lag a little behind).
+   */
+  async storageReport(): Promise<StorageReport> {
+    const { flavor, schema } = this.#shared;
+    if (flavor === 'postgres') {
+      const text =
+        'select c.relname as "name", pg_total_relation_size(c.oid) as "totalBytes", pg_relation_size(c.oid) as "tableBytes", ' +
+        'pg_indexes_size(c.oid) as "indexBytes", coalesce(s.n_live_tup, 0) as "liveTuples", coalesce(s.n_dead_tup, 0) as "deadTuples", ' +
+        's.last_vacuum::text as "lastVacuum", s.last_autovacuum::text as "lastAutovacuum" ' +
+        'from pg_class c join pg_namespace n on n.oid = c.relnamespace left join pg_stat_user_tables s on s.relid = c.oid ' +
+        "where n.nspname = $1 and c.relkind = 'r' and c.relname in ('checkpoints', 'checkpoint_meta') order by c.relname";
+      type Relation = Extract<StorageReport, { kind: 'postgres' }>['relations'][number];
+      const rows = await this.#single((runner) => runner.rows(rawQuery<Relation>(text, [schema])));
+      let reclaimableBytes = 0;
+      const relations = rows.map((r) => {
+        const relation: Relation = {
+          name: r.name,
+          totalBytes: Number(r.totalBytes),
+          tableBytes: Number(r.tableBytes),
+          indexBytes: Number(r.indexBytes),
+          liveTuples: Number(r.liveTuples),
+          deadTuples: Number(r.deadTuples),
+          lastVacuum: r.lastVacuum ?? null,
+          lastAutovacuum: r.lastAutovacuum ?? null,
+        };
+        const tuples = relation.liveTuples + relation.deadTuples;
+        if (tuples > 0) reclaimableBytes += Math.floor((relation.tableBytes * relation.deadTuples) / tuples);
+        return relation;
+      });
+      return { kind: 'postgres', schema, relations, reclaimableBytes };
+    }
+    const [pages] = await this.#single((runner) =>
+      runner.rows(
+        rawQuery<{ pageCount: number; pageSize: number; freePages: number }>(
+          'select (select page_count from pragma_page_count()) as "pageCount", (select page_size from pragma_page_size()) as "pageSize", (select freelist_count from pragma_freelist_count()) as "freePages"',
+        ),
+      ),
+    );
+    const [mode] = await this.#single((runner) => runner.rows(rawQuery<{ journal_mode: string }>('pragma journal_mode')));
+    const pageCount = Number(pages?.pageCount ?? 0);
+    const pageSize = Number(pages?.pageSize ?? 0);
+    const freePages = Number(pages?.freePages ?? 0);
+    return { kind: 'sqlite', fileBytes: pageCount * pageSize, pageSize, pageCount, freePages, reclaimableBytes: freePages * pageSize, journalMode: String(mode?.journal_mode ?? '') };
+  }
+
+  /**
+   * SQLite: `VACUUM` at root level (never inside a transaction), which rewrites the file without
+   * its free pages; in WAL mode readers in other processes keep reading their snapshot, and
+   * writers wait (`busy_timeout`) as for any write. Then `wal_checkpoint(TRUNCATE)` copies the
+   * rewritten pages back so the file shrinks now (when a reader still holds an old snapshot the
+   * checkpoint stops short, and the next one finishes it). PostgreSQL: refused: plain VACUUM
+   * keeps the space in the table, and VACUUM FULL locks it against every reader and writer, so
+   * that is for the database owner to schedule (see {@link storageReport}).
+   */
+  async compact(): Promise<StorageReport> {
+    if (this.#bound) throw new CheckpointError('compact cannot run inside a transaction');
+    if (this.#shared.flavor === 'postgres') throw new CheckpointError('compact does not run VACUUM on PostgreSQL: see storageReport and run VACUUM yourself');
+    await this.#single((runner) => runner.rows(rawQuery('vacuum')));
+    await this.#single((runner) => runner.rows(rawQuery('pragma wal_checkpoint(truncate)')));
+    return this.storageReport();
+  }
+
+  /** A table of the store as SQL: schema-qualified on PostgreSQL. */
+  #table(name: 'checkpoints' | 'checkpoint_meta'): string {
+    return this.#shared.flavor === 'postgres' ? `"${this.#shared.schema.replaceAll('"', '""')}"."${name}"` : `"${name}"`;
   }
 
   /**

@@ -10,10 +10,13 @@ import type {
   MetaSwap,
   PruneQuery,
   ScanRowsQuery,
+  SessionStatsQuery,
+  SessionStatsRow,
   SessionSummaryRow,
   SourceRefPrefixQuery,
 } from './adapter.js';
-import { insertWithMetaRows, listMetaRows, readMetaRows, writeMetaRows } from './meta-rows.js';
+import { META_NAMESPACE, insertWithMetaRows, listMetaRows, readMetaRows, writeMetaRows } from './meta-rows.js';
+import { utf8ByteLength } from '../sha256.js';
 import { compareNewestFirst, selectPrunable, selectSourceRefPrefix } from './ordering.js';
 
 /** The base class's answer: no promise beyond the contract. */
@@ -116,6 +119,42 @@ export abstract class CheckpointAdapterBase implements CheckpointAdapter {
       .map(({ row, count }) => ({ sessionId: row.sessionId, count, latestCreatedAt: row.createdAt, latestId: row.id }));
   }
 
+  /**
+   * Default: sums a scan of the namespace, or of the whole store (the reserved metadata namespace
+   * left out). Byte lengths are UTF-8.
+   */
+  async sessionStats(query: SessionStatsQuery): Promise<SessionStatsRow[]> {
+    const stats = new Map<string, SessionStatsRow>();
+    const add = (row: CheckpointRow): void => {
+      if (row.namespace === META_NAMESPACE || (query.sessionId !== undefined && row.sessionId !== query.sessionId)) return;
+      const key = JSON.stringify([row.namespace, row.sessionId]);
+      const bytes = typeof row.payloadJson === 'string' ? utf8ByteLength(row.payloadJson) : 0;
+      const seen = stats.get(key);
+      if (!seen) {
+        stats.set(key, { namespace: row.namespace, sessionId: row.sessionId, rows: 1, bytes, oldest: row.createdAt, newest: row.createdAt, maxId: row.id });
+        return;
+      }
+      seen.rows++;
+      seen.bytes += bytes;
+      if (row.createdAt < seen.oldest) seen.oldest = row.createdAt;
+      if (row.createdAt > seen.newest) seen.newest = row.createdAt;
+      if (row.id > seen.maxId) seen.maxId = row.id;
+    };
+    if (query.namespace !== undefined) {
+      for (const row of await this.allRows(query.namespace)) add(row);
+    } else {
+      let afterId = Number.NEGATIVE_INFINITY;
+      for (;;) {
+        const page = await this.scanRows({ afterId, limit: 1000 });
+        for (const row of page) add(row);
+        const last = page[page.length - 1];
+        if (page.length < 1000 || !last) break;
+        afterId = last.id;
+      }
+    }
+    return [...stats.values()];
+  }
+
   /** Default: `deleteRow` per id, in one transaction. */
   async deleteRows(ids: readonly number[], namespace: string): Promise<number[]> {
     return this.transaction(async (tx) => {
@@ -167,3 +206,4 @@ export abstract class CheckpointAdapterBase implements CheckpointAdapter {
     });
   }
 }
+

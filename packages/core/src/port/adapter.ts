@@ -175,6 +175,66 @@ export interface SourceRefPrefixQuery {
   kind?: string;
 }
 
+/** Which rows {@link CheckpointAdapter.sessionStats} sums up. */
+export interface SessionStatsQuery {
+  /** Only this namespace. Default is every namespace (the reserved metadata namespace left out). */
+  namespace?: string;
+  /** Only this session of `namespace`. Default is every session. */
+  sessionId?: string;
+}
+
+/** The size of one session, as {@link CheckpointAdapter.sessionStats} reports it. */
+export interface SessionStatsRow {
+  namespace: string;
+  sessionId: string;
+  /** Rows in the session. */
+  rows: number;
+  /** Sum of the UTF-8 byte lengths of their payload texts. */
+  bytes: number;
+  /** Lowest stored `createdAt` text (the oldest write). */
+  oldest: string;
+  /** Highest stored `createdAt` text (the newest write). */
+  newest: string;
+  /** Highest row id of the session: it grows with every insert, whatever `createdAt` the row carries. */
+  maxId: number;
+}
+
+/** What the database file or relations take, as {@link CheckpointAdapter.storageReport} reports it. */
+export type StorageReport =
+  | {
+      kind: 'sqlite';
+      /** `page_count * page_size`: the main database file (a WAL file beside it is extra). */
+      fileBytes: number;
+      pageSize: number;
+      pageCount: number;
+      /** Pages on the free list: what a VACUUM gives back to the file system. */
+      freePages: number;
+      /** `freePages * pageSize`. */
+      reclaimableBytes: number;
+      journalMode: string;
+    }
+  | {
+      kind: 'postgres';
+      schema: string;
+      /** One entry per table of the store, its indexes and TOAST included in `totalBytes`. */
+      relations: {
+        name: string;
+        totalBytes: number;
+        tableBytes: number;
+        indexBytes: number;
+        liveTuples: number;
+        deadTuples: number;
+        lastVacuum: string | null;
+        lastAutovacuum: string | null;
+      }[];
+      /**
+       * An estimate of what VACUUM would make reusable: each table's size times its share of dead
+       * tuples. Plain VACUUM keeps the space for new rows of the table; only VACUUM FULL (which
+       * locks the table) gives it back to the file system.
+       */
+      reclaimableBytes: number;
+    };
+
 /**
  * The storage port: the whole surface a backend implements. Adapters store and fetch rows; they
  * never canonicalise, hash or verify: the {@link CheckpointStore} facade does that, in one place.
@@ -327,6 +387,32 @@ export interface CheckpointAdapter {
    * ```
    */
   transactionLock?(key: string): Promise<void>;
+
+  /**
+   * Rows, payload bytes, oldest and newest write and highest id per (namespace, session), in no
+   * particular order. Optional: {@link CheckpointAdapterBase} scans the rows.
+   */
+  sessionStats?(query: SessionStatsQuery): Promise<SessionStatsRow[]>;
+
+  /**
+   * Called on the adapter handed to a {@link CheckpointAdapter.transaction} callback: waits until
+   * every other write transaction has ended and keeps new ones waiting until this one ends, so
+   * that a statement after it sees every committed write and nothing is written beside it.
+   * Readers are not held up. Needed only where transactions run concurrently (PostgreSQL:
+   * `LOCK TABLE ... IN SHARE ROW EXCLUSIVE MODE`); an adapter whose write transactions run one at
+   * a time (SQLite's `BEGIN IMMEDIATE`, the memory adapter) has nothing to take. Idle expiry
+   * deletes a session under it.
+   */
+  lockWrites?(): Promise<void>;
+
+  /** The size of the database file or relations. Optional: adapters without one report nothing. */
+  storageReport?(): Promise<StorageReport>;
+
+  /**
+   * Gives free space back to the file system where that is safe with other processes attached
+   * (SQLite: `VACUUM`). Resolves to the report after it. Optional.
+   */
+  compact?(): Promise<StorageReport>;
 
   /**
    * Runs `fn` in one transaction over an adapter bound to it; commits when `fn` resolves, rolls

@@ -1,6 +1,8 @@
 import { CheckpointConflictError, CheckpointError, CheckpointIntegrityError, CheckpointNotFoundError, CheckpointValidationError, isCheckpointConflictError, type IntegrityFailure } from '../errors.js';
 import { resolveLimits, type CheckpointLimits } from '../limits.js';
-import type { CheckpointAdapter, InsertOptions, InsertPrecondition, SourceRefPrefixQuery } from '../port/adapter.js';
+import type { CheckpointAdapter, InsertOptions, InsertPrecondition, SourceRefPrefixQuery, StorageReport } from '../port/adapter.js';
+import { expireIdle, listPins, setPin, type ExpireIdleOptions, type ExpireIdleResult, type PinnedSession } from './idle-expiry.js';
+import { storeStats, type StoreStats } from './store-stats.js';
 import { CheckpointAdapterBase } from '../port/adapter-base.js';
 import { selectSourceRefPrefix } from '../port/ordering.js';
 import type { Checkpoint, CheckpointRow } from '../types.js';
@@ -561,6 +563,75 @@ export class CheckpointStore {
             return tx.deleteSession(namespace, session);
           });
     return { dryRun: false, selected: deleted, deleted };
+  }
+
+  /**
+   * Deletes whole sessions (LangGraph threads, Agents sessions, plain sessions) whose newest write
+   * is older than `idleFor`, except pinned ones; a dry run unless `apply: true`. Each session goes
+   * in its own transaction that first shuts out other writers and deletes it only if nothing was
+   * written to it since it was selected: a session written while the sweep runs is kept whole.
+   * On a sealed store its chain and head go with it.
+   *
+   * @example
+   * ```ts
+   * await store.expireIdle({ idleFor: '30d' });               // dry run: what would go
+   * await store.expireIdle({ idleFor: '30d', apply: true });  // { expired: [...], deletedRows, ... }
+   * ```
+   */
+  async expireIdle(options: ExpireIdleOptions): Promise<ExpireIdleResult> {
+    return expireIdle(this, options, this.#seal !== undefined, this.#now?.() ?? new Date());
+  }
+
+  /**
+   * Pins a session so that {@link expireIdle} keeps it, whatever its age; resolves to whether it
+   * was pinned already. The pin is a metadata entry (`checkpoint_meta` on SQL stores), so it costs
+   * no row of the session and survives its rows being pruned. The session need not exist yet.
+   *
+   * @example
+   * ```ts
+   * await store.pin('thread-7', { namespace: 'langgraph' });
+   * ```
+   */
+  async pin(sessionId: string, options: NamespaceOption = {}): Promise<boolean> {
+    return setPin(this.adapter, resolveNamespace(options.namespace), this.#session(sessionId), true, this.#now?.() ?? new Date());
+  }
+
+  /** Removes a session's pin; resolves to whether it was pinned. */
+  async unpin(sessionId: string, options: NamespaceOption = {}): Promise<boolean> {
+    return setPin(this.adapter, resolveNamespace(options.namespace), this.#session(sessionId), false, this.#now?.() ?? new Date());
+  }
+
+  /** The pinned sessions of a namespace, or of the whole store when no namespace is given. */
+  async pins(options: { namespace?: string } = {}): Promise<PinnedSession[]> {
+    return listPins(this.adapter, options.namespace === undefined ? undefined : resolveNamespace(options.namespace));
+  }
+
+  /**
+   * What takes the space: rows, payload bytes, oldest and newest write per namespace and per
+   * session, largest first, with the database file's or relations' size when the adapter reports
+   * it. Rows are counted, not verified.
+   *
+   * @example
+   * ```ts
+   * const { namespaces } = await store.stats();
+   * namespaces[0]?.sessions[0]; // { sessionId, rows, bytes, oldest, newest, pinned }
+   * ```
+   */
+  async stats(options: { namespace?: string } = {}): Promise<StoreStats> {
+    return storeStats(this.adapter, options.namespace);
+  }
+
+  /**
+   * Gives free space back to the file system: a dry run (the adapter's storage report, whose
+   * `reclaimableBytes` is what it would give back) unless `apply: true`; SQLite runs `VACUUM`.
+   * An adapter without `compact` (PostgreSQL, whose VACUUM is the database owner's to run)
+   * answers with its report and `compacted: false`.
+   */
+  async compact(options: { apply?: boolean } = {}): Promise<{ dryRun: boolean; compacted: boolean; before: StorageReport | null; after: StorageReport | null }> {
+    const before = this.adapter.storageReport ? await this.adapter.storageReport() : null;
+    if (options.apply !== true || !this.adapter.compact) return { dryRun: options.apply !== true, compacted: false, before, after: null };
+    const after = await this.adapter.compact();
+    return { dryRun: false, compacted: true, before, after };
   }
 
   /**
