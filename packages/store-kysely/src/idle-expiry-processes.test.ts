@@ -6,6 +6,7 @@
  * written before the sweep are whole, and a last sweep removes exactly the idle rest.
  * Children run the built package (dist), as applications do.
  */
+import { writeFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { CheckpointStore } from '@session-checkpoint/core';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -57,42 +58,50 @@ for (const [backend, available, target] of targets) {
     it('sweepers killed with SIGKILL beside a writer never delete a session half-way nor a written one', async () => {
       const { spec, open } = await target();
       const store = await open();
-      // idle-*: never written again; racing-*: the writer starts on them while the sweeps run;
-      // woken-*: written once more before any sweep starts; kept-*: pinned.
       const seeded = new Map<string, number[]>();
-      const groups = { idle: 120, racing: 12, woken: 6, kept: 2 };
-      for (const [group, n] of Object.entries(groups)) {
-        for (let k = 0; k < n; k++) {
-          const sessionId = `${group}-${k}`;
-          const ids: number[] = [];
-          for (let r = 0; r < 3; r++) ids.push((await store.create({ namespace: NS, sessionId, createdAt: OLD, payload: { r, pad: 'p'.repeat(200) } })).id);
-          seeded.set(sessionId, ids);
-        }
-      }
-      for (let k = 0; k < groups.kept; k++) await store.pin(`kept-${k}`, { namespace: NS });
-      const preAcked: { sessionId: string; id: number }[] = [];
-      for (let k = 0; k < groups.woken; k++) {
-        const cp = await store.create({ namespace: NS, sessionId: `woken-${k}`, payload: { woken: k } });
-        preAcked.push({ sessionId: cp.sessionId, id: cp.id });
-      }
+      const seed = async (sessionId: string): Promise<void> => {
+        const ids: number[] = [];
+        for (let r = 0; r < 3; r++) ids.push((await store.create({ namespace: NS, sessionId, createdAt: OLD, payload: { r, pad: 'p'.repeat(200) } })).id);
+        seeded.set(sessionId, ids);
+      };
+      // kept-*: pinned; woken-*: written once more before any sweep.
+      for (const sessionId of ['kept-0', 'kept-1', 'woken-0', 'woken-1']) await seed(sessionId);
+      for (const sessionId of ['kept-0', 'kept-1']) await store.pin(sessionId, { namespace: NS });
+      const written: { sessionId: string; id: number }[] = [];
+      for (const sessionId of ['woken-0', 'woken-1']) written.push({ sessionId, id: (await store.create({ namespace: NS, sessionId, payload: { woken: true } })).id });
 
-      const writer = startChild('idle-writer.mjs', [spec, NS, [...Array(groups.racing).keys()].map((k) => `racing-${k}`).concat(['woken-0']).join(',')]);
-      await writer.waitForLine('ready');
-      let completed = 0;
+      // Each round: 80 idle sessions, of which every fourth gets its first write from the writer
+      // process while a sweeper process runs (before or after the sweep reaches it, by chance);
+      // the sweeper is killed at a random moment in odd rounds and left to finish in even ones.
+      let finished = 0;
       for (let round = 0; round < 6; round++) {
+        const racing: string[] = [];
+        for (let k = 0; k < 80; k++) {
+          const sessionId = `r${round}-${String(k).padStart(3, '0')}`;
+          await seed(sessionId);
+          if (k % 4 === 1) racing.push(sessionId);
+        }
+        // The writer is up first and starts writing when the sweeper starts its sweep.
+        const go = dir.file(`go-${round}-${Math.random().toString(36).slice(2)}`);
+        const writer = startChild('idle-writer.mjs', [spec, NS, racing.join(','), go]);
+        await writer.waitForLine('ready');
         const sweeper = startChild('idle-sweep.mjs', [spec, NS, '1d']);
         await sweeper.waitForLine('ready');
-        await sleep(Math.random() * 150);
-        sweeper.process.kill('SIGKILL');
-        const result = await sweeper.done;
-        if (result.signal !== 'SIGKILL') {
-          expect(result.code, result.stderr).toBe(0);
-          completed++;
+        writeFileSync(go, '');
+        if (round % 2 === 1) {
+          await sleep(Math.random() * 400);
+          sweeper.process.kill('SIGKILL');
         }
+        const swept = await sweeper.done;
+        if (swept.signal !== 'SIGKILL') {
+          expect(swept.code, swept.stderr).toBe(0);
+          finished++;
+        }
+        const wrote = await writer.done;
+        expect(wrote.code, wrote.stderr).toBe(0);
+        written.push(...acks(wrote));
       }
-      writer.process.kill('SIGKILL');
-      const written = [...preAcked, ...acks(await writer.done)];
-      expect(written.length).toBeGreaterThan(groups.woken);
+      expect(finished).toBeGreaterThanOrEqual(3);
 
       // Every session's seeded rows are all there or all gone; no acknowledged write is gone.
       for (const [sessionId, ids] of seeded) {
@@ -100,23 +109,24 @@ for (const [backend, available, target] of targets) {
         const kept = ids.filter((id) => present.has(id)).length;
         expect([0, ids.length], `${sessionId}: ${kept} of ${ids.length} seeded rows left`).toContain(kept);
       }
+      const present = new Map<string, Set<number>>();
+      for (const sessionId of seeded.keys()) present.set(sessionId, await idsOf(store, sessionId));
       for (const { sessionId, id } of written) expect((await idsOf(store, sessionId)).has(id), `acknowledged ${sessionId}/${id}`).toBe(true);
-      for (let k = 0; k < groups.woken; k++) expect((await idsOf(store, `woken-${k}`)).size).toBeGreaterThanOrEqual(4);
-      for (let k = 0; k < groups.kept; k++) expect((await idsOf(store, `kept-${k}`)).size).toBe(3);
+      for (const sessionId of ['kept-0', 'kept-1']) expect((await idsOf(store, sessionId)).size).toBe(3);
+      for (const sessionId of ['woken-0', 'woken-1']) expect((await idsOf(store, sessionId)).size).toBe(4);
       expect((await store.verify()).failures).toEqual([]);
 
-      // A last sweep, with the writer gone, takes exactly the idle rest and reports it.
+      // A last sweep, with the writers gone, takes exactly the idle rest and reports it.
       const last = await store.expireIdle({ namespace: NS, idleFor: '1d', apply: true });
-      expect(last.pinned.map((p) => p.sessionId).sort()).toEqual(['kept-0', 'kept-1']);
+      expect(last.pinned.map((p) => p.sessionId)).toEqual(['kept-0', 'kept-1']);
+      const writtenTo = new Set(written.map((w) => w.sessionId));
       const left = new Set((await store.sessions({ namespace: NS })).map((s) => s.sessionId));
-      for (let k = 0; k < groups.idle; k++) expect(left.has(`idle-${k}`)).toBe(false);
-      for (let k = 0; k < groups.woken; k++) expect(left.has(`woken-${k}`)).toBe(true);
-      for (let k = 0; k < groups.kept; k++) expect(left.has(`kept-${k}`)).toBe(true);
-      const writtenRacing = new Set(written.map((w) => w.sessionId));
-      for (let k = 0; k < groups.racing; k++) expect(left.has(`racing-${k}`)).toBe(writtenRacing.has(`racing-${k}`));
+      for (const sessionId of seeded.keys()) expect(left.has(sessionId), sessionId).toBe(writtenTo.has(sessionId) || sessionId.startsWith('kept-'));
       for (const e of last.expired) expect(e.deleted.length).toBe(e.rows);
-      console.info(`${backend}: 6 sweepers killed at random (${completed} finished first), ${written.length} writes acknowledged, last sweep expired ${last.expired.length}`);
+      const racingWritten = [...writtenTo].filter((sessionId) => sessionId.startsWith('r'));
+      const whole = racingWritten.filter((sessionId) => (seeded.get(sessionId) ?? []).some((id) => present.get(sessionId)?.has(id))).length;
+      console.info(`${backend}: 6 sweeps (${finished} finished, the rest killed), ${written.length} writes acknowledged to ${racingWritten.length} racing sessions (${whole} of them kept whole, the others expired before their write), last sweep expired ${last.expired.length}`);
       await store.close();
-    }, 180_000);
+    }, 240_000);
   });
 }
