@@ -1,3 +1,4 @@
+import compact from './compact.js';
 import create from './create.js';
 import deleteCommand from './delete.js';
 import diff from './diff.js';
@@ -9,10 +10,13 @@ import init from './init.js';
 import inspect from './inspect.js';
 import list from './list.js';
 import migrate from './migrate.js';
+import pin from './pin.js';
 import prune from './prune.js';
 import sessions from './sessions.js';
 import state from './state.js';
+import stats from './stats.js';
 import threads from './threads.js';
+import unpin from './unpin.js';
 import verify from './verify.js';
 
 /**
@@ -20,4 +24,4 @@ import verify from './verify.js';
  * oclif's manifest and help (oclif-commands.ts) read this one list; a test checks that it holds
  * every file of this folder.
  */
-export const BUILTINS = [create, deleteCommand, diff, exportCommand, get, history, importCommand, init, inspect, list, migrate, prune, sessions, state, threads, verify];
+export const BUILTINS = [compact, create, deleteCommand, diff, exportCommand, get, history, importCommand, init, inspect, list, migrate, pin, prune, sessions, state, stats, threads, unpin, verify];
