@@ -664,13 +664,14 @@ export class KyselyAdapter extends CheckpointAdapterBase {
    * its free pages; in WAL mode readers in other processes keep reading their snapshot, and
    * writers wait (`busy_timeout`) as for any write. Then `wal_checkpoint(TRUNCATE)` copies the
    * rewritten pages back so the file shrinks now (when a reader still holds an old snapshot the
-   * checkpoint stops short, and the next one finishes it). PostgreSQL: refused: plain VACUUM
-   * keeps the space in the table, and VACUUM FULL locks it against every reader and writer, so
-   * that is for the database owner to schedule (see {@link storageReport}).
+   * checkpoint stops short, and the next one finishes it). PostgreSQL: runs nothing and resolves
+   * to `undefined`: plain VACUUM keeps the space in the table (autovacuum runs it anyway), and
+   * VACUUM FULL locks the table against every reader and writer, so that is for the database
+   * owner to schedule (see {@link storageReport}).
    */
-  async compact(): Promise<StorageReport> {
+  async compact(): Promise<StorageReport | undefined> {
     if (this.#bound) throw new CheckpointError('compact cannot run inside a transaction');
-    if (this.#shared.flavor === 'postgres') throw new CheckpointError('compact does not run VACUUM on PostgreSQL: see storageReport and run VACUUM yourself');
+    if (this.#shared.flavor === 'postgres') return undefined;
     await this.#single((runner) => runner.rows(rawQuery('vacuum')));
     await this.#single((runner) => runner.rows(rawQuery('pragma wal_checkpoint(truncate)')));
     return this.storageReport();

@@ -410,9 +410,10 @@ export interface CheckpointAdapter {
 
   /**
    * Gives free space back to the file system where that is safe with other processes attached
-   * (SQLite: `VACUUM`). Resolves to the report after it. Optional.
+   * (SQLite: `VACUUM`). Resolves to the report after it, or to `undefined` when this database is
+   * not compacted by the store (PostgreSQL: VACUUM is the database owner's to run). Optional.
    */
-  compact?(): Promise<StorageReport>;
+  compact?(): Promise<StorageReport | undefined>;
 
   /**
    * Runs `fn` in one transaction over an adapter bound to it; commits when `fn` resolves, rolls

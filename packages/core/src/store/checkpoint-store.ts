@@ -622,16 +622,25 @@ export class CheckpointStore {
   }
 
   /**
+   * The size of the database file (SQLite: pages, free pages, journal mode) or of the store's
+   * tables (PostgreSQL: sizes with indexes, live and dead tuples, last vacuums), or `null` when the
+   * adapter reports none.
+   */
+  async storageReport(): Promise<StorageReport | null> {
+    return this.adapter.storageReport ? this.adapter.storageReport() : null;
+  }
+
+  /**
    * Gives free space back to the file system: a dry run (the adapter's storage report, whose
    * `reclaimableBytes` is what it would give back) unless `apply: true`; SQLite runs `VACUUM`.
    * An adapter without `compact` (PostgreSQL, whose VACUUM is the database owner's to run)
    * answers with its report and `compacted: false`.
    */
   async compact(options: { apply?: boolean } = {}): Promise<{ dryRun: boolean; compacted: boolean; before: StorageReport | null; after: StorageReport | null }> {
-    const before = this.adapter.storageReport ? await this.adapter.storageReport() : null;
+    const before = await this.storageReport();
     if (options.apply !== true || !this.adapter.compact) return { dryRun: options.apply !== true, compacted: false, before, after: null };
     const after = await this.adapter.compact();
-    return { dryRun: false, compacted: true, before, after };
+    return after === undefined ? { dryRun: false, compacted: false, before, after: null } : { dryRun: false, compacted: true, before, after };
   }
 
   /**
