@@ -29,7 +29,7 @@ export { MAX_CHECKPOINT_ID, idLimitError } from './port/id-limit.js';
 export type { CreateCheckpointInput, PreparedCheckpoint } from './store/prepare.js';
 export type * from './store/results.js';
 export * from './store/checkpoint-store.js';
-export type { ExpireIdleOptions, ExpireIdleResult, ExpiredSession, PinnedSession } from './store/idle-expiry.js';
+export { scheduleIdleExpiry, type ExpireIdleOptions, type ExpireIdleResult, type ExpiredSession, type PinnedSession, type ScheduledExpiry, type ScheduledExpiryOptions } from './store/idle-expiry.js';
 export type { NamespaceStats, SessionStats, StoreStats } from './store/store-stats.js';
 export * from './memory/memory-adapter.js';
 export * from './thread/checkpointer.js';

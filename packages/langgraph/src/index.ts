@@ -4,6 +4,7 @@
  * @packageDocumentation
  */
 export { SessionCheckpointSaver, type SessionCheckpointSaverOptions } from './saver.js';
+export { expireIdleThreads, pinThread, scheduleThreadExpiry, unpinThread, type ThreadExpiryOptions } from './idle-expiry.js';
 export type { PruneReport, SaverPruneOptions } from './write/retention.js';
 export {
   CHECKPOINT_KIND,

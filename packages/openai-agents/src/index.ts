@@ -12,6 +12,7 @@
  * @packageDocumentation
  */
 export { CheckpointSession, DEFAULT_NAMESPACE, type CheckpointSessionOptions } from './checkpoint-session.js';
+export { expireIdleSessions, scheduleSessionExpiry, type SessionExpiryOptions } from './idle-expiry.js';
 export { ITEM_KIND, type ItemPayload } from './format/item-codec.js';
 export { PART_KIND, type PartPayload } from './format/item-parts.js';
 export { OPERATION_KIND, type OperationPayload } from './history-transaction.js';

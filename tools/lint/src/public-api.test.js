@@ -30,6 +30,10 @@ const PUBLIC_NAMES = {
     'DeleteIdsOptions', 'KEY_FILE_FORMAT', 'Keyring', 'META_NAMESPACE', 'MetaChange', 'MetaEntry', 'MetaSwap',
     'RekeyOptions', 'RekeyReport', 'SealProblem', 'SealReport', 'SealedImportOptions', 'generateKeyFile',
     'loadKeyFile', 'writeKeyFile',
+    // Store upkeep: stats, idle expiry, pins, compaction (issue 37).
+    'ExpireIdleOptions', 'ExpireIdleResult', 'ExpiredSession', 'NamespaceStats', 'PinnedSession', 'ScheduledExpiry',
+    'ScheduledExpiryOptions', 'SessionStats', 'SessionStatsQuery', 'SessionStatsRow', 'StorageReport', 'StoreStats',
+    'scheduleIdleExpiry',
   ],
   'core/toolkit': [
     'CheckpointRecord', 'JsonNode', 'RowError', 'SEALED_BUNDLE_FORMAT', 'StoreTaker', 'TwoGenerationCache', 'checkedByRef',
@@ -77,12 +81,14 @@ const PUBLIC_NAMES = {
     'PartRef', 'PruneReport', 'SaverPruneOptions', 'SessionCheckpointSaver', 'SessionCheckpointSaverOptions',
     'StoredValue', 'StoredWrite', 'VerificationReport', 'VerifyMigrationOptions', 'WRITE_KIND', 'WritePayload',
     'migrateCheckpoints', 'openOfficialSaver', 'verifyMigration',
+    'ThreadExpiryOptions', 'expireIdleThreads', 'pinThread', 'scheduleThreadExpiry', 'unpinThread',
   ],
   'openai-agents': [
     'CheckpointSession', 'CheckpointSessionOptions', 'DEFAULT_NAMESPACE', 'ITEM_KIND', 'ItemPayload', 'OPERATION_KIND',
     'OperationPayload',
     'PART_KIND',
     'PartPayload',
+    'SessionExpiryOptions', 'expireIdleSessions', 'scheduleSessionExpiry',
   ],
   'ai-sdk': [
     'AI_SDK_NAMESPACE', 'ChatInfo', 'ChatSave', 'ChatStore', 'ChatStoreOptions', 'ChatValidation', 'PART_KIND',

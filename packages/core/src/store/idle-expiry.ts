@@ -175,3 +175,57 @@ function parsePin(key: string, value: string): PinnedSession | undefined {
 function compareSessions(a: { namespace: string; sessionId: string }, b: { namespace: string; sessionId: string }): number {
   return a.namespace < b.namespace ? -1 : a.namespace > b.namespace ? 1 : a.sessionId < b.sessionId ? -1 : a.sessionId > b.sessionId ? 1 : 0;
 }
+
+/** Options of {@link scheduleIdleExpiry}. */
+export interface ScheduledExpiryOptions extends Omit<ExpireIdleOptions, 'apply' | 'now'> {
+  /** Time between sweeps: milliseconds or text such as `1h`. The first sweep runs after one period. */
+  every: string | number;
+  /** Called with each sweep's result. */
+  onResult?: (result: ExpireIdleResult) => void;
+  /** Called with a sweep's error (the schedule goes on). Default is to drop it. */
+  onError?: (error: unknown) => void;
+}
+
+/** A running schedule of {@link scheduleIdleExpiry}. */
+export interface ScheduledExpiry {
+  /** Stops the schedule; resolves when a sweep in progress has ended. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Sweeps idle sessions out of a store every `every`, in the background (`store.expireIdle` with
+ * `apply: true`). The timer does not keep the process alive, and a sweep never overlaps the
+ * previous one. Stop it before closing the store.
+ *
+ * @example
+ * ```ts
+ * const expiry = scheduleIdleExpiry(store, { idleFor: '30d', every: '1h', namespace: 'langgraph' });
+ * // ...
+ * await expiry.stop();
+ * ```
+ */
+export function scheduleIdleExpiry(store: CheckpointStore, options: ScheduledExpiryOptions): ScheduledExpiry {
+  const every = parseDuration(options.every, 'every');
+  parseDuration(options.idleFor, 'idleFor');
+  if (options.namespace !== undefined) resolveNamespace(options.namespace);
+  let running: Promise<void> | undefined;
+  let stopped = false;
+  const sweep = (): void => {
+    if (running !== undefined || stopped) return;
+    running = store
+      .expireIdle({ idleFor: options.idleFor, apply: true, ...(options.namespace === undefined ? {} : { namespace: options.namespace }) })
+      .then((result) => options.onResult?.(result), (error: unknown) => options.onError?.(error))
+      .finally(() => {
+        running = undefined;
+      });
+  };
+  const timer = setInterval(sweep, every);
+  timer.unref?.();
+  return {
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await running;
+    },
+  };
+}
