@@ -1,5 +1,6 @@
 import type { CheckpointStore } from '@session-checkpoint/core';
 import { diffDocuments, diffSteps, listThreads, readState, readTimeline, readWrites, stateDocument } from './index.js';
+import { statsJson } from '../output/upkeep.js';
 import type { InspectSource, ThreadRef } from './source.js';
 import type { ThreadSelector } from './types.js';
 
@@ -26,6 +27,10 @@ export function readerSource(store: CheckpointStore, options: { namespace?: stri
     state: (ref, id) => readState(store, { ...selector(ref), ...(id === undefined ? {} : { checkpointId: id }) }),
     writes: (ref, id) => readWrites(store, { ...selector(ref), checkpointId: id }),
     diff: async (ref, from, to) => (await diffSteps(store, { ...selector(ref), from, to })).patch,
+    stats: async () => {
+      const scope = options.namespace === undefined ? {} : { namespace: options.namespace };
+      return statsJson(await store.stats(scope), await store.pins(scope));
+    },
     change: async (ref, entry) => {
       if (entry.parent_checkpoint_id !== null) return (await diffSteps(store, { ...selector(ref), from: entry.parent_checkpoint_id, to: entry.checkpoint_id })).patch;
       const document = stateDocument(await readState(store, { ...selector(ref), checkpointId: entry.checkpoint_id }));

@@ -189,6 +189,9 @@ export async function answerApi(url: URL, source: InspectSource): Promise<ApiRes
         return json({ writes: await source.writes(threadRef(params), required(params, 'checkpoint')) });
       case '/api/diff':
         return json({ patch: await source.diff(threadRef(params), required(params, 'from'), required(params, 'to')) });
+      case '/api/stats':
+        if (!source.stats) return json({ ok: false, error: 'this store gives no sizes', type: 'NotFound' }, 404);
+        return json(await source.stats());
       case '/api/bundle':
         return await debugBundle(source, threadRef(params), params);
       default:

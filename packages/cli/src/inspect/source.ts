@@ -31,4 +31,9 @@ export interface InspectSource {
   diff(ref: ThreadRef, from: string, to: string): Promise<readonly PatchOperation[]>;
   /** What a step changed: the patch from its parent's state, or from an empty state for a first step. */
   change(ref: ThreadRef, entry: TimelineEntry): Promise<readonly PatchOperation[]>;
+  /**
+   * What takes the space, as the `stats` command prints it (per namespace and per thread or
+   * session: rows, bytes, oldest, newest). Optional: a source without it answers 404.
+   */
+  stats?(): Promise<unknown>;
 }

@@ -4,6 +4,7 @@
 import { getJson, query, threadRefs, view } from './api.js';
 import { SizeChart } from './chart.js';
 import { html, render, useEffect, useMemo, useState } from './preact.js';
+import { StatsPanel } from './stats.js';
 import { Timeline } from './timeline.js';
 import { Tree } from './tree.js';
 
@@ -145,6 +146,7 @@ function App() {
   const [filterText, setFilterText] = useState('');
   const [filter, setFilter] = useState('');
   const [failedReads, setFailedReads] = useState(new Set());
+  const [showStats, setShowStats] = useState(false);
 
   useEffect(() => {
     getJson('/api/threads').then(
@@ -215,7 +217,9 @@ function App() {
       <span class="verification" data-rows-read=${entries.length} data-rows-failed=${failed}>
         ${entries.length} steps read · <span class=${failed > 0 ? 'bad-text' : 'ok-text'}>${failed} failed verification</span>
       </span>
+      <button type="button" id="show-stats" aria-pressed=${showStats} onClick=${() => setShowStats((old) => !old)}>what takes the space</button>
     </header>
+    ${showStats ? html`<${StatsPanel} onClose=${() => setShowStats(false)} />` : null}
     <aside class="sidebar">
       <h2>Threads and sessions</h2>
       ${threadsError ? html`<${ErrorBox} error=${threadsError} what="the threads" />` : threads === null ? html`<p class="loading">reading…</p>` : threads.length === 0 ? html`<p class="empty">This store holds no threads.</p>` : html`<${Threads} threads=${threads} current=${ref} onPick=${pick} />`}
