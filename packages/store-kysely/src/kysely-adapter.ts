@@ -640,7 +640,8 @@ export class KyselyAdapter extends CheckpointAdapterBase {
           lastAutovacuum: r.lastAutovacuum ?? null,
         };
         const tuples = relation.liveTuples + relation.deadTuples;
-        if (tuples > 0) reclaimableBytes += Math.floor((relation.tableBytes * relation.deadTuples) / tuples);
+        // The heap and its TOAST (where large payloads live) shrink with the share of dead rows.
+        if (tuples > 0) reclaimableBytes += Math.floor(((relation.totalBytes - relation.indexBytes) * relation.deadTuples) / tuples);
         return relation;
       });
       return { kind: 'postgres', schema, relations, reclaimableBytes };

@@ -33,7 +33,7 @@ const targets: [string, boolean, (options?: { keys?: Keyring }) => Promise<Check
 
 /** The same rows into any store: three namespaces, sessions of different ages and sizes, non-ASCII text. */
 async function fill(store: CheckpointStore): Promise<void> {
-  const rows: [string, string, string, unknown][] = [
+  const rows: [string, string, string, object][] = [
     ['app', 'old', '2026-01-01T00:00:00Z', { t: 'é'.repeat(100) }],
     ['app', 'old', '2026-01-02T00:00:00Z', { t: 'x' }],
     ['app', 'new', '2026-05-31T00:00:00Z', { t: '𝄞'.repeat(50) }],
