@@ -7,7 +7,7 @@
 import { statSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openPostgresStore, openSqliteStore } from './index.js';
-import { startChild, type ChildResult } from './test-support/children.js';
+import { startChild } from './test-support/children.js';
 import { dropSchema, PG_URL, testPool, uniqueSchema } from './test-support/postgres.js';
 import { tempDir } from './test-support/temp-dir.js';
 
@@ -20,46 +20,40 @@ afterAll(async () => {
   await pool?.end();
 });
 
-function ackedIds(result: ChildResult): number[] {
-  const lines = result.stdout.split('\n');
-  lines.pop();
-  return lines.filter((l) => /^\d+$/.test(l)).map(Number);
-}
-
 describe('compact', () => {
   it('SQLite: VACUUM beside a writer and a reader process gives the freed pages back and loses no write', async () => {
     const path = dir.file('compact.sqlite');
     const store = await openSqliteStore(path);
-    for (let i = 0; i < 400; i++) await store.create({ namespace: 'big', sessionId: `s-${i % 20}`, payload: { i, text: 'x'.repeat(8000 + i) } });
+    for (let i = 0; i < 400; i++) await store.create({ namespace: 'big', sessionId: `s-${i % 20}`, payload: { i, text: 'x'.repeat(16_000 + i) } });
     for (let k = 0; k < 15; k++) await store.deleteSession(`s-${k}`, { namespace: 'big', apply: true });
     const before = await store.storageReport();
     if (before?.kind !== 'sqlite') throw new Error('expected a SQLite report');
-    expect(before.reclaimableBytes).toBeGreaterThan(2_000_000);
+    expect(before.reclaimableBytes).toBeGreaterThan(4_000_000);
 
-    const writer = startChild('write-loop.mjs', [`sqlite:${path}`, 'live']);
+    // The writer's 2,000 small rows take well under 1 MB, whenever they land: the size checks
+    // below hold however the VACUUM and the writes interleave.
+    const writer = startChild('write-n.mjs', [`sqlite:${path}`, '2000', 'live']);
     const reader = startChild('read-loop.mjs', [`sqlite:${path}`, 'big']);
-    await Promise.all([writer.waitForLine('ready'), reader.waitForLine('ready')]);
+    await reader.waitForLine('ready');
     const dry = await store.compact();
     expect(dry).toMatchObject({ dryRun: true, compacted: false, after: null });
     const result = await store.compact({ apply: true });
-    writer.process.kill('SIGTERM');
+    const wrote = await writer.done;
     reader.process.kill('SIGTERM');
-    const [wrote, read] = await Promise.all([writer.done, reader.done]);
-    expect(wrote.stderr).toBe('');
+    const read = await reader.done;
+    expect(wrote.code, wrote.stderr).toBe(0);
+    expect(wrote.stdout).toBe('done 2000\n');
     expect(read.stderr).toBe('');
     expect(read.stdout).toContain('read 50');
 
     if (result.after?.kind !== 'sqlite') throw new Error('expected a SQLite report');
     expect(result.compacted).toBe(true);
-    expect(result.after.freePages).toBe(0);
-    expect(result.after.fileBytes).toBeLessThan(before.fileBytes - 2_000_000);
-    const acked = ackedIds(wrote);
-    expect(acked.length).toBeGreaterThan(0);
-    for (const id of acked) expect((await store.get(id, { namespace: 'live' })).id).toBe(id);
+    expect(result.after.fileBytes).toBeLessThan(before.fileBytes - 3_000_000);
+    expect((await store.stats({ namespace: 'live' })).totals.rows).toBe(2000);
     expect((await store.verify()).failures).toEqual([]);
     await store.close();
     // The main file itself shrank once the WAL was checkpointed.
-    expect(statSync(path).size).toBeLessThan(before.fileBytes - 2_000_000);
+    expect(statSync(path).size).toBeLessThan(before.fileBytes - 3_000_000);
   }, 120_000);
 
   it.skipIf(PG_URL === undefined)('PostgreSQL: the report counts the relations and their dead tuples; compact runs no VACUUM', async () => {
