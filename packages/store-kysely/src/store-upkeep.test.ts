@@ -100,5 +100,16 @@ for (const [backend, available, open] of targets) {
       expect((await store.verify()).seal?.problems).toEqual([]);
       await store.close();
     });
+
+    it('a sealed store opened without its keys: a dry run answers, apply is refused and deletes nothing', async () => {
+      const sealed = await open({ keys });
+      await fill(sealed);
+      const plain = new CheckpointStore(sealed.adapter);
+      const before = await plain.stats();
+      expect((await plain.expireIdle({ idleFor: '30d', now: NOW })).expired.length).toBe(3);
+      await expect(plain.expireIdle({ idleFor: '30d', now: NOW, apply: true })).rejects.toThrow(/the store is sealed: open it with its keys/);
+      expect(await plain.stats()).toEqual(before);
+      await sealed.close();
+    });
   });
 }

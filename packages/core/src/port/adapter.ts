@@ -228,9 +228,10 @@ export type StorageReport =
         lastAutovacuum: string | null;
       }[];
       /**
-       * An estimate of what VACUUM would make reusable: each table's size times its share of dead
-       * tuples. Plain VACUUM keeps the space for new rows of the table; only VACUUM FULL (which
-       * locks the table) gives it back to the file system.
+       * An estimate of what VACUUM would make reusable: each table's heap and TOAST size times its
+       * share of dead tuples (the statistics collector's counts, which reach it a few seconds after
+       * the deleting transaction). Plain VACUUM keeps the space for new rows of the table; only
+       * VACUUM FULL (which locks the table) gives it back to the file system.
        */
       reclaimableBytes: number;
     };

@@ -118,6 +118,11 @@ export async function expireIdle(store: CheckpointStore, options: ExpireIdleOpti
   if (apply && adapter.capabilities.concurrentTransactions && !adapter.lockWrites) {
     throw new CheckpointError('this adapter runs transactions concurrently and has no lockWrites: idle sessions cannot be deleted safely beside writers');
   }
+  // Deleting a sealed store's sessions without its keys would leave their heads behind (verify
+  // then reports rows deleted outside the store): refuse, as nothing has been touched yet.
+  if (apply && !sealed && (await store.isSealed())) {
+    throw new CheckpointValidationError('the store is sealed: open it with its keys to expire sessions (their chains and heads must go with them)');
+  }
   const stats = await sessionStatsOf(adapter, namespace === undefined ? {} : { namespace });
   const pins = new Set((await listPins(adapter, namespace)).map((p) => pinKey(p.namespace, p.sessionId)));
   const idle = stats.filter((s) => s.newest < cutoff).sort(compareSessions);
