@@ -113,3 +113,48 @@ for (const [backend, available, open] of targets) {
     });
   });
 }
+
+describe.skipIf(PG_URL === undefined)('idle expiry on PostgreSQL beside an open write transaction', () => {
+  it('waits for the writer (lockWrites), then sees its row and keeps the session whole', async () => {
+    const schema = uniqueSchema('sc_upkeep_lock');
+    schemas.push(schema);
+    const own = testPool(3);
+    const watch = testPool(1);
+    const store = await openPostgresStore(own, { schema });
+    try {
+      for (let i = 0; i < 3; i++) await store.create({ namespace: 'app', sessionId: 's', createdAt: '2026-01-01T00:00:00Z', payload: { i } });
+      // A writer's transaction adds a row to the session and stays open.
+      let release: () => void = () => undefined;
+      const gate = new Promise<void>((r) => (release = r));
+      let inserted: () => void = () => undefined;
+      const insertedSignal = new Promise<void>((r) => (inserted = r));
+      const writer = store.transaction(async (tx) => {
+        await tx.create({ namespace: 'app', sessionId: 's', createdAt: '2026-01-03T00:00:00Z', payload: { late: true } });
+        inserted();
+        await gate;
+      });
+      await insertedSignal;
+      // Seen from far later, the session is idle. The sweep must wait for the writer's commit.
+      const sweep = store.expireIdle({ idleFor: '30d', now: new Date('2030-01-01T00:00:00Z'), apply: true });
+      let settled = false;
+      void sweep.then(() => (settled = true), () => (settled = true));
+      // Release the writer once the sweep waits on a lock (or has finished without waiting, which
+      // a sweep without lockWrites does, deleting the three rows it saw).
+      for (;;) {
+        const { rows } = await watch.query<{ n: string }>('select count(*) as n from pg_locks where not granted');
+        if (Number(rows[0]?.n) > 0 || settled) break;
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      release();
+      await writer;
+      const result = await sweep;
+      expect(result.skipped).toEqual([{ namespace: 'app', sessionId: 's', reason: 'written' }]);
+      expect(result.expired).toEqual([]);
+      expect((await store.history('s', { namespace: 'app' })).length).toBe(4);
+    } finally {
+      await store.close();
+      await own.end().catch(() => undefined);
+      await watch.end();
+    }
+  });
+});
