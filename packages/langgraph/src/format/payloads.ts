@@ -1,4 +1,5 @@
 import { CheckpointIntegrityError, type Checkpoint as StoredRow, type JsonValue } from '@session-checkpoint/core';
+import { setOwn } from './json.js';
 import { parseSourceRef, partRef, refNames, writePartRef, type ClaimedIdentity, type ParsedRef } from './refs.js';
 
 /*
@@ -51,6 +52,14 @@ export const keyOf = (p: { thread_id: string; checkpoint_ns: string; checkpoint_
 /** The channels a checkpoint payload has a value for. */
 export function channelsOf(p: CheckpointPayload): string[] {
   return [...Object.keys(p.values), ...Object.keys(p.lists ?? {}), ...Object.keys(p.carried)];
+}
+
+/** Channel -> checkpoint whose row holds its value, for a checkpoint payload. */
+export function holdersOf(p: CheckpointPayload): Record<string, string> {
+  const holder: Record<string, string> = {};
+  for (const [channel, from] of Object.entries(p.carried)) setOwn(holder, channel, from);
+  for (const channel of [...Object.keys(p.values), ...Object.keys(p.lists ?? {})]) setOwn(holder, channel, p.checkpoint_id);
+  return holder;
 }
 
 /** The refs of the part rows of a checkpoint row's own values and list pieces. */

@@ -51,11 +51,6 @@ function hasRevivable(value: unknown): boolean {
   return false;
 }
 
-/** {@link loadValueNow} as a promise. */
-export async function loadValue(serde: SerializerProtocol, stored: StoredValue, fresh = true): Promise<unknown> {
-  return loadValueNow(serde, stored, fresh);
-}
-
 /** True for a promise (or any thenable): plain JSON data never holds a function. */
 export function isThenable(value: unknown): value is PromiseLike<unknown> {
   return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';

@@ -66,20 +66,14 @@ export function groupRows(rows: readonly StoredRow[], orphans = new Map<string, 
 }
 
 /**
- * LangGraph's order of a superstep's writes (`writesSortKey(task_path, task_id, idx)` compared by
- * `compareWritesSortKeys`): task path, then task id, by code point, then idx numerically.
+ * Pending writes of task rows, flattened in LangGraph's order of a superstep's writes
+ * (`writesSortKey(task_path, task_id, idx)` compared by `compareWritesSortKeys`): task path, then
+ * task id, by code point, then idx numerically.
  */
-function compareWrites(a: { path: string; task: string; idx: number }, b: { path: string; task: string; idx: number }): number {
-  if (a.path !== b.path) return compareCodePoints(a.path, b.path);
-  if (a.task !== b.task) return compareCodePoints(a.task, b.task);
-  return a.idx < b.idx ? -1 : a.idx > b.idx ? 1 : 0;
-}
-
-/** Pending writes of task rows, flattened in LangGraph's `writesSortKey` order. */
 export function sortedWrites(rows: readonly WritePayload[]): { task: WritePayload; write: StoredWrite }[] {
   return rows
-    .flatMap((task) => task.writes.map((write) => ({ task, write, key: { path: task.task_path, task: task.task_id, idx: write.idx } })))
-    .sort((a, b) => compareWrites(a.key, b.key));
+    .flatMap((task) => task.writes.map((write) => ({ task, write })))
+    .sort((a, b) => compareCodePoints(a.task.task_path, b.task.task_path) || compareCodePoints(a.task.task_id, b.task.task_id) || a.write.idx - b.write.idx);
 }
 
 /** The checkpoint `id` of (`thread`, `ns`) with its writes, or `undefined` when it is not stored. */

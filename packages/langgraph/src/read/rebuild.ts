@@ -1,5 +1,5 @@
 import { CheckpointIntegrityError, type Checkpoint as StoredRow, type CheckpointStore } from '@session-checkpoint/core';
-import { jsonBytes } from '../format/json.js';
+import { jsonBytes, own } from '../format/json.js';
 import { joinValue } from '../format/parts.js';
 import { channelsOf, CHECKPOINT_KIND, checkpointPayload, isCheckpointRow, valuePartRefs, type ChainCounts, type CheckpointPayload, type ListPiece, type StoredValue } from '../format/payloads.js';
 import { checkpointPrefix, checkpointRef, partRef } from '../format/refs.js';
@@ -121,7 +121,7 @@ export class ChannelRebuilder {
    */
   ownValue(p: CheckpointPayload, channel: string): StoredValue | undefined {
     const r = this.#row(p, p.checkpoint_id);
-    return r !== undefined && Object.hasOwn(r.p.values, channel) ? r.p.values[channel] : undefined;
+    return own(r?.p.values, channel);
   }
 
   /** The loaded row of checkpoint `id` in the same thread and namespace as `r`. */
@@ -191,7 +191,7 @@ export class ChannelRebuilder {
     const ranges = new Map<string, { thread: string; ns: string; lo: string; hi: string }>();
     for (const { r, ch } of this.#linked()) {
       const { p } = r;
-      const piece = p.lists !== undefined && Object.hasOwn(p.lists, ch) ? (p.lists[ch] as ListPiece) : undefined;
+      const piece = own(p.lists, ch);
       if (piece === undefined || this.#sibling(r, piece.from)) continue;
       const k = `${p.thread_id}\u0000${p.checkpoint_ns}`;
       const range = ranges.get(k);
@@ -251,7 +251,8 @@ export class ChannelRebuilder {
     };
     for (const { r, ch, link } of this.#linked()) {
       if (link !== undefined) need(r, link);
-      if (r.p.lists !== undefined && Object.hasOwn(r.p.lists, ch)) need(r, (r.p.lists[ch] as ListPiece).since);
+      const since = own(r.p.lists, ch)?.since;
+      if (since !== undefined) need(r, since);
     }
     return out;
   }
@@ -260,8 +261,7 @@ export class ChannelRebuilder {
   async #loadParts(): Promise<void> {
     const refs: string[] = [];
     for (const { r, ch } of this.#linked()) {
-      const parts = Object.hasOwn(r.p.values, ch) ? r.p.values[ch]?.parts : r.p.lists !== undefined && Object.hasOwn(r.p.lists, ch) ? r.p.lists[ch]?.parts : undefined;
-      for (const part of parts ?? []) refs.push(partRef(r.p.thread_id, r.p.checkpoint_ns, r.p.checkpoint_id, part.k));
+      for (const part of (own(r.p.values, ch) ?? own(r.p.lists, ch))?.parts ?? []) refs.push(partRef(r.p.thread_id, r.p.checkpoint_ns, r.p.checkpoint_id, part.k));
     }
     if (refs.length === 0) return;
     for (const row of await this.store.findBySourceRefs(this.namespace, refs)) if (row.sourceRef !== null) this.#parts.set(row.sourceRef, row);
@@ -273,35 +273,28 @@ export class ChannelRebuilder {
     let r = this.#row(p, p.checkpoint_id);
     let id = p.checkpoint_id;
     let base: Rebuilt | undefined;
-    for (let steps = 0; base === undefined; steps++) {
+    for (let steps = 0; ; steps++) {
       if (!r) throw integrity(p, channel, `the row of checkpoint ${id} is missing`, rowId);
-      const memo = this.#memo.get(r)?.get(channel);
-      if (memo) {
-        base = memo;
-        break;
-      }
+      base = this.#memo.get(r)?.get(channel);
+      if (base) break;
       if (steps > this.#count) throw integrity(p, channel, 'its rows link in a cycle', rowId);
       if (Object.hasOwn(r.p.values, channel)) {
         base = this.#full(r, channel, p, rowId);
         this.#remember(r, channel, base);
         break;
       }
-      if (r.p.lists !== undefined && Object.hasOwn(r.p.lists, channel)) {
-        const piece = r.p.lists[channel] as ListPiece;
+      const piece = own(r.p.lists, channel);
+      if (piece !== undefined) {
         const from = this.#sibling(r, piece.from);
         if (!from) throw integrity(p, channel, `the piece before checkpoint ${r.p.checkpoint_id}, in checkpoint ${piece.from}, is missing`, rowId);
         if (from.sha !== piece.sha) throw integrity(p, channel, `the row of checkpoint ${piece.from} is not the one checkpoint ${r.p.checkpoint_id} extends (SHA-256 differs)`, rowId);
         path.push({ r, piece });
         [r, id] = [from, piece.from];
-        continue;
-      }
-      if (Object.hasOwn(r.p.carried, channel)) {
+      } else if (Object.hasOwn(r.p.carried, channel)) {
         path.push({ r });
         id = r.p.carried[channel] as string;
         r = this.#sibling(r, id);
-        continue;
-      }
-      throw integrity(p, channel, `checkpoint ${r.p.checkpoint_id} has no value for it`, rowId);
+      } else throw integrity(p, channel, `checkpoint ${r.p.checkpoint_id} has no value for it`, rowId);
     }
     // Forward from the full value: each piece must start where the value before it ends.
     // One checkpoint, or a walk: assemble this value alone. A batch: remember every step.
@@ -368,7 +361,5 @@ export async function storedValues(store: CheckpointStore, namespace: string, en
 
 /** The checkpoint a row's value of `channel` continues from (a list piece's `from`, a carried holder). */
 function nextLink(p: CheckpointPayload, channel: string): string | undefined {
-  if (Object.hasOwn(p.values, channel)) return undefined;
-  if (p.lists !== undefined && Object.hasOwn(p.lists, channel)) return (p.lists[channel] as ListPiece).from;
-  return Object.hasOwn(p.carried, channel) ? p.carried[channel] : undefined;
+  return Object.hasOwn(p.values, channel) ? undefined : (own(p.lists, channel)?.from ?? own(p.carried, channel));
 }

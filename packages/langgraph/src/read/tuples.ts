@@ -13,7 +13,7 @@ import type { Checkpoint as StoredRow, CheckpointStore } from '@session-checkpoi
 import { setOwn } from '../format/json.js';
 import { channelsOf, writePayload, type CheckpointPayload, type StoredValue, type WritePayload } from '../format/payloads.js';
 import { checkpointRef } from '../format/refs.js';
-import { isThenable, loadValue, loadValueNow } from '../format/serde.js';
+import { isThenable, loadValueNow } from '../format/serde.js';
 import { allRowsByPrefix, sortedWrites, storedWrite, writePartRows, type CheckpointEntry } from './entries.js';
 import { ChannelRebuilder, storedValues, type ListPlace, type RowInfo } from './rebuild.js';
 
@@ -51,7 +51,7 @@ export class TupleReader {
   async tuples(entries: readonly CheckpointEntry[], remember?: RememberLists): Promise<CheckpointTuple[]> {
     const rebuilder = new ChannelRebuilder(this.store, this.namespace);
     await rebuilder.load(entries.map(rowInfo));
-    const writeParts = await this.#writeParts(entries);
+    const writeParts = await writePartRows(this.store, this.namespace, entries);
     const handedOut = new WeakSet<StoredValue>();
     const plain = new Set<StoredValue>();
     return Promise.all(entries.map((e) => this.#tuple(e, rebuilder, entries.length <= 1 ? 'single' : 'batch', handedOut, plain, remember, writeParts)));
@@ -70,7 +70,7 @@ export class TupleReader {
     for await (const entry of entries) {
       await rebuilder.load([rowInfo(entry)]);
       if (plain.size > PLAIN_MEMO_MAX) plain.clear();
-      const tuple = await this.#tuple(entry, rebuilder, 'walk', handedOut, plain, undefined, await this.#writeParts([entry]));
+      const tuple = await this.#tuple(entry, rebuilder, 'walk', handedOut, plain, undefined, await writePartRows(this.store, this.namespace, [entry]));
       rebuilder.release(entry.checkpoint);
       yield tuple;
     }
@@ -78,7 +78,7 @@ export class TupleReader {
 
   /** Loads a checkpoint payload's metadata (for `list` filters, before building whole tuples). */
   async metadata(payload: CheckpointPayload): Promise<CheckpointMetadata> {
-    return (await loadValue(this.serde, payload.metadata, false)) as CheckpointMetadata;
+    return (await loadValueNow(this.serde, payload.metadata, false)) as CheckpointMetadata;
   }
 
   async #tuple(
@@ -121,7 +121,7 @@ export class TupleReader {
     const tuple: CheckpointTuple = {
       config: { configurable: { ...configurable, checkpoint_id: p.checkpoint_id } },
       checkpoint,
-      metadata: (await loadValue(this.serde, p.metadata)) as CheckpointMetadata,
+      metadata: (await loadValueNow(this.serde, p.metadata)) as CheckpointMetadata,
       pendingWrites,
     };
     if (p.parent_checkpoint_id !== null) {
@@ -140,10 +140,9 @@ export class TupleReader {
     return out;
   }
 
-  /** The pending writes of each entry to the channels in `only`, in LangGraph's order. */
-  async writesOf(entries: readonly CheckpointEntry[], only: ReadonlySet<string>): Promise<CheckpointPendingWrite[][]> {
-    const writeParts = await this.#writeParts(entries);
-    return Promise.all(entries.map((e) => this.#pendingWrites(e.checkpoint, e.writes, writeParts, only)));
+  /** The pending writes of `entry` to the channels in `only`, in LangGraph's order. */
+  async writesOf(entry: CheckpointEntry, only: ReadonlySet<string>): Promise<CheckpointPendingWrite[]> {
+    return this.#pendingWrites(entry.checkpoint, entry.writes, await writePartRows(this.store, this.namespace, [entry]), only);
   }
 
   /** The values of `channels` that the checkpoint of `entry` has (absent ones are left out). */
@@ -158,17 +157,12 @@ export class TupleReader {
     return storedValues(this.store, this.namespace, rowInfo(entry));
   }
 
-  /** The part rows of split pending writes of these entries, by ref, in one call. */
-  #writeParts(entries: readonly CheckpointEntry[]): Promise<Map<string, StoredRow>> {
-    return writePartRows(this.store, this.namespace, entries);
-  }
-
   /** Checkpoints before v4 kept pending sends in the parent's TASKS writes; move them into channel_values. */
   async #migratePendingSends(checkpoint: Checkpoint, p: CheckpointPayload): Promise<void> {
     const parent = checkpointRef(p.thread_id, p.checkpoint_ns, p.parent_checkpoint_id ?? '');
     const rows = await allRowsByPrefix(this.store, { namespace: this.namespace, prefix: `${parent}/` });
     const sends = sortedWrites(rows.map(writePayload)).filter(({ write }) => write.channel === TASKS);
-    checkpoint.channel_values[TASKS] = await Promise.all(sends.map(({ write }) => loadValue(this.serde, write.value)));
+    checkpoint.channel_values[TASKS] = await Promise.all(sends.map(({ write }) => loadValueNow(this.serde, write.value)));
     const versions = Object.values(checkpoint.channel_versions);
     checkpoint.channel_versions[TASKS] = versions.length > 0 ? maxChannelVersion(...versions) : 1;
   }
@@ -193,7 +187,7 @@ export async function deltaHistory(
   for await (const entry of ancestors) {
     if (next === null || remaining.size === 0) break;
     if (entry.checkpoint.checkpoint_id !== next) continue;
-    const [writes = []] = await reader.writesOf([entry], remaining);
+    const writes = await reader.writesOf(entry, remaining);
     // Newest first across checkpoints; reversed at the end, so each block goes in reversed.
     for (let i = writes.length - 1; i >= 0; i--) {
       const w = writes[i] as CheckpointPendingWrite;

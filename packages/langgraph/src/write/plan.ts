@@ -177,11 +177,6 @@ export class PutPlan {
     };
   }
 
-  /** Channel -> checkpoint whose row holds its value (this one for values and list pieces). */
-  holders(): Record<string, string> {
-    return recordOf([...[...this.#values.keys(), ...this.#lists.keys()].map((channel): [string, string] => [channel, this.id]), ...this.#carried]);
-  }
-
   /** The list states of this checkpoint, with this row's SHA-256 filled in. */
   listStates(sha: string): Map<string, KnownList> {
     for (const [channel, state] of this.#states) if (state.holder === this.id) this.#states.set(channel, { ...state, sha });
@@ -232,54 +227,21 @@ export class PutPlan {
  * weigh over half of `maxBytes` is not kept: its next put stores them in full (bytes in the store,
  * never a wrong value).
  */
-export class ListStates {
-  readonly #cache: TwoGenerationCache<string, Map<string, KnownList>>;
-
+export class ListStates extends TwoGenerationCache<string, Map<string, KnownList>> {
   constructor(maxEntries: number, maxBytes: number) {
     // With maxBytes 0 nothing is kept: every checkpoint weighs at least 1.
     const floor = Math.max(maxBytes / maxEntries, 1);
-    this.#cache = new TwoGenerationCache(maxBytes, (lists) => {
+    super(maxBytes, (lists) => {
       let bytes = 0;
       for (const state of lists.values()) bytes += state.s + state.d;
       return Math.max(bytes, floor);
     });
   }
 
-  /** Checkpoints kept now (for tests and diagnostics). */
-  get size(): number {
-    return this.#cache.size;
-  }
-
-  /** The weight kept now, at most `maxBytes` (for tests and diagnostics). */
-  get weight(): number {
-    return this.#cache.weight;
-  }
-
-  /** The lists of checkpoint `key`, if remembered. */
-  get(key: string): Map<string, KnownList> | undefined {
-    return this.#cache.get(key);
-  }
-
-  /** Remembers the lists of checkpoint `key`, copying the JSON of handed-out lists now (the read may have handed it out itself). */
-  set(key: string, lists: ReadonlyMap<string, ListState | KnownList>): void {
+  /** Remembers the lists a read handed out for checkpoint `key`, copying their JSON now (the read may have handed it out itself). */
+  remember(key: string, lists: ReadonlyMap<string, ListState>): void {
     const out = new Map<string, KnownList>();
-    for (const [channel, state] of lists) {
-      if ('stored' in state) out.set(channel, state);
-      else if (state.json !== undefined) {
-        const { items: _items, json, ...place } = state;
-        out.set(channel, { ...place, stored: json.map(cloneJson) });
-      }
-    }
-    this.#cache.set(key, out);
-  }
-
-  /** Forgets checkpoint `key`. */
-  delete(key: string): void {
-    this.#cache.delete(key);
-  }
-
-  /** Forgets every checkpoint whose key `drop` accepts. */
-  deleteKeys(drop: (key: string) => boolean): void {
-    this.#cache.deleteKeys(drop);
+    for (const [channel, { items: _items, json, ...place }] of lists) if (json !== undefined) out.set(channel, { ...place, stored: json.map(cloneJson) });
+    this.set(key, out);
   }
 }
