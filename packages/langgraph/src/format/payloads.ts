@@ -183,7 +183,8 @@ function requireIdentity(row: StoredRow, what: readonly ParsedRef['what'][], cla
   });
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+/** True for a JSON object (not an array). */
+export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isStored = (v: unknown): boolean => isObject(v) && typeof v.t === 'string';
 const hasIds = (p: Record<string, unknown>): boolean => typeof p.thread_id === 'string' && typeof p.checkpoint_ns === 'string' && typeof p.checkpoint_id === 'string';
 

@@ -38,11 +38,10 @@ export interface Rebuilt {
 /** (thread, namespace) groups whose rows a walk keeps (see {@link ChannelRebuilder.release}). */
 const WALK_GROUPS = 8;
 
-function integrity(p: CheckpointPayload, channel: string, reason: string, rowId: number, cause?: unknown): CheckpointIntegrityError {
-  return new CheckpointIntegrityError(
-    `LangGraph checkpoint ${p.checkpoint_id} of thread '${p.thread_id}': channel '${channel}' cannot be rebuilt: ${reason}`,
-    { failures: [{ id: rowId, reason: `channel '${channel}': ${reason}` }], ...(cause === undefined ? {} : { cause }) },
-  );
+function integrity(p: CheckpointPayload, channel: string, reason: string, rowId: number): CheckpointIntegrityError {
+  return new CheckpointIntegrityError(`LangGraph checkpoint ${p.checkpoint_id} of thread '${p.thread_id}': channel '${channel}' cannot be rebuilt: ${reason}`, {
+    failures: [{ id: rowId, reason: `channel '${channel}': ${reason}` }],
+  });
 }
 
 /**
@@ -165,22 +164,17 @@ export class ChannelRebuilder {
       const inRange: [from: string, before: string][] = [];
       const reads: Promise<void>[] = [];
       for (const r of this.#chainRanges().values()) {
-        const from = checkpointRef(r.thread, r.ns, r.lo);
-        inRange.push([from, checkpointRef(r.thread, r.ns, r.hi)]);
-        reads.push(
-          (async () => {
-            // `after` is exclusive: one character less keeps the snapshot row itself in the range.
-            // Only checkpoint rows: the write rows between them are as large as the pieces and unused here.
-            const query = { namespace: this.namespace, prefix: checkpointPrefix(r.thread, r.ns), after: from.slice(0, -1), before: checkpointRef(r.thread, r.ns, r.hi), kind: CHECKPOINT_KIND };
-            for await (const row of rowsByPrefix(this.store, query)) this.#add(row);
-          })(),
-        );
+        const [from, to] = [checkpointRef(r.thread, r.ns, r.lo), checkpointRef(r.thread, r.ns, r.hi)];
+        inRange.push([from, to]);
+        // `after` is exclusive: one character less keeps the snapshot row itself in the range.
+        // Only checkpoint rows: the write rows between them are as large as the pieces and unused here.
+        reads.push(this.#add(rowsByPrefix(this.store, { namespace: this.namespace, prefix: checkpointPrefix(r.thread, r.ns), after: from.slice(0, -1), before: to, kind: CHECKPOINT_KIND })));
       }
       // Refs inside a range are read by it (the snapshot, a chain's largest row, is always one).
       const outside = this.#missing();
       if (outside.size === 0 && reads.length === 0) return;
       for (const ref of outside) if (inRange.some(([from, end]) => ref >= from && ref < end)) outside.delete(ref);
-      reads.push(this.#fetch(outside));
+      if (outside.size > 0) reads.push(this.#add(this.store.findBySourceRefs(this.namespace, [...outside])));
       await Promise.all(reads);
       if (this.#count === before) return; // truly missing: the rebuild names it
     }
@@ -204,15 +198,9 @@ export class ChannelRebuilder {
     return ranges;
   }
 
-  #add(row: StoredRow): void {
-    if (!isCheckpointRow(row)) return;
-    const p = checkpointPayload(row);
-    this.#put({ p, sha: row.payloadSha256, rowId: row.id });
-  }
-
-  async #fetch(refs: ReadonlySet<string>): Promise<void> {
-    if (refs.size === 0) return;
-    for (const row of await this.store.findBySourceRefs(this.namespace, [...refs])) this.#add(row);
+  /** Loads the checkpoint rows among `rows`. */
+  async #add(rows: AsyncIterable<StoredRow> | Promise<StoredRow[]>): Promise<void> {
+    for await (const row of await rows) if (isCheckpointRow(row)) this.#put({ p: checkpointPayload(row), sha: row.payloadSha256, rowId: row.id });
   }
 
   /**

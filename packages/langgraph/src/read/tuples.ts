@@ -23,12 +23,9 @@ import { ChannelRebuilder, storedValues, type ListPlace, type RowInfo } from './
  * values are read together, in one store call per batch (docs/decisions/0008).
  */
 
-/** A list value as a read hands it out: the items given to the caller and the parsed JSON of the row. */
+/** A list value a read handed out: where it lives, and the stored JSON of its items (the caller may edit what it got). */
 export interface ListState extends ListPlace {
-  /** The items handed out (not kept: the caller may edit them). */
-  items: readonly unknown[];
-  /** The stored JSON of the items, by position, when known. */
-  json: readonly unknown[] | undefined;
+  json: readonly unknown[];
 }
 
 /** Called with the list values a tuple handed out, so that the next put can extend them. */
@@ -108,7 +105,7 @@ export class TupleReader {
       const v = isThenable(value) ? await value : value;
       setOwn(channelValues, channel, v);
       if (lists && rebuilt.state && Array.isArray(v) && Array.isArray(stored.j) && v.length === stored.j.length) {
-        lists.set(channel, { ...rebuilt.state, items: v.slice(), json: stored.j });
+        lists.set(channel, { ...rebuilt.state, json: stored.j });
       }
     }
     if (remember && lists) remember(p, lists);

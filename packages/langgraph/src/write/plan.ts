@@ -241,7 +241,7 @@ export class ListStates extends TwoGenerationCache<string, Map<string, KnownList
   /** Remembers the lists a read handed out for checkpoint `key`, copying their JSON now (the read may have handed it out itself). */
   remember(key: string, lists: ReadonlyMap<string, ListState>): void {
     const out = new Map<string, KnownList>();
-    for (const [channel, { items: _items, json, ...place }] of lists) if (json !== undefined) out.set(channel, { ...place, stored: json.map(cloneJson) });
+    for (const [channel, { json, ...place }] of lists) out.set(channel, { ...place, stored: json.map(cloneJson) });
     this.set(key, out);
   }
 }
