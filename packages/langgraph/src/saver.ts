@@ -172,18 +172,11 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
     if (channels.length === 0) return {};
     if (!hasThread(config)) return deltaHistoryOf(channels);
     const { thread = '', ns = '', id } = placeOf(config);
-    const prefix = checkpointPrefix(thread, ns);
-    let target: CheckpointEntry | undefined;
-    let ancestors: AsyncGenerator<CheckpointEntry>;
-    if (id !== undefined) {
-      const row = await this.store.findBySourceRef(this.namespace, checkpointRef(thread, ns, id));
-      [target] = row ? groupRows([row]) : [];
-      ancestors = newestEntries(this.store, this.namespace, prefix, checkpointRef(thread, ns, id), DELTA_HISTORY_HINT, 2);
-    } else {
-      ancestors = newestEntries(this.store, this.namespace, prefix, undefined, DELTA_HISTORY_HINT, 2);
-      const first = await ancestors.next();
-      target = first.done === true ? undefined : first.value;
-    }
+    // The target is the named checkpoint, or the first of the range read: the others are its ancestors.
+    const ref = id === undefined ? undefined : checkpointRef(thread, ns, id);
+    const ancestors = newestEntries(this.store, this.namespace, checkpointPrefix(thread, ns), ref, DELTA_HISTORY_HINT, 2);
+    const row = ref === undefined ? undefined : await this.store.findBySourceRef(this.namespace, ref);
+    const target = ref === undefined ? ((await ancestors.next()).value as CheckpointEntry | undefined) : row && groupRows([row])[0];
     return target ? deltaHistory(this.#reader, target, ancestors, channels) : deltaHistoryOf(channels);
   }
 

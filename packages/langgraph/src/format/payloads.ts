@@ -191,12 +191,8 @@ const hasIds = (p: Record<string, unknown>): boolean => typeof p.thread_id === '
 function isListPiece(v: unknown): boolean {
   if (!isObject(v) || v.t !== 'json' || typeof v.from !== 'string' || typeof v.sha !== 'string' || typeof v.since !== 'string') return false;
   if (!Number.isSafeInteger(v.n) || typeof v.d !== 'number' || typeof v.s !== 'number' || !Number.isSafeInteger(v.c)) return false;
-  return (Array.isArray(v.j) || isPartList(v.parts)) && (v.form === undefined || v.form === 'j' || v.form === 'items');
-}
-
-/** True for a list of {@link PartRef}. */
-export function isPartList(v: unknown): v is PartRef[] {
-  return Array.isArray(v) && v.every((r: unknown) => isObject(r) && Number.isSafeInteger(r.k) && typeof r.sha === 'string');
+  const parts = Array.isArray(v.parts) && v.parts.every((r: unknown) => isObject(r) && Number.isSafeInteger(r.k) && typeof r.sha === 'string');
+  return (Array.isArray(v.j) || parts) && (v.form === undefined || v.form === 'j' || v.form === 'items');
 }
 
 /** The part payload of a verified row, shape-checked, its identity checked against its ref. */

@@ -119,12 +119,6 @@ export const MAX_VALUE_DEPTH = DEFAULT_LIMITS.maxDepth;
 /** A step from a value into one of its parts: an array index, a property name, or a Map/Set slot. */
 type Step = number | string | { slot: string };
 
-function describePath(where: string, path: readonly Step[]): string {
-  let out = where;
-  for (const step of path) out += typeof step === 'number' ? `[${step}]` : typeof step === 'string' ? `.${step}` : `<${step.slot}>`;
-  return out;
-}
-
 /** What is refused, why, and what to do instead: each kind of value gets its own hint. */
 const REFUSALS = {
   bigint: ['a BigInt', 'which the serializer cannot store faithfully', 'convert it first (e.g. to a string)'],
@@ -137,7 +131,9 @@ const REFUSALS = {
 
 function refuse(where: string, path: readonly Step[], kind: keyof typeof REFUSALS, what?: string): never {
   const [defaultWhat, why, hint] = REFUSALS[kind];
-  throw new CheckpointValidationError(`LangGraph value at ${describePath(where, path)} is ${what ?? defaultWhat}, ${why}; ${hint}`);
+  let at = where;
+  for (const step of path) at += typeof step === 'number' ? `[${step}]` : typeof step === 'string' ? `.${step}` : `<${step.slot}>`;
+  throw new CheckpointValidationError(`LangGraph value at ${at} is ${what ?? defaultWhat}, ${why}; ${hint}`);
 }
 
 /**

@@ -114,13 +114,15 @@ export async function* newestEntries(store: CheckpointStore, namespace: string, 
   }
 }
 
+/** The verified rows of `refs`, by ref, added to `into`, in one call (none without refs). */
+export async function rowsByRef(store: CheckpointStore, namespace: string, refs: string[], into = new Map<string, StoredRow>()): Promise<Map<string, StoredRow>> {
+  if (refs.length > 0) for (const row of await store.findBySourceRefs(namespace, refs)) if (row.sourceRef !== null) into.set(row.sourceRef, row);
+  return into;
+}
+
 /** The part rows of split pending writes of these entries, by ref, in one call. */
-export async function writePartRows(store: CheckpointStore, namespace: string, entries: readonly CheckpointEntry[]): Promise<Map<string, StoredRow>> {
-  const refs = entries.flatMap((e) => e.writes.flatMap(writePartRefs));
-  const out = new Map<string, StoredRow>();
-  if (refs.length === 0) return out;
-  for (const row of await store.findBySourceRefs(namespace, refs)) if (row.sourceRef !== null) out.set(row.sourceRef, row);
-  return out;
+export function writePartRows(store: CheckpointStore, namespace: string, entries: readonly CheckpointEntry[]): Promise<Map<string, StoredRow>> {
+  return rowsByRef(store, namespace, entries.flatMap((e) => e.writes.flatMap(writePartRefs)));
 }
 
 /** A pending write's stored value, joined back from its verified part rows (each bound by its SHA-256) when split. */

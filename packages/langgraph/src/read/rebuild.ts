@@ -3,7 +3,7 @@ import { jsonBytes, own } from '../format/json.js';
 import { joinValue } from '../format/parts.js';
 import { channelsOf, CHECKPOINT_KIND, checkpointPayload, isCheckpointRow, valuePartRefs, type ChainCounts, type CheckpointPayload, type ListPiece, type StoredValue } from '../format/payloads.js';
 import { checkpointPrefix, checkpointRef, partRef } from '../format/refs.js';
-import { rowsByPrefix } from './entries.js';
+import { rowsByPrefix, rowsByRef } from './entries.js';
 
 /*
  * Rebuilds channel values from the rows that hold them: in full (`values`, maybe in part rows), as
@@ -27,6 +27,14 @@ export interface ListPlace extends ChainCounts {
   sha: string | undefined;
 }
 
+/**
+ * A list value as the saver keeps it for the next put: where it lives and each item's JSON as
+ * stored, by position (a read hands that JSON out itself: it is copied before it is kept).
+ */
+export interface KnownList extends ListPlace {
+  stored: readonly unknown[];
+}
+
 /** A rebuilt value: what to load, whether it was assembled from pieces, and, for a list, where it lives. */
 export interface Rebuilt {
   stored: StoredValue;
@@ -34,6 +42,9 @@ export interface Rebuilt {
   assembled: boolean;
   state?: ListPlace;
 }
+
+/** The key of a (thread, namespace) group of rows. */
+const groupKey = (p: { thread_id: string; checkpoint_ns: string }): string => `${p.thread_id}\u0000${p.checkpoint_ns}`;
 
 /** (thread, namespace) groups whose rows a walk keeps (see {@link ChannelRebuilder.release}). */
 const WALK_GROUPS = 8;
@@ -72,9 +83,8 @@ export class ChannelRebuilder {
 
   #put(info: RowInfo): void {
     const { p } = info;
-    const groupKey = `${p.thread_id}\u0000${p.checkpoint_ns}`;
-    let group = this.#groups.get(groupKey);
-    if (!group) this.#groups.set(groupKey, (group = new Map()));
+    let group = this.#groups.get(groupKey(p));
+    if (!group) this.#groups.set(groupKey(p), (group = new Map()));
     // A row read again (an entry, then the range of its chain) is the same verified row: keep the first.
     if (group.has(p.checkpoint_id)) return;
     this.#count++;
@@ -89,7 +99,7 @@ export class ChannelRebuilder {
    * all but the last few groups released.
    */
   release(p: CheckpointPayload): void {
-    const key = `${p.thread_id}\u0000${p.checkpoint_ns}`;
+    const key = groupKey(p);
     const group = this.#groups.get(key);
     if (!group) return;
     // Its own row too: its values went out uncopied (see ownValue), so it must not serve again.
@@ -119,8 +129,7 @@ export class ChannelRebuilder {
    * the one value a tuple may take uncopied, since {@link release} then lets that row go.
    */
   ownValue(p: CheckpointPayload, channel: string): StoredValue | undefined {
-    const r = this.#row(p, p.checkpoint_id);
-    return own(r?.p.values, channel);
+    return own(this.#row(p)?.p.values, channel);
   }
 
   /** The loaded row of checkpoint `id` in the same thread and namespace as `r`. */
@@ -128,9 +137,9 @@ export class ChannelRebuilder {
     return this.#groupOf.get(r)?.get(id);
   }
 
-  /** The loaded row of checkpoint `id` in the thread and namespace of `p`. */
-  #row(p: { thread_id: string; checkpoint_ns: string }, id: string): RowInfo | undefined {
-    return this.#groups.get(`${p.thread_id}\u0000${p.checkpoint_ns}`)?.get(id);
+  /** The loaded row of `p`. */
+  #row(p: CheckpointPayload): RowInfo | undefined {
+    return this.#groups.get(groupKey(p))?.get(p.checkpoint_id);
   }
 
   /**
@@ -187,9 +196,8 @@ export class ChannelRebuilder {
       const { p } = r;
       const piece = own(p.lists, ch);
       if (piece === undefined || this.#sibling(r, piece.from)) continue;
-      const k = `${p.thread_id}\u0000${p.checkpoint_ns}`;
-      const range = ranges.get(k);
-      if (!range) ranges.set(k, { thread: p.thread_id, ns: p.checkpoint_ns, lo: piece.since, hi: p.checkpoint_id });
+      const range = ranges.get(groupKey(p));
+      if (!range) ranges.set(groupKey(p), { thread: p.thread_id, ns: p.checkpoint_ns, lo: piece.since, hi: p.checkpoint_id });
       else {
         if (piece.since < range.lo) range.lo = piece.since;
         if (p.checkpoint_id > range.hi) range.hi = p.checkpoint_id;
@@ -213,7 +221,7 @@ export class ChannelRebuilder {
     const seen = new Map<RowInfo, Set<string>>();
     const stack: [RowInfo, string][] = [];
     for (const { p } of this.entries) {
-      const r = this.#row(p, p.checkpoint_id) as RowInfo;
+      const r = this.#row(p) as RowInfo;
       for (const ch of channelsOf(p)) stack.push([r, ch]);
     }
     while (stack.length > 0) {
@@ -222,7 +230,8 @@ export class ChannelRebuilder {
       if (!chans) seen.set(r, (chans = new Set()));
       if (chans.has(ch)) continue;
       chans.add(ch);
-      const link = nextLink(r.p, ch);
+      // The checkpoint the value continues from: a list piece's `from`, a carried holder.
+      const link = Object.hasOwn(r.p.values, ch) ? undefined : (own(r.p.lists, ch)?.from ?? own(r.p.carried, ch));
       out.push({ r, ch, link });
       const next = link === undefined ? undefined : this.#sibling(r, link);
       if (next) stack.push([next, ch]);
@@ -251,14 +260,13 @@ export class ChannelRebuilder {
     for (const { r, ch } of this.#linked()) {
       for (const part of (own(r.p.values, ch) ?? own(r.p.lists, ch))?.parts ?? []) refs.push(partRef(r.p.thread_id, r.p.checkpoint_ns, r.p.checkpoint_id, part.k));
     }
-    if (refs.length === 0) return;
-    for (const row of await this.store.findBySourceRefs(this.namespace, refs)) if (row.sourceRef !== null) this.#parts.set(row.sourceRef, row);
+    await rowsByRef(this.store, this.namespace, refs, this.#parts);
   }
 
   /** The value of `channel` at the checkpoint `p` (one of the rows loaded). */
   value(p: CheckpointPayload, channel: string, rowId: number): Rebuilt {
     const path: { r: RowInfo; piece?: ListPiece }[] = [];
-    let r = this.#row(p, p.checkpoint_id);
+    let r = this.#row(p);
     let id = p.checkpoint_id;
     let base: Rebuilt | undefined;
     for (let steps = 0; ; steps++) {
@@ -266,8 +274,13 @@ export class ChannelRebuilder {
       base = this.#memo.get(r)?.get(channel);
       if (base) break;
       if (steps > this.#count) throw integrity(p, channel, 'its rows link in a cycle', rowId);
-      if (Object.hasOwn(r.p.values, channel)) {
-        base = this.#full(r, channel, p, rowId);
+      const full = own(r.p.values, channel);
+      if (full !== undefined) {
+        // The full value: a list (the snapshot of its chain) is where the next piece may start.
+        const stored = full.parts === undefined ? full : this.#joined(r, channel, full, p, rowId);
+        const list = stored.t === 'json' && Array.isArray(stored.j);
+        const state = list ? { holder: r.p.checkpoint_id, sha: r.sha, since: r.p.checkpoint_id, d: 0, s: full.s ?? jsonBytes(stored.j), c: 0 } : undefined;
+        base = { stored, assembled: stored !== full, ...(state ? { state } : {}) };
         this.#remember(r, channel, base);
         break;
       }
@@ -320,15 +333,6 @@ export class ChannelRebuilder {
     byChannel.set(channel, rebuilt);
   }
 
-  #full(r: RowInfo, channel: string, p: CheckpointPayload, rowId: number): Rebuilt {
-    const own = r.p.values[channel] as StoredValue;
-    const stored = own.parts === undefined ? own : this.#joined(r, channel, own, p, rowId);
-    const j = stored.j;
-    if (stored.t !== 'json' || !Array.isArray(j)) return { stored, assembled: stored !== own };
-    const s = own.s ?? jsonBytes(j);
-    return { stored, assembled: stored !== own, state: { holder: r.p.checkpoint_id, sha: r.sha, since: r.p.checkpoint_id, d: 0, s, c: 0 } };
-  }
-
   /** A value of `r`'s row joined from its part rows (see format/parts.ts). */
   #joined(r: RowInfo, channel: string, v: StoredValue, p: CheckpointPayload, rowId: number): StoredValue {
     const rowOf = (k: number) => this.#parts.get(partRef(r.p.thread_id, r.p.checkpoint_ns, r.p.checkpoint_id, k));
@@ -345,9 +349,4 @@ export async function storedValues(store: CheckpointStore, namespace: string, en
   await rebuilder.load([entry]);
   for (const ch of channels) out.set(ch, rebuilder.value(entry.p, ch, entry.rowId).stored);
   return out;
-}
-
-/** The checkpoint a row's value of `channel` continues from (a list piece's `from`, a carried holder). */
-function nextLink(p: CheckpointPayload, channel: string): string | undefined {
-  return Object.hasOwn(p.values, channel) ? undefined : (own(p.lists, channel)?.from ?? own(p.carried, channel));
 }

@@ -15,7 +15,7 @@ import { channelsOf, writePayload, type CheckpointPayload, type StoredValue, typ
 import { checkpointRef } from '../format/refs.js';
 import { isThenable, loadValueNow } from '../format/serde.js';
 import { allRowsByPrefix, sortedWrites, storedWrite, writePartRows, type CheckpointEntry } from './entries.js';
-import { ChannelRebuilder, storedValues, type ListPlace, type RowInfo } from './rebuild.js';
+import { ChannelRebuilder, storedValues, type KnownList, type RowInfo } from './rebuild.js';
 
 /*
  * Turns verified rows into CheckpointTuples. A checkpoint's pending writes come from the same range
@@ -23,13 +23,8 @@ import { ChannelRebuilder, storedValues, type ListPlace, type RowInfo } from './
  * values are read together, in one store call per batch (docs/decisions/0008).
  */
 
-/** A list value a read handed out: where it lives, and the stored JSON of its items (the caller may edit what it got). */
-export interface ListState extends ListPlace {
-  json: readonly unknown[];
-}
-
 /** Called with the list values a tuple handed out, so that the next put can extend them. */
-export type RememberLists = (p: CheckpointPayload, lists: Map<string, ListState>) => void;
+export type RememberLists = (p: CheckpointPayload, lists: Map<string, KnownList>) => void;
 
 /** Stored values a stream remembers as free of revivable objects, at most, before it forgets them. */
 const PLAIN_MEMO_MAX = 256;
@@ -90,7 +85,7 @@ export class TupleReader {
     const loaded = loadValueNow(this.serde, p.checkpoint);
     const loadedCheckpoint = (isThenable(loaded) ? await loaded : loaded) as Checkpoint;
     const channelValues: Record<string, unknown> = {};
-    const lists = remember ? new Map<string, ListState>() : undefined;
+    const lists = remember ? new Map<string, KnownList>() : undefined;
     for (const channel of channelsOf(p)) {
       const rebuilt = rebuilder.value(p, channel, rowId);
       const stored = rebuilt.stored;
@@ -105,7 +100,7 @@ export class TupleReader {
       const v = isThenable(value) ? await value : value;
       setOwn(channelValues, channel, v);
       if (lists && rebuilt.state && Array.isArray(v) && Array.isArray(stored.j) && v.length === stored.j.length) {
-        lists.set(channel, { ...rebuilt.state, json: stored.j });
+        lists.set(channel, { ...rebuilt.state, stored: stored.j });
       }
     }
     if (remember && lists) remember(p, lists);

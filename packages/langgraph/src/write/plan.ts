@@ -5,8 +5,7 @@ import { cloneJson, jsonBytes, own, recordOf } from '../format/json.js';
 import { cutValue, moveToParts, tryPrepare, type Movable } from '../format/parts.js';
 import type { CheckpointPayload, ListPiece, StoredValue } from '../format/payloads.js';
 import { partRef } from '../format/refs.js';
-import type { ListPlace } from '../read/rebuild.js';
-import type { ListState } from '../read/tuples.js';
+import type { KnownList } from '../read/rebuild.js';
 import { isList, type Captured, type PutValues } from './capture.js';
 
 /*
@@ -20,11 +19,7 @@ import { isList, type Captured, type PutValues } from './capture.js';
 /** Lists below this size are never worth a chain: the snapshot rule counts them as this big. */
 export const MIN_SNAPSHOT_BYTES = 16 * 1024;
 
-/** A list value as the saver keeps it for the next put: where it lives and each item's JSON. */
-export interface KnownList extends ListPlace {
-  /** Each item's JSON as stored, by position, in objects and arrays no caller holds. */
-  stored: readonly unknown[];
-}
+export type { KnownList };
 
 /** Where each channel value of a stored checkpoint lives: the input of the next put's carried map. */
 export interface Holders {
@@ -239,9 +234,9 @@ export class ListStates extends TwoGenerationCache<string, Map<string, KnownList
   }
 
   /** Remembers the lists a read handed out for checkpoint `key`, copying their JSON now (the read may have handed it out itself). */
-  remember(key: string, lists: ReadonlyMap<string, ListState>): void {
+  remember(key: string, lists: ReadonlyMap<string, KnownList>): void {
     const out = new Map<string, KnownList>();
-    for (const [channel, { json, ...place }] of lists) out.set(channel, { ...place, stored: json.map(cloneJson) });
+    for (const [channel, state] of lists) out.set(channel, { ...state, stored: state.stored.map(cloneJson) });
     this.set(key, out);
   }
 }

@@ -132,14 +132,10 @@ async function repeatDifference(reader: TupleReader, existing: CheckpointEntry, 
   for (const channel of [...new Set([...stored.keys(), ...given])].sort()) {
     const old = stored.get(channel);
     if (old === undefined || !given.includes(channel)) return `channel '${channel}' (${old === undefined ? 'not stored' : 'not given'})`;
-    if (!sameStored(old, storedOf(await values.of(channel)))) return `channel '${channel}'`;
+    const now = await values.of(channel);
+    if (!sameStored(old, isList(now) ? { t: now.t, j: now.items } : now.stored)) return `channel '${channel}'`;
   }
   return undefined;
-}
-
-/** A captured value as the stored value it rebuilds to. */
-function storedOf(captured: Captured): StoredValue {
-  return isList(captured) ? { t: captured.t, j: captured.items } : captured.stored;
 }
 
 /** Two stored values that load to the same value: same type tag, equal JSON (any key order) or bytes. */
