@@ -181,9 +181,9 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
   }
 
   /** The tuple of one checkpoint, remembering what it hands out: the next put extends it. */
-  async #handOut(entry: CheckpointEntry): Promise<CheckpointTuple | undefined> {
-    const [tuple] = await this.#reader.tuples([entry], (p, lists) => this.#lists.remember(keyOf(p), lists));
-    if (tuple) this.#holderCache.set(keyOf(entry.checkpoint), { versions: { ...tuple.checkpoint.channel_versions }, holder: holdersOf(entry.checkpoint) });
+  async #handOut(entry: CheckpointEntry): Promise<CheckpointTuple> {
+    const tuple = await this.#reader.tuple(entry, (p, lists) => this.#lists.remember(keyOf(p), lists));
+    this.#holderCache.set(keyOf(entry.checkpoint), { versions: { ...tuple.checkpoint.channel_versions }, holder: holdersOf(entry.checkpoint) });
     return tuple;
   }
 

@@ -35,11 +35,9 @@ export interface KnownList extends ListPlace {
   stored: readonly unknown[];
 }
 
-/** A rebuilt value: what to load, whether it was assembled from pieces, and, for a list, where it lives. */
+/** A rebuilt value: what to load and, for a list, where it lives. */
 export interface Rebuilt {
   stored: StoredValue;
-  /** True when `stored` was assembled (its items may be shared with other values of a batch). */
-  assembled: boolean;
   state?: ListPlace;
 }
 
@@ -56,7 +54,7 @@ function integrity(p: CheckpointPayload, channel: string, reason: string, rowId:
 }
 
 /**
- * Loads the rows checkpoints read their values from, then rebuilds the values: for one batch
+ * Loads the rows checkpoints read their values from, then rebuilds the values: for one checkpoint
  * ({@link load} once), or a walk newest first ({@link load} per checkpoint, then {@link release}),
  * which keeps the rows of the chains it is in (its ancestors read them too), not the thread.
  */
@@ -71,14 +69,12 @@ export class ChannelRebuilder {
   #count = 0;
   /** The last walk of {@link #linked}, until a row is added. */
   #walk: { r: RowInfo; ch: string; link: string | undefined }[] | undefined;
-  /** The checkpoints whose values the last {@link load} made readable. */
-  private entries: readonly RowInfo[] = [];
+  /** The checkpoint whose values the last {@link load} made readable. */
+  #entry: RowInfo | undefined;
 
   constructor(
     private readonly store: CheckpointStore,
     private readonly namespace: string,
-    /** True for a walk: values are rebuilt per checkpoint, only full values are remembered. */
-    private readonly walking = false,
   ) {}
 
   #put(info: RowInfo): void {
@@ -143,20 +139,19 @@ export class ChannelRebuilder {
   }
 
   /**
-   * Reads every row the values of `entries` need that is not loaded yet: a range read per chain,
-   * then exact refs until none is missing.
+   * Reads every row the values of `e` need that is not loaded yet: a range read per chain, then
+   * exact refs until none is missing.
    */
-  async load(entries: readonly RowInfo[]): Promise<void> {
-    for (const e of entries) this.#put(e);
-    this.entries = entries;
+  async load(e: RowInfo): Promise<void> {
+    this.#put(e);
+    this.#entry = e;
     this.#walk = undefined;
     try {
       await this.#loadRows();
       await this.#loadParts();
     } catch (error) {
-      if (!(error instanceof CheckpointIntegrityError) || this.entries.length === 0) throw error;
+      if (!(error instanceof CheckpointIntegrityError)) throw error;
       // A damaged row among those the values read: name the checkpoint and its channels.
-      const e = this.entries[0] as RowInfo;
       throw new CheckpointIntegrityError(
         `LangGraph checkpoint ${e.p.checkpoint_id} of thread '${e.p.thread_id}': channel '${channelsOf(e.p).join("', '")}' cannot be rebuilt: ${error.message}`,
         { failures: error.failures, cause: error },
@@ -212,7 +207,7 @@ export class ChannelRebuilder {
   }
 
   /**
-   * Every (loaded row, channel) a needed value passes through, from the entries back to its full
+   * Every (loaded row, channel) a needed value passes through, from the checkpoint back to its full
    * copy, each pair once; a link to a row not loaded ends the walk. Kept until a row is added.
    */
   #linked(): { r: RowInfo; ch: string; link: string | undefined }[] {
@@ -220,9 +215,9 @@ export class ChannelRebuilder {
     const out: { r: RowInfo; ch: string; link: string | undefined }[] = [];
     const seen = new Map<RowInfo, Set<string>>();
     const stack: [RowInfo, string][] = [];
-    for (const { p } of this.entries) {
-      const r = this.#row(p) as RowInfo;
-      for (const ch of channelsOf(p)) stack.push([r, ch]);
+    if (this.#entry !== undefined) {
+      const { p } = this.#entry;
+      for (const ch of channelsOf(p)) stack.push([this.#row(p) as RowInfo, ch]);
     }
     while (stack.length > 0) {
       const [r, ch] = stack.pop() as [RowInfo, string];
@@ -254,7 +249,7 @@ export class ChannelRebuilder {
     return out;
   }
 
-  /** Every part row of the values the entries need, in one call. */
+  /** Every part row of the values the checkpoint needs, in one call. */
   async #loadParts(): Promise<void> {
     const refs: string[] = [];
     for (const { r, ch } of this.#linked()) {
@@ -265,7 +260,7 @@ export class ChannelRebuilder {
 
   /** The value of `channel` at the checkpoint `p` (one of the rows loaded). */
   value(p: CheckpointPayload, channel: string, rowId: number): Rebuilt {
-    const path: { r: RowInfo; piece?: ListPiece }[] = [];
+    const pieces: { r: RowInfo; piece: ListPiece }[] = [];
     let r = this.#row(p);
     let id = p.checkpoint_id;
     let base: Rebuilt | undefined;
@@ -280,8 +275,10 @@ export class ChannelRebuilder {
         const stored = full.parts === undefined ? full : this.#joined(r, channel, full, p, rowId);
         const list = stored.t === 'json' && Array.isArray(stored.j);
         const state = list ? { holder: r.p.checkpoint_id, sha: r.sha, since: r.p.checkpoint_id, d: 0, s: full.s ?? jsonBytes(stored.j), c: 0 } : undefined;
-        base = { stored, assembled: stored !== full, ...(state ? { state } : {}) };
-        this.#remember(r, channel, base);
+        base = { stored, ...(state ? { state } : {}) };
+        let byChannel = this.#memo.get(r);
+        if (!byChannel) this.#memo.set(r, (byChannel = new Map()));
+        byChannel.set(channel, base);
         break;
       }
       const piece = own(r.p.lists, channel);
@@ -289,48 +286,27 @@ export class ChannelRebuilder {
         const from = this.#sibling(r, piece.from);
         if (!from) throw integrity(p, channel, `the piece before checkpoint ${r.p.checkpoint_id}, in checkpoint ${piece.from}, is missing`, rowId);
         if (from.sha !== piece.sha) throw integrity(p, channel, `the row of checkpoint ${piece.from} is not the one checkpoint ${r.p.checkpoint_id} extends (SHA-256 differs)`, rowId);
-        path.push({ r, piece });
+        pieces.push({ r, piece });
         [r, id] = [from, piece.from];
       } else if (Object.hasOwn(r.p.carried, channel)) {
-        path.push({ r });
         id = r.p.carried[channel] as string;
         r = this.#sibling(r, id);
       } else throw integrity(p, channel, `checkpoint ${r.p.checkpoint_id} has no value for it`, rowId);
     }
     // Forward from the full value: each piece must start where the value before it ends.
-    // One checkpoint, or a walk: assemble this value alone. A batch: remember every step.
-    const single = this.walking || this.entries.length <= 1;
-    let j = base.stored.j;
-    let len = Array.isArray(j) ? j.length : -1;
+    let len = Array.isArray(base.stored.j) ? base.stored.j.length : -1;
     const tail: unknown[][] = [];
-    let result = base;
     let state = base.state;
-    for (let i = path.length - 1; i >= 0; i--) {
-      const { r, piece } = path[i] as { r: RowInfo; piece?: ListPiece };
-      if (piece !== undefined) {
-        if (len !== piece.n) throw integrity(p, channel, `checkpoint ${r.p.checkpoint_id} extends ${piece.n} items, the value it extends has ${len < 0 ? 'none' : len}`, rowId);
-        const items = piece.j ?? this.#joined(r, channel, { t: 'json', parts: piece.parts ?? [], ...(piece.form === 'items' ? { form: 'items' } : {}) }, p, rowId).j;
-        if (!Array.isArray(items)) throw integrity(p, channel, `the items of checkpoint ${r.p.checkpoint_id} are not a list`, rowId);
-        len += items.length;
-        tail.push(items);
-        state = { holder: r.p.checkpoint_id, sha: r.sha, since: piece.since, d: piece.d, s: piece.s, c: piece.c };
-        if (!single) {
-          // Batches share intermediate values between their tuples: build and remember each one.
-          j = (j as unknown[]).concat(...tail) as StoredValue['j'];
-          tail.length = 0;
-          result = { stored: { t: 'json', j: j as StoredValue['j'] }, assembled: true, state };
-        }
-      }
-      if (!single) this.#remember(r, channel, result);
+    for (const { r, piece } of pieces.reverse()) {
+      if (len !== piece.n) throw integrity(p, channel, `checkpoint ${r.p.checkpoint_id} extends ${piece.n} items, the value it extends has ${len < 0 ? 'none' : len}`, rowId);
+      const items = piece.j ?? this.#joined(r, channel, { t: 'json', parts: piece.parts ?? [], ...(piece.form === 'items' ? { form: 'items' } : {}) }, p, rowId).j;
+      if (!Array.isArray(items)) throw integrity(p, channel, `the items of checkpoint ${r.p.checkpoint_id} are not a list`, rowId);
+      len += items.length;
+      tail.push(items);
+      state = { holder: r.p.checkpoint_id, sha: r.sha, since: piece.since, d: piece.d, s: piece.s, c: piece.c };
     }
-    if (tail.length > 0) result = { stored: { t: 'json', j: (j as unknown[]).concat(...tail) as StoredValue['j'] }, assembled: true, ...(state ? { state } : {}) };
-    return result;
-  }
-
-  #remember(r: RowInfo, channel: string, rebuilt: Rebuilt): void {
-    let byChannel = this.#memo.get(r);
-    if (!byChannel) this.#memo.set(r, (byChannel = new Map()));
-    byChannel.set(channel, rebuilt);
+    if (tail.length === 0) return base;
+    return { stored: { t: 'json', j: (base.stored.j as unknown[]).concat(...tail) as StoredValue['j'] }, ...(state ? { state } : {}) };
   }
 
   /** A value of `r`'s row joined from its part rows (see format/parts.ts). */
@@ -346,7 +322,7 @@ export async function storedValues(store: CheckpointStore, namespace: string, en
   const channels = channelsOf(entry.p).filter((ch) => only === undefined || only.has(ch));
   if (channels.length === 0) return out;
   const rebuilder = new ChannelRebuilder(store, namespace);
-  await rebuilder.load([entry]);
+  await rebuilder.load(entry);
   for (const ch of channels) out.set(ch, rebuilder.value(entry.p, ch, entry.rowId).stored);
   return out;
 }

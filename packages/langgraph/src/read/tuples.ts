@@ -39,14 +39,11 @@ export class TupleReader {
     private readonly serde: SerializerProtocol,
   ) {}
 
-  /** The tuples of these entries, in the same order; `remember` gets the list values of each. */
-  async tuples(entries: readonly CheckpointEntry[], remember?: RememberLists): Promise<CheckpointTuple[]> {
+  /** The tuple of `entry`; `remember` gets the list values it hands out. */
+  async tuple(entry: CheckpointEntry, remember?: RememberLists): Promise<CheckpointTuple> {
     const rebuilder = new ChannelRebuilder(this.store, this.namespace);
-    await rebuilder.load(entries.map(rowInfo));
-    const writeParts = await writePartRows(this.store, this.namespace, entries);
-    const handedOut = new WeakSet<StoredValue>();
-    const plain = new Set<StoredValue>();
-    return Promise.all(entries.map((e) => this.#tuple(e, rebuilder, entries.length <= 1 ? 'single' : 'batch', handedOut, plain, remember, writeParts)));
+    await rebuilder.load(rowInfo(entry));
+    return this.#tuple(entry, rebuilder, undefined, remember);
   }
 
   /**
@@ -54,15 +51,14 @@ export class TupleReader {
    * holds the chains being read and one tuple, and rebuilding stops when the consumer does.
    */
   async *stream(entries: AsyncIterable<CheckpointEntry>): AsyncGenerator<CheckpointTuple> {
-    const rebuilder = new ChannelRebuilder(this.store, this.namespace, true);
+    const rebuilder = new ChannelRebuilder(this.store, this.namespace);
     // Weak: values handed out are not kept alive by the walk. `plain` only saves walks of values
     // that several tuples share; cleared now and then so that it keeps no old row alive.
-    const handedOut = new WeakSet<StoredValue>();
-    const plain = new Set<StoredValue>();
+    const walk = { handedOut: new WeakSet<StoredValue>(), plain: new Set<StoredValue>() };
     for await (const entry of entries) {
-      await rebuilder.load([rowInfo(entry)]);
-      if (plain.size > PLAIN_MEMO_MAX) plain.clear();
-      const tuple = await this.#tuple(entry, rebuilder, 'walk', handedOut, plain, undefined, await writePartRows(this.store, this.namespace, [entry]));
+      await rebuilder.load(rowInfo(entry));
+      if (walk.plain.size > PLAIN_MEMO_MAX) walk.plain.clear();
+      const tuple = await this.#tuple(entry, rebuilder, walk);
       rebuilder.release(entry.checkpoint);
       yield tuple;
     }
@@ -73,15 +69,10 @@ export class TupleReader {
     return (await loadValueNow(this.serde, payload.metadata, false)) as CheckpointMetadata;
   }
 
-  async #tuple(
-    { checkpoint: p, writes, rowId }: CheckpointEntry,
-    rebuilder: ChannelRebuilder,
-    mode: 'single' | 'batch' | 'walk',
-    handedOut: WeakSet<StoredValue>,
-    plain: Set<StoredValue>,
-    remember: RememberLists | undefined,
-    writeParts: Map<string, StoredRow>,
-  ): Promise<CheckpointTuple> {
+  /** The tuple of `entry`, its values rebuilt by `rebuilder`; `walk` holds what a walk's earlier tuples handed out. */
+  async #tuple(entry: CheckpointEntry, rebuilder: ChannelRebuilder, walk?: { handedOut: WeakSet<StoredValue>; plain: Set<StoredValue> }, remember?: RememberLists): Promise<CheckpointTuple> {
+    const { checkpoint: p, writes, rowId } = entry;
+    const writeParts = await writePartRows(this.store, this.namespace, [entry]);
     const loaded = loadValueNow(this.serde, p.checkpoint);
     const loadedCheckpoint = (isThenable(loaded) ? await loaded : loaded) as Checkpoint;
     const channelValues: Record<string, unknown> = {};
@@ -89,14 +80,13 @@ export class TupleReader {
     for (const channel of channelsOf(p)) {
       const rebuilt = rebuilder.value(p, channel, rowId);
       const stored = rebuilt.stored;
-      // A value read from a row may serve several tuples of a batch: only its first use gets it
-      // uncopied, and an assembled list shares its items with others: copied in a batch.
-      // In a walk the caller holds each tuple while later ones are rebuilt from the same rows:
-      // only a value of the checkpoint's own row goes out uncopied (that row is let go after it).
-      const fresh = !handedOut.has(stored) && (mode === 'single' || (mode === 'batch' ? !rebuilt.assembled : stored === rebuilder.ownValue(p, channel)));
-      handedOut.add(stored);
+      // One tuple alone takes its values uncopied. In a walk the caller holds each tuple while later
+      // ones are rebuilt from the same rows: only a value of the checkpoint's own row goes out
+      // uncopied (that row is let go after it), and only once.
+      const fresh = walk === undefined || (!walk.handedOut.has(stored) && stored === rebuilder.ownValue(p, channel));
+      walk?.handedOut.add(stored);
       // Plain JSON comes back synchronously: await only what the serializer revives.
-      const value = loadValueNow(this.serde, stored, fresh, fresh ? undefined : plain);
+      const value = loadValueNow(this.serde, stored, fresh, fresh ? undefined : walk?.plain);
       const v = isThenable(value) ? await value : value;
       setOwn(channelValues, channel, v);
       if (lists && rebuilt.state && Array.isArray(v) && Array.isArray(stored.j) && v.length === stored.j.length) {
