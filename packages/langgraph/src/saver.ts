@@ -18,7 +18,7 @@ import { checkpointPayload, CHECKPOINT_KIND, holdersOf, keyOf, LANGGRAPH_NAMESPA
 import { checkpointBound, checkpointPrefix, checkpointRef, writeRef } from './format/refs.js';
 import { loadValueNow, storeValue } from './format/serde.js';
 import { entryAt, groupRows, newestEntries, rowsByPrefix, type CheckpointEntry } from './read/entries.js';
-import { deltaHistory, deltaHistoryOf, TupleReader } from './read/tuples.js';
+import { deltaHistoryOf, TupleReader } from './read/tuples.js';
 import { capturePut } from './write/capture.js';
 import { ListStates, planPut, type Holders } from './write/plan.js';
 import { pruneThreads, type PruneReport, type SaverPruneOptions } from './write/retention.js';
@@ -177,7 +177,7 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
     const ancestors = newestEntries(this.store, this.namespace, checkpointPrefix(thread, ns), ref, DELTA_HISTORY_HINT, 2);
     const row = ref === undefined ? undefined : await this.store.findBySourceRef(this.namespace, ref);
     const target = ref === undefined ? ((await ancestors.next()).value as CheckpointEntry | undefined) : row && groupRows([row])[0];
-    return target ? deltaHistory(this.#reader, target, ancestors, channels) : deltaHistoryOf(channels);
+    return target ? this.#reader.deltaHistory(target, ancestors, channels) : deltaHistoryOf(channels);
   }
 
   /** The tuple of one checkpoint, remembering what it hands out: the next put extends it. */

@@ -160,45 +160,37 @@ export class ChannelRebuilder {
   }
 
   async #loadRows(): Promise<void> {
-    // Each round reads, per (thread, ns), one range covering the list chains not loaded, plus the
-    // other links by ref. A carried value can lead to a chain unknown before, so rounds go on
-    // while they bring rows (a fixed cap of 64 rounds left long chats' values unreadable).
+    // Each round reads one range covering the list chains not loaded (links stay in the checkpoint's
+    // thread and namespace), plus the other links by ref. A carried value can lead to a chain
+    // unknown before, so rounds go on while they bring rows (a fixed cap of 64 rounds left long
+    // chats' values unreadable).
     for (;;) {
       const before = this.#count;
-      const inRange: [from: string, before: string][] = [];
+      const outside = this.#missing();
+      // From the oldest snapshot to the newest row of the list chains whose earlier rows are not loaded.
+      let range: { p: CheckpointPayload; lo: string; hi: string } | undefined;
+      for (const { r, ch } of this.#linked()) {
+        const piece = own(r.p.lists, ch);
+        if (piece === undefined || this.#sibling(r, piece.from)) continue;
+        range ??= { p: r.p, lo: piece.since, hi: r.p.checkpoint_id };
+        if (piece.since < range.lo) range.lo = piece.since;
+        if (r.p.checkpoint_id > range.hi) range.hi = r.p.checkpoint_id;
+      }
+      if (outside.size === 0 && range === undefined) return;
       const reads: Promise<void>[] = [];
-      for (const r of this.#chainRanges().values()) {
-        const [from, to] = [checkpointRef(r.thread, r.ns, r.lo), checkpointRef(r.thread, r.ns, r.hi)];
-        inRange.push([from, to]);
+      if (range !== undefined) {
+        const { p, lo, hi } = range;
+        const [from, to] = [checkpointRef(p.thread_id, p.checkpoint_ns, lo), checkpointRef(p.thread_id, p.checkpoint_ns, hi)];
+        // Refs inside the range are read by it (the snapshot, a chain's largest row, is always one).
+        for (const ref of outside) if (ref >= from && ref < to) outside.delete(ref);
         // `after` is exclusive: one character less keeps the snapshot row itself in the range.
         // Only checkpoint rows: the write rows between them are as large as the pieces and unused here.
-        reads.push(this.#add(rowsByPrefix(this.store, { namespace: this.namespace, prefix: checkpointPrefix(r.thread, r.ns), after: from.slice(0, -1), before: to, kind: CHECKPOINT_KIND })));
+        reads.push(this.#add(rowsByPrefix(this.store, { namespace: this.namespace, prefix: checkpointPrefix(p.thread_id, p.checkpoint_ns), after: from.slice(0, -1), before: to, kind: CHECKPOINT_KIND })));
       }
-      // Refs inside a range are read by it (the snapshot, a chain's largest row, is always one).
-      const outside = this.#missing();
-      if (outside.size === 0 && reads.length === 0) return;
-      for (const ref of outside) if (inRange.some(([from, end]) => ref >= from && ref < end)) outside.delete(ref);
       if (outside.size > 0) reads.push(this.#add(this.store.findBySourceRefs(this.namespace, [...outside])));
       await Promise.all(reads);
       if (this.#count === before) return; // truly missing: the rebuild names it
     }
-  }
-
-  /** Per (thread, ns): from the oldest snapshot to the newest row of the list chains whose earlier rows are not loaded. */
-  #chainRanges(): Map<string, { thread: string; ns: string; lo: string; hi: string }> {
-    const ranges = new Map<string, { thread: string; ns: string; lo: string; hi: string }>();
-    for (const { r, ch } of this.#linked()) {
-      const { p } = r;
-      const piece = own(p.lists, ch);
-      if (piece === undefined || this.#sibling(r, piece.from)) continue;
-      const range = ranges.get(groupKey(p));
-      if (!range) ranges.set(groupKey(p), { thread: p.thread_id, ns: p.checkpoint_ns, lo: piece.since, hi: p.checkpoint_id });
-      else {
-        if (piece.since < range.lo) range.lo = piece.since;
-        if (p.checkpoint_id > range.hi) range.hi = p.checkpoint_id;
-      }
-    }
-    return ranges;
   }
 
   /** Loads the checkpoint rows among `rows`. */

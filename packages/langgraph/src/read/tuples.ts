@@ -122,16 +122,35 @@ export class TupleReader {
     return out;
   }
 
-  /** The pending writes of `entry` to the channels in `only`, in LangGraph's order. */
-  async writesOf(entry: CheckpointEntry, only: ReadonlySet<string>): Promise<CheckpointPendingWrite[]> {
-    return this.#pendingWrites(entry.checkpoint, entry.writes, await writePartRows(this.store, this.namespace, [entry]), only);
-  }
-
-  /** The values of `channels` that the checkpoint of `entry` has (absent ones are left out). */
-  async channelValues(entry: CheckpointEntry, channels: readonly string[]): Promise<Map<string, unknown>> {
-    const out = new Map<string, unknown>();
-    for (const [ch, stored] of await storedValues(this.store, this.namespace, rowInfo(entry), new Set(channels))) out.set(ch, await loadValueNow(this.serde, stored));
-    return out;
+  /**
+   * getDeltaChannelHistory: seeds and writes of `channels` over the ancestors of `target`, the same
+   * result as the base class (per channel, the writes since the newest ancestor holding a value, its
+   * seed, oldest first), from one descending range read of the thread (`ancestors`) instead of a
+   * verified getTuple per ancestor; checkpoints off the target's parent chain are skipped.
+   */
+  async deltaHistory(target: CheckpointEntry, ancestors: AsyncIterable<CheckpointEntry>, channels: readonly string[]): Promise<Record<string, DeltaChannelHistory>> {
+    const collected = new Map<string, CheckpointPendingWrite[]>(channels.map((ch) => [ch, []]));
+    const seeds = new Map<string, unknown>();
+    const remaining = new Set(channels);
+    let next = target.checkpoint.parent_checkpoint_id;
+    for await (const entry of ancestors) {
+      if (next === null || remaining.size === 0) break;
+      if (entry.checkpoint.checkpoint_id !== next) continue;
+      const writes = await this.#pendingWrites(entry.checkpoint, entry.writes, await writePartRows(this.store, this.namespace, [entry]), remaining);
+      // Newest first across checkpoints; reversed at the end, so each block goes in reversed.
+      for (let i = writes.length - 1; i >= 0; i--) {
+        const w = writes[i] as CheckpointPendingWrite;
+        collected.get(w[1])?.push(w);
+      }
+      for (const [ch, stored] of await storedValues(this.store, this.namespace, rowInfo(entry), new Set(remaining))) {
+        const value = await loadValueNow(this.serde, stored);
+        if (value === undefined) continue; // as MemorySaver: an undefined value seeds nothing
+        seeds.set(ch, value);
+        remaining.delete(ch);
+      }
+      next = entry.checkpoint.parent_checkpoint_id;
+    }
+    return deltaHistoryOf(channels, collected, seeds);
   }
 
   /** Every channel value of `entry` as stored, not revived: what a repeated put compares with (write/rows.ts). */
@@ -148,42 +167,6 @@ export class TupleReader {
     const versions = Object.values(checkpoint.channel_versions);
     checkpoint.channel_versions[TASKS] = versions.length > 0 ? maxChannelVersion(...versions) : 1;
   }
-}
-
-/**
- * getDeltaChannelHistory: seeds and writes of `channels` over the ancestors of `target`, the same
- * result as the base class (per channel, the writes since the newest ancestor holding a value, its
- * seed, oldest first), from one descending range read of the thread (`ancestors`) instead of a
- * verified getTuple per ancestor; checkpoints off the target's parent chain are skipped.
- */
-export async function deltaHistory(
-  reader: TupleReader,
-  target: CheckpointEntry,
-  ancestors: AsyncIterable<CheckpointEntry>,
-  channels: readonly string[],
-): Promise<Record<string, DeltaChannelHistory>> {
-  const collected = new Map<string, CheckpointPendingWrite[]>(channels.map((ch) => [ch, []]));
-  const seeds = new Map<string, unknown>();
-  const remaining = new Set(channels);
-  let next = target.checkpoint.parent_checkpoint_id;
-  for await (const entry of ancestors) {
-    if (next === null || remaining.size === 0) break;
-    if (entry.checkpoint.checkpoint_id !== next) continue;
-    const writes = await reader.writesOf(entry, remaining);
-    // Newest first across checkpoints; reversed at the end, so each block goes in reversed.
-    for (let i = writes.length - 1; i >= 0; i--) {
-      const w = writes[i] as CheckpointPendingWrite;
-      collected.get(w[1])?.push(w);
-    }
-    const values = await reader.channelValues(entry, [...remaining]);
-    for (const [ch, value] of values) {
-      if (value === undefined) continue; // as MemorySaver: an undefined value seeds nothing
-      seeds.set(ch, value);
-      remaining.delete(ch);
-    }
-    next = entry.checkpoint.parent_checkpoint_id;
-  }
-  return deltaHistoryOf(channels, collected, seeds);
 }
 
 /** The result shape: per channel its writes oldest first, and its seed when one was found. */
