@@ -13,12 +13,12 @@ import {
 } from '@langchain/langgraph-checkpoint';
 import { CheckpointValidationError, type CheckpointStore, type CreateCheckpointInput } from '@session-checkpoint/core';
 import { storeArgument, TwoGenerationCache } from '@session-checkpoint/core/toolkit';
-import { own, sameJson, setOwn } from './format/json.js';
-import { checkpointPayload, CHECKPOINT_KIND, keyOf, LANGGRAPH_NAMESPACE, WRITE_KIND, type CheckpointPayload, type StoredWrite, type WritePayload } from './format/payloads.js';
+import { own, sameJson } from './format/json.js';
+import { checkpointPayload, CHECKPOINT_KIND, holdersOf, keyOf, LANGGRAPH_NAMESPACE, WRITE_KIND, type CheckpointPayload, type StoredWrite, type WritePayload } from './format/payloads.js';
 import { checkpointBound, checkpointPrefix, checkpointRef, writeRef } from './format/refs.js';
-import { loadValue, storeValue } from './format/serde.js';
+import { loadValueNow, storeValue } from './format/serde.js';
 import { entryAt, groupRows, newestEntries, rowsByPrefix, type CheckpointEntry } from './read/entries.js';
-import { deltaHistory, deltaHistoryOf, TupleReader } from './read/tuples.js';
+import { deltaHistoryOf, TupleReader } from './read/tuples.js';
 import { capturePut } from './write/capture.js';
 import { ListStates, planPut, type Holders } from './write/plan.js';
 import { pruneThreads, type PruneReport, type SaverPruneOptions } from './write/retention.js';
@@ -77,12 +77,6 @@ export interface SessionCheckpointSaverOptions {
   listCacheBytes?: number;
 }
 
-/** Default of {@link SessionCheckpointSaverOptions.snapshotRatio}. */
-const DEFAULT_SNAPSHOT_RATIO = 4;
-/** Default of {@link SessionCheckpointSaverOptions.inlineCarriedBytes}. */
-const DEFAULT_INLINE_CARRIED_BYTES = 4096;
-/** Default of {@link SessionCheckpointSaverOptions.listCacheBytes}. */
-const DEFAULT_LIST_CACHE_BYTES = 64 * 1024 * 1024;
 const HOLDER_CACHE_MAX = 1024;
 /** List states kept: one per recently put or read checkpoint (each holds its items' JSON, never the caller's objects). */
 const LIST_CACHE_MAX = 256;
@@ -148,9 +142,9 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
     };
     const count = (min: number) => (v: unknown) => Number.isSafeInteger(v) && (v as number) >= min;
     this.maxCheckpointsPerThread = check(options.maxCheckpointsPerThread, (v) => v === undefined || count(1)(v), 'maxCheckpointsPerThread must be a positive integer');
-    this.snapshotRatio = check(options.snapshotRatio ?? DEFAULT_SNAPSHOT_RATIO, (v) => typeof v === 'number' && Number.isFinite(v) && v >= 0, 'snapshotRatio must be a finite number >= 0');
-    this.inlineCarriedBytes = check(options.inlineCarriedBytes ?? DEFAULT_INLINE_CARRIED_BYTES, count(0), 'inlineCarriedBytes must be an integer >= 0');
-    this.#lists = new ListStates(LIST_CACHE_MAX, check(options.listCacheBytes ?? DEFAULT_LIST_CACHE_BYTES, count(0), 'listCacheBytes must be an integer >= 0'));
+    this.snapshotRatio = check(options.snapshotRatio ?? 4, (v) => typeof v === 'number' && Number.isFinite(v) && v >= 0, 'snapshotRatio must be a finite number >= 0');
+    this.inlineCarriedBytes = check(options.inlineCarriedBytes ?? 4096, count(0), 'inlineCarriedBytes must be an integer >= 0');
+    this.#lists = new ListStates(LIST_CACHE_MAX, check(options.listCacheBytes ?? 64 * 1024 * 1024, count(0), 'listCacheBytes must be an integer >= 0'));
     this.#reader = new TupleReader(store, this.namespace, this.serde);
   }
 
@@ -164,7 +158,7 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
       return entry ? this.#handOut(entry) : undefined;
     }
     // The latest checkpoint's writes sort right above it: one descending range read (docs/decisions/0008).
-    for await (const entry of this.#newestFirst(checkpointPrefix(thread, ns ?? ''), undefined, 1)) return this.#handOut(entry);
+    for await (const entry of newestEntries(this.store, this.namespace, checkpointPrefix(thread, ns ?? ''), undefined, 1)) return this.#handOut(entry);
     return undefined;
   }
 
@@ -178,25 +172,18 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
     if (channels.length === 0) return {};
     if (!hasThread(config)) return deltaHistoryOf(channels);
     const { thread = '', ns = '', id } = placeOf(config);
-    const prefix = checkpointPrefix(thread, ns);
-    let target: CheckpointEntry | undefined;
-    let ancestors: AsyncGenerator<CheckpointEntry>;
-    if (id !== undefined) {
-      const row = await this.store.findBySourceRef(this.namespace, checkpointRef(thread, ns, id));
-      [target] = row ? groupRows([row]) : [];
-      ancestors = this.#newestFirst(prefix, checkpointRef(thread, ns, id), DELTA_HISTORY_HINT, 2);
-    } else {
-      ancestors = this.#newestFirst(prefix, undefined, DELTA_HISTORY_HINT, 2);
-      const first = await ancestors.next();
-      target = first.done === true ? undefined : first.value;
-    }
-    return target ? deltaHistory(this.#reader, target, ancestors, channels) : deltaHistoryOf(channels);
+    // The target is the named checkpoint, or the first of the range read: the others are its ancestors.
+    const ref = id === undefined ? undefined : checkpointRef(thread, ns, id);
+    const ancestors = newestEntries(this.store, this.namespace, checkpointPrefix(thread, ns), ref, DELTA_HISTORY_HINT, 2);
+    const row = ref === undefined ? undefined : await this.store.findBySourceRef(this.namespace, ref);
+    const target = ref === undefined ? ((await ancestors.next()).value as CheckpointEntry | undefined) : row && groupRows([row])[0];
+    return target ? this.#reader.deltaHistory(target, ancestors, channels) : deltaHistoryOf(channels);
   }
 
   /** The tuple of one checkpoint, remembering what it hands out: the next put extends it. */
-  async #handOut(entry: CheckpointEntry): Promise<CheckpointTuple | undefined> {
-    const [tuple] = await this.#reader.tuples([entry], (p, lists) => this.#lists.set(keyOf(p), lists));
-    if (tuple) this.#holderCache.set(keyOf(entry.checkpoint), { versions: { ...tuple.checkpoint.channel_versions }, holder: holdersOfPayload(entry.checkpoint) });
+  async #handOut(entry: CheckpointEntry): Promise<CheckpointTuple> {
+    const tuple = await this.#reader.tuple(entry, (p, lists) => this.#lists.remember(keyOf(p), lists));
+    this.#holderCache.set(keyOf(entry.checkpoint), { versions: { ...tuple.checkpoint.channel_versions }, holder: holdersOf(entry.checkpoint) });
     return tuple;
   }
 
@@ -224,7 +211,7 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
       // grow from `hint` checkpoints, so that a walk's first tuple waits for one small page only.
       const before = beforeId === undefined ? undefined : checkpointBound(thread, ns, beforeId);
       const hint = Number.isFinite(limit) && filter.length === 0 ? limit : FIRST_WALK_PAGE;
-      yield* this.#reader.stream(kept(this.#newestFirst(checkpointPrefix(thread, ns), before, hint), keep, limit));
+      yield* this.#reader.stream(kept(newestEntries(this.store, this.namespace, checkpointPrefix(thread, ns), before, hint), keep, limit));
       return;
     }
     // Several threads or namespaces: ordered by checkpoint id across them, so every checkpoint
@@ -292,22 +279,15 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
       this.#holderCache.delete(key);
       return done;
     }
-    this.#holderCache.set(key, { versions: { ...checkpoint.channel_versions }, holder: plan.holders() });
+    this.#holderCache.set(key, { versions: { ...checkpoint.channel_versions }, holder: holdersOf(input.payload as CheckpointPayload) });
     if (row.inserted) this.#lists.set(key, plan.listStates(row.sha));
-    if (this.maxCheckpointsPerThread !== undefined) await this.#pruneNow(thread, ns, this.maxCheckpointsPerThread);
+    const max = this.maxCheckpointsPerThread;
+    if (max === undefined) return done;
+    // Retention once every ceil(max / 4) puts to a (thread, namespace): O(1) rows read per put, amortised.
+    const since = (this.#putsSincePrune.get(`${thread}\u0000${ns}`) ?? 0) + 1;
+    this.#putsSincePrune.set(`${thread}\u0000${ns}`, since < Math.ceil(max / 4) ? since : 0);
+    if (since >= Math.ceil(max / 4)) await this.prune({ threadId: thread, checkpointNs: ns, keepLatest: max, apply: true });
     return done;
-  }
-
-  /** Retention once every ceil(max / 4) puts to a (thread, namespace): O(1) rows read per put, amortised. */
-  async #pruneNow(thread: string, ns: string, max: number): Promise<void> {
-    const k = `${thread}\u0000${ns}`;
-    const since = (this.#putsSincePrune.get(k) ?? 0) + 1;
-    if (since < Math.ceil(max / 4)) {
-      this.#putsSincePrune.set(k, since);
-      return;
-    }
-    this.#putsSincePrune.delete(k);
-    await this.prune({ threadId: thread, checkpointNs: ns, keepLatest: max, apply: true });
   }
 
   /**
@@ -374,11 +354,6 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
     return report;
   }
 
-  /** Checkpoints of one (thread, namespace) prefix, newest first, each with its writes (see {@link newestEntries}). */
-  #newestFirst(prefix: string, before: string | undefined, hint: number, growth = 4): AsyncGenerator<CheckpointEntry> {
-    return newestEntries(this.store, this.namespace, prefix, before, hint, growth);
-  }
-
   /** Versions and value holders of a stored checkpoint (cache first), or `undefined` when absent. */
   async #holdersOf(key: string, thread: string, ns: string, id: string): Promise<Holders | undefined> {
     const cached = this.#holderCache.get(key);
@@ -386,7 +361,7 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
     const row = await this.store.findBySourceRef(this.namespace, checkpointRef(thread, ns, id));
     if (!row) return undefined;
     const p = checkpointPayload(row);
-    return { versions: ((await loadValue(this.serde, p.checkpoint)) as Checkpoint).channel_versions, holder: holdersOfPayload(p) };
+    return { versions: ((await loadValueNow(this.serde, p.checkpoint)) as Checkpoint).channel_versions, holder: holdersOf(p) };
   }
 }
 
@@ -400,14 +375,6 @@ async function* kept(entries: AsyncIterable<CheckpointEntry>, keep: (p: Checkpoi
   }
 }
 
-/** Channel -> checkpoint whose row holds its value, for a stored checkpoint payload. */
-function holdersOfPayload(p: CheckpointPayload): Record<string, string> {
-  const holder: Record<string, string> = {};
-  for (const [channel, from] of Object.entries(p.carried)) setOwn(holder, channel, from);
-  for (const channel of [...Object.keys(p.values), ...Object.keys(p.lists ?? {})]) setOwn(holder, channel, p.checkpoint_id);
-  return holder;
-}
-
 /** A row name from an id: the store takes at most 256 characters and no controls. */
 function displayName(text: string): string {
   const clean = text.replace(/[\u0000-\u001f]/g, '?');
@@ -415,11 +382,7 @@ function displayName(text: string): string {
   return clean.length <= 256 ? clean : Array.from(clean).slice(0, 256).join('');
 }
 
-interface Configurable {
-  thread_id?: unknown;
-  checkpoint_ns?: unknown;
-  checkpoint_id?: unknown;
-}
+type Configurable = Partial<Record<'thread_id' | 'checkpoint_ns' | 'checkpoint_id', unknown>>;
 
 /** Where each field the saver reads lives, and how to pass it: a wrong one is refused naming both, as LangGraph's savers do. */
 const PLACES: Record<string, { name: string; where: string; pass: string }> = {
@@ -439,21 +402,19 @@ function kindOf(value: unknown): string {
   return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
 }
 
-/** The non-empty string at `field` (a key of {@link PLACES}), else an error saying where the field goes. */
-function requireText(value: unknown, field: string): string {
-  if (typeof value === 'string' && value !== '') return value;
+/**
+ * The string at `field` (a key of {@link PLACES}), or `undefined` when it is absent; `required`, a
+ * non-empty one. Anything else is refused with an error saying where the field goes.
+ */
+function optionalText(value: unknown, field: string, required = false): string | undefined {
+  if (typeof value === 'string' && (value !== '' || !required)) return value;
+  const absent = value === undefined || value === null;
+  if (absent && !required) return undefined;
   const { name, where, pass } = PLACES[field] as (typeof PLACES)[string];
-  if (value === undefined || value === null) throw new CheckpointValidationError(`Missing "${name}" in ${where}: ${pass}`);
-  throw new CheckpointValidationError(`"${name}" in ${where} must be a non-empty string (got ${kindOf(value)}): ${pass}`);
+  throw new CheckpointValidationError(absent ? `Missing "${name}" in ${where}: ${pass}` : `"${name}" in ${where} must be a ${required ? 'non-empty ' : ''}string (got ${kindOf(value)}): ${pass}`);
 }
 
-/** The string at `field`, or `undefined` when it is absent; else an error saying where the field goes. */
-function optionalText(value: unknown, field: string): string | undefined {
-  if (value === undefined || value === null) return undefined;
-  if (typeof value === 'string') return value;
-  const { name, where, pass } = PLACES[field] as (typeof PLACES)[string];
-  throw new CheckpointValidationError(`"${name}" in ${where} must be a string (got ${kindOf(value)}): ${pass}`);
-}
+const requireText = (value: unknown, field: string): string => optionalText(value, field, true) as string;
 
 /** True when the config names a thread (a non-empty string; anything else but absence is refused). */
 function hasThread(config: RunnableConfig): boolean {

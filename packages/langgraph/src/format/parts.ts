@@ -1,6 +1,6 @@
 import { CheckpointValidationError, utf8ByteLength, type Checkpoint as StoredRow, type CheckpointStore, type CreateCheckpointInput, type JsonValue, type PreparedCheckpoint } from '@session-checkpoint/core';
 import { jsonBytes, setOwn } from './json.js';
-import { PART_KIND, partPayload, type PartPayload, type PartRef, type StoredValue } from './payloads.js';
+import { isObject, PART_KIND, partPayload, type PartPayload, type PartRef, type StoredValue } from './payloads.js';
 
 /*
  * A value too large for the row that owns it is cut into slices, one `langgraph.part` row each
@@ -38,7 +38,8 @@ export function splitText(text: string, budget: number): string[] {
     for (;;) {
       let end = at + len;
       // Never end on a high surrogate: its low half would start the next slice alone.
-      if (end < text.length && isHighSurrogate(text.charCodeAt(end - 1)) && len > 1) end--;
+      const high = text.charCodeAt(end - 1) >= 0xd800 && text.charCodeAt(end - 1) <= 0xdbff;
+      if (end < text.length && high && len > 1) end--;
       const slice = text.slice(at, end);
       if (utf8ByteLength(JSON.stringify(slice)) <= budget || len === 1) {
         out.push(slice);
@@ -49,10 +50,6 @@ export function splitText(text: string, budget: number): string[] {
     }
   }
   return out;
-}
-
-function isHighSurrogate(code: number): boolean {
-  return code >= 0xd800 && code <= 0xdbff;
 }
 
 /**
@@ -99,20 +96,16 @@ export type ValueCut = { value: StoredValue; bytes: number } & (
   | { text: string; form: 'j' | 'b64' }
 );
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
 /** The item form when the value is a list or an object whose bulk is one list, else its text. */
 export function cutValue(v: StoredValue): ValueCut {
   if (v.b64 !== undefined) return { value: v, bytes: v.b64.length, text: v.b64, form: 'b64' };
   const j = v.j ?? null;
   const itemsCut = (items: unknown[], around: { at: string; shell: Record<string, unknown> } | undefined, extra: number): ValueCut => {
     const sizes = items.map(jsonBytes);
-    let bytes = extra + items.length + 1;
-    for (const size of sizes) bytes += size;
-    return { value: v, bytes, items, sizes, ...around };
+    return { value: v, bytes: sizes.reduce((sum, size) => sum + size, extra + items.length + 1), items, sizes, ...around };
   };
   if (Array.isArray(j)) return itemsCut(j, undefined, 0);
-  if (isPlainObject(j)) {
+  if (isObject(j)) {
     let at: string | undefined;
     let longest = -1;
     for (const key of Object.keys(j)) {
@@ -130,13 +123,6 @@ export function cutValue(v: StoredValue): ValueCut {
   return { value: v, bytes: text.length, text, form: 'j' };
 }
 
-/** The part row of one slice. */
-function preparePart(tx: CheckpointStore, target: PartTarget, channel: string, k: number, slice: { text: string } | { items: unknown[] }, refOf: (k: number) => string): PreparedCheckpoint | undefined {
-  const head = { thread_id: target.thread, checkpoint_ns: target.ns, checkpoint_id: target.checkpointId, channel, k };
-  const payload: PartPayload = 'text' in slice ? { langgraph: 2, ...head, text: slice.text } : { langgraph: 3, ...head, items: slice.items };
-  return tryPrepare(tx, { namespace: target.namespace, sessionId: target.thread, kind: PART_KIND, name: `part ${k}`, payload, sourceRef: refOf(k) });
-}
-
 /**
  * Moves a stored value, cut by {@link cutValue}, into part rows numbered from `k0`: returns the
  * value its owning row keeps (the tag, the form, the part list and, for an object cut at one
@@ -145,7 +131,13 @@ function preparePart(tx: CheckpointStore, target: PartTarget, channel: string, k
 function splitValue(tx: CheckpointStore, target: PartTarget, channel: string, cut: ValueCut, refOf: (k: number) => string, k0: number): { value: StoredValue; parts: PreparedCheckpoint[] } {
   const v = cut.value;
   const size = v.s === undefined ? {} : { s: v.s };
-  const part = (k: number, slice: { text: string } | { items: unknown[] }) => preparePart(tx, target, channel, k, slice, refOf);
+  /** The part row of one slice. */
+  const part = (k: number, slice: { text: string } | { items: unknown[] }) => {
+    const head = { thread_id: target.thread, checkpoint_ns: target.ns, checkpoint_id: target.checkpointId, channel, k };
+    const payload: PartPayload = 'text' in slice ? { langgraph: 2, ...head, text: slice.text } : { langgraph: 3, ...head, items: slice.items };
+    return tryPrepare(tx, { namespace: target.namespace, sessionId: target.thread, kind: PART_KIND, name: `part ${k}`, payload, sourceRef: refOf(k) });
+  };
+  const refs = (parts: readonly PreparedCheckpoint[]): PartRef[] => parts.map((p, i) => ({ k: k0 + i, sha: p.payloadSha256 }));
   if ('items' in cut) {
     const slices = splitItems(cut.items, tx.limits.maxPayloadBytes - PART_OVERHEAD, cut.sizes);
     const parts: PreparedCheckpoint[] = [];
@@ -161,7 +153,7 @@ function splitValue(tx: CheckpointStore, target: PartTarget, channel: string, cu
     }
     if (fits) {
       const around = cut.at === undefined ? {} : { at: cut.at, j: cut.shell as JsonValue };
-      return { value: { t: v.t, ...size, parts: refsOf(parts, k0), form: 'items', ...around }, parts };
+      return { value: { t: v.t, ...size, parts: refs(parts), form: 'items', ...around }, parts };
     }
   }
   // An item alone larger than a part: the value goes as text, in slices sized by their escaped form.
@@ -171,7 +163,7 @@ function splitValue(tx: CheckpointStore, target: PartTarget, channel: string, cu
     if (prepared === undefined) throw new CheckpointValidationError(`part ${k0 + i} of ${target.what}, channel '${channel}', is over the store's maxPayloadBytes (${tx.limits.maxPayloadBytes})`);
     return prepared;
   });
-  return { value: { t: v.t, ...size, parts: refsOf(parts, k0), form: 'text' in cut ? cut.form : 'j' }, parts };
+  return { value: { t: v.t, ...size, parts: refs(parts), form: 'text' in cut ? cut.form : 'j' }, parts };
 }
 
 /** A value the owning row may move into part rows, and how the row takes its split form back. */
@@ -207,10 +199,6 @@ export function moveToParts(
   return undefined;
 }
 
-function refsOf(parts: readonly PreparedCheckpoint[], k0: number): PartRef[] {
-  return parts.map((part, i) => ({ k: k0 + i, sha: part.payloadSha256 }));
-}
-
 /**
  * The value a row's parts join to, each part row checked against the SHA-256 its owner recorded.
  * `rowOf` finds a part's verified row; `fail` makes the error for a reason such as
@@ -230,7 +218,7 @@ export function joinValue(v: StoredValue, rowOf: (k: number) => StoredRow | unde
       for (const item of p.items) items.push(item);
     }
     if (v.at === undefined) return { t: v.t, j: items as JsonValue };
-    if (!isPlainObject(v.j) || Object.hasOwn(v.j, v.at)) throw fail(`the rest of the object around '${v.at}' is not an object without it`);
+    if (!isObject(v.j) || Object.hasOwn(v.j, v.at)) throw fail(`the rest of the object around '${v.at}' is not an object without it`);
     const whole: Record<string, unknown> = { ...v.j };
     setOwn(whole, v.at, items);
     return { t: v.t, j: whole as JsonValue };

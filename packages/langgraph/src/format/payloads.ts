@@ -1,4 +1,5 @@
 import { CheckpointIntegrityError, type Checkpoint as StoredRow, type JsonValue } from '@session-checkpoint/core';
+import { setOwn } from './json.js';
 import { parseSourceRef, partRef, refNames, writePartRef, type ClaimedIdentity, type ParsedRef } from './refs.js';
 
 /*
@@ -51,6 +52,14 @@ export const keyOf = (p: { thread_id: string; checkpoint_ns: string; checkpoint_
 /** The channels a checkpoint payload has a value for. */
 export function channelsOf(p: CheckpointPayload): string[] {
   return [...Object.keys(p.values), ...Object.keys(p.lists ?? {}), ...Object.keys(p.carried)];
+}
+
+/** Channel -> checkpoint whose row holds its value, for a checkpoint payload. */
+export function holdersOf(p: CheckpointPayload): Record<string, string> {
+  const holder: Record<string, string> = {};
+  for (const [channel, from] of Object.entries(p.carried)) setOwn(holder, channel, from);
+  for (const channel of [...Object.keys(p.values), ...Object.keys(p.lists ?? {})]) setOwn(holder, channel, p.checkpoint_id);
+  return holder;
 }
 
 /** The refs of the part rows of a checkpoint row's own values and list pieces. */
@@ -174,19 +183,16 @@ function requireIdentity(row: StoredRow, what: readonly ParsedRef['what'][], cla
   });
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+/** True for a JSON object (not an array). */
+export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isStored = (v: unknown): boolean => isObject(v) && typeof v.t === 'string';
 const hasIds = (p: Record<string, unknown>): boolean => typeof p.thread_id === 'string' && typeof p.checkpoint_ns === 'string' && typeof p.checkpoint_id === 'string';
 
 function isListPiece(v: unknown): boolean {
   if (!isObject(v) || v.t !== 'json' || typeof v.from !== 'string' || typeof v.sha !== 'string' || typeof v.since !== 'string') return false;
   if (!Number.isSafeInteger(v.n) || typeof v.d !== 'number' || typeof v.s !== 'number' || !Number.isSafeInteger(v.c)) return false;
-  return (Array.isArray(v.j) || isPartList(v.parts)) && (v.form === undefined || v.form === 'j' || v.form === 'items');
-}
-
-/** True for a list of {@link PartRef}. */
-export function isPartList(v: unknown): v is PartRef[] {
-  return Array.isArray(v) && v.every((r: unknown) => isObject(r) && Number.isSafeInteger(r.k) && typeof r.sha === 'string');
+  const parts = Array.isArray(v.parts) && v.parts.every((r: unknown) => isObject(r) && Number.isSafeInteger(r.k) && typeof r.sha === 'string');
+  return (Array.isArray(v.j) || parts) && (v.form === undefined || v.form === 'j' || v.form === 'items');
 }
 
 /** The part payload of a verified row, shape-checked, its identity checked against its ref. */

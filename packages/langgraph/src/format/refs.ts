@@ -16,13 +16,9 @@ const MAX_REF = 256;
 /** What the longest ref built on a checkpoint's ref (a write part's) adds to it, at most. */
 const WRITE_SUFFIX = 1 + (1 + MAX_PART.task) + (1 + 6);
 
-function escapePart(value: string): string {
-  return /[%/~]/.test(value) ? value.replace(/%/g, '%25').replace(/\//g, '%2F').replace(/~/g, '%7E') : value;
-}
-
 function part(value: unknown, max: number, field: string): string {
   if (typeof value !== 'string') throw new CheckpointValidationError(`${field} must be a string`);
-  const escaped = escapePart(value);
+  const escaped = /[%/~]/.test(value) ? value.replace(/%/g, '%25').replace(/\//g, '%2F').replace(/~/g, '%7E') : value;
   return escaped.length <= max ? escaped : `~${sha256Hex(value).slice(0, 32)}`;
 }
 

@@ -2,7 +2,7 @@ import { load } from '@langchain/core/load';
 import { DeltaSnapshot, JsonPlusSerializer, type SerializerProtocol } from '@langchain/langgraph-checkpoint';
 import { CheckpointValidationError, DEFAULT_LIMITS, type JsonValue } from '@session-checkpoint/core';
 import { cloneJson } from './json.js';
-import type { StoredValue } from './payloads.js';
+import { isObject, type StoredValue } from './payloads.js';
 
 /*
  * Values through LangGraph's serializer, to the stored form of payloads.ts ({t, j} or {t, b64})
@@ -32,14 +32,16 @@ export async function storeValue(serde: SerializerProtocol, value: unknown, wher
   const plain = assertStorable(value, where);
   if (plain && isStockJsonPlus(serde)) return { t: 'json', j: cloneJson(value) as JsonValue };
   const [t, bytes] = await serde.dumpsTyped(value);
-  if (t === 'json') {
-    try {
-      return { t, j: JSON.parse(decoder.decode(bytes)) as JsonValue };
-    } catch (error) {
-      throw new CheckpointValidationError(`LangGraph value at ${where} did not serialize to JSON`, { cause: error });
-    }
+  return t === 'json' ? { t, j: parseSerialized(bytes, where) } : { t, b64: Buffer.from(bytes).toString('base64') };
+}
+
+/** The JSON the serializer wrote. @throws CheckpointValidationError naming `where` when it is not JSON. */
+export function parseSerialized(bytes: Uint8Array, where: string): JsonValue {
+  try {
+    return JSON.parse(decoder.decode(bytes)) as JsonValue;
+  } catch (error) {
+    throw new CheckpointValidationError(`LangGraph value at ${where} did not serialize to JSON`, { cause: error });
   }
-  return { t, b64: Buffer.from(bytes).toString('base64') };
 }
 
 /** True when some object inside has an `lc` key: the marker of every value the serializer revives. */
@@ -49,11 +51,6 @@ function hasRevivable(value: unknown): boolean {
   if (Object.hasOwn(value, 'lc')) return true;
   for (const key in value) if (hasRevivable((value as Record<string, unknown>)[key])) return true;
   return false;
-}
-
-/** {@link loadValueNow} as a promise. */
-export async function loadValue(serde: SerializerProtocol, stored: StoredValue, fresh = true): Promise<unknown> {
-  return loadValueNow(serde, stored, fresh);
 }
 
 /** True for a promise (or any thenable): plain JSON data never holds a function. */
@@ -94,16 +91,12 @@ function loadEach(items: readonly unknown[]): Promise<unknown[]> {
 }
 
 /** `{ lc: 2, type: "delta_snapshot", value: [...] }` whose items are all {@link isPlainLangChainObject}. */
-function isDeltaSnapshotOfMessages(j: unknown): j is { value: unknown[] } {
-  if (typeof j !== 'object' || j === null || Array.isArray(j)) return false;
-  const o = j as Record<string, unknown>;
-  return o.lc === 2 && o.type === 'delta_snapshot' && !Object.hasOwn(o, '__proto__') && Array.isArray(o.value) && o.value.every(isPlainLangChainObject);
+function isDeltaSnapshotOfMessages(o: unknown): o is { value: unknown[] } {
+  return isObject(o) && o.lc === 2 && o.type === 'delta_snapshot' && !Object.hasOwn(o, '__proto__') && Array.isArray(o.value) && o.value.every(isPlainLangChainObject);
 }
 
-function isPlainLangChainObject(item: unknown): boolean {
-  if (typeof item !== 'object' || item === null || Array.isArray(item)) return false;
-  const o = item as Record<string, unknown>;
-  if (o.lc !== 1 || o.type !== 'constructor' || !Array.isArray(o.id)) return false;
+function isPlainLangChainObject(o: unknown): boolean {
+  if (!isObject(o) || o.lc !== 1 || o.type !== 'constructor' || !Array.isArray(o.id)) return false;
   for (const key of Object.keys(o)) {
     // The reviver's `revivedObj[key] = ...` would turn an own `__proto__` into a prototype.
     if (key === '__proto__') return false;
@@ -126,12 +119,6 @@ export const MAX_VALUE_DEPTH = DEFAULT_LIMITS.maxDepth;
 /** A step from a value into one of its parts: an array index, a property name, or a Map/Set slot. */
 type Step = number | string | { slot: string };
 
-function describePath(where: string, path: readonly Step[]): string {
-  let out = where;
-  for (const step of path) out += typeof step === 'number' ? `[${step}]` : typeof step === 'string' ? `.${step}` : `<${step.slot}>`;
-  return out;
-}
-
 /** What is refused, why, and what to do instead: each kind of value gets its own hint. */
 const REFUSALS = {
   bigint: ['a BigInt', 'which the serializer cannot store faithfully', 'convert it first (e.g. to a string)'],
@@ -144,7 +131,9 @@ const REFUSALS = {
 
 function refuse(where: string, path: readonly Step[], kind: keyof typeof REFUSALS, what?: string): never {
   const [defaultWhat, why, hint] = REFUSALS[kind];
-  throw new CheckpointValidationError(`LangGraph value at ${describePath(where, path)} is ${what ?? defaultWhat}, ${why}; ${hint}`);
+  let at = where;
+  for (const step of path) at += typeof step === 'number' ? `[${step}]` : typeof step === 'string' ? `.${step}` : `<${step.slot}>`;
+  throw new CheckpointValidationError(`LangGraph value at ${at} is ${what ?? defaultWhat}, ${why}; ${hint}`);
 }
 
 /**

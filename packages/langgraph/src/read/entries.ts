@@ -66,20 +66,14 @@ export function groupRows(rows: readonly StoredRow[], orphans = new Map<string, 
 }
 
 /**
- * LangGraph's order of a superstep's writes (`writesSortKey(task_path, task_id, idx)` compared by
- * `compareWritesSortKeys`): task path, then task id, by code point, then idx numerically.
+ * Pending writes of task rows, flattened in LangGraph's order of a superstep's writes
+ * (`writesSortKey(task_path, task_id, idx)` compared by `compareWritesSortKeys`): task path, then
+ * task id, by code point, then idx numerically.
  */
-function compareWrites(a: { path: string; task: string; idx: number }, b: { path: string; task: string; idx: number }): number {
-  if (a.path !== b.path) return compareCodePoints(a.path, b.path);
-  if (a.task !== b.task) return compareCodePoints(a.task, b.task);
-  return a.idx < b.idx ? -1 : a.idx > b.idx ? 1 : 0;
-}
-
-/** Pending writes of task rows, flattened in LangGraph's `writesSortKey` order. */
 export function sortedWrites(rows: readonly WritePayload[]): { task: WritePayload; write: StoredWrite }[] {
   return rows
-    .flatMap((task) => task.writes.map((write) => ({ task, write, key: { path: task.task_path, task: task.task_id, idx: write.idx } })))
-    .sort((a, b) => compareWrites(a.key, b.key));
+    .flatMap((task) => task.writes.map((write) => ({ task, write })))
+    .sort((a, b) => compareCodePoints(a.task.task_path, b.task.task_path) || compareCodePoints(a.task.task_id, b.task.task_id) || a.write.idx - b.write.idx);
 }
 
 /** The checkpoint `id` of (`thread`, `ns`) with its writes, or `undefined` when it is not stored. */
@@ -120,13 +114,15 @@ export async function* newestEntries(store: CheckpointStore, namespace: string, 
   }
 }
 
+/** The verified rows of `refs`, by ref, added to `into`, in one call (none without refs). */
+export async function rowsByRef(store: CheckpointStore, namespace: string, refs: string[], into = new Map<string, StoredRow>()): Promise<Map<string, StoredRow>> {
+  if (refs.length > 0) for (const row of await store.findBySourceRefs(namespace, refs)) if (row.sourceRef !== null) into.set(row.sourceRef, row);
+  return into;
+}
+
 /** The part rows of split pending writes of these entries, by ref, in one call. */
-export async function writePartRows(store: CheckpointStore, namespace: string, entries: readonly CheckpointEntry[]): Promise<Map<string, StoredRow>> {
-  const refs = entries.flatMap((e) => e.writes.flatMap(writePartRefs));
-  const out = new Map<string, StoredRow>();
-  if (refs.length === 0) return out;
-  for (const row of await store.findBySourceRefs(namespace, refs)) if (row.sourceRef !== null) out.set(row.sourceRef, row);
-  return out;
+export function writePartRows(store: CheckpointStore, namespace: string, entries: readonly CheckpointEntry[]): Promise<Map<string, StoredRow>> {
+  return rowsByRef(store, namespace, entries.flatMap((e) => e.writes.flatMap(writePartRefs)));
 }
 
 /** A pending write's stored value, joined back from its verified part rows (each bound by its SHA-256) when split. */

@@ -1,9 +1,9 @@
 import { CheckpointIntegrityError, type Checkpoint as StoredRow, type CheckpointStore } from '@session-checkpoint/core';
-import { jsonBytes } from '../format/json.js';
+import { jsonBytes, own } from '../format/json.js';
 import { joinValue } from '../format/parts.js';
 import { channelsOf, CHECKPOINT_KIND, checkpointPayload, isCheckpointRow, valuePartRefs, type ChainCounts, type CheckpointPayload, type ListPiece, type StoredValue } from '../format/payloads.js';
 import { checkpointPrefix, checkpointRef, partRef } from '../format/refs.js';
-import { rowsByPrefix } from './entries.js';
+import { rowsByPrefix, rowsByRef } from './entries.js';
 
 /*
  * Rebuilds channel values from the rows that hold them: in full (`values`, maybe in part rows), as
@@ -27,26 +27,34 @@ export interface ListPlace extends ChainCounts {
   sha: string | undefined;
 }
 
-/** A rebuilt value: what to load, whether it was assembled from pieces, and, for a list, where it lives. */
+/**
+ * A list value as the saver keeps it for the next put: where it lives and each item's JSON as
+ * stored, by position (a read hands that JSON out itself: it is copied before it is kept).
+ */
+export interface KnownList extends ListPlace {
+  stored: readonly unknown[];
+}
+
+/** A rebuilt value: what to load and, for a list, where it lives. */
 export interface Rebuilt {
   stored: StoredValue;
-  /** True when `stored` was assembled (its items may be shared with other values of a batch). */
-  assembled: boolean;
   state?: ListPlace;
 }
+
+/** The key of a (thread, namespace) group of rows. */
+const groupKey = (p: { thread_id: string; checkpoint_ns: string }): string => `${p.thread_id}\u0000${p.checkpoint_ns}`;
 
 /** (thread, namespace) groups whose rows a walk keeps (see {@link ChannelRebuilder.release}). */
 const WALK_GROUPS = 8;
 
-function integrity(p: CheckpointPayload, channel: string, reason: string, rowId: number, cause?: unknown): CheckpointIntegrityError {
-  return new CheckpointIntegrityError(
-    `LangGraph checkpoint ${p.checkpoint_id} of thread '${p.thread_id}': channel '${channel}' cannot be rebuilt: ${reason}`,
-    { failures: [{ id: rowId, reason: `channel '${channel}': ${reason}` }], ...(cause === undefined ? {} : { cause }) },
-  );
+function integrity(p: CheckpointPayload, channel: string, reason: string, rowId: number): CheckpointIntegrityError {
+  return new CheckpointIntegrityError(`LangGraph checkpoint ${p.checkpoint_id} of thread '${p.thread_id}': channel '${channel}' cannot be rebuilt: ${reason}`, {
+    failures: [{ id: rowId, reason: `channel '${channel}': ${reason}` }],
+  });
 }
 
 /**
- * Loads the rows checkpoints read their values from, then rebuilds the values: for one batch
+ * Loads the rows checkpoints read their values from, then rebuilds the values: for one checkpoint
  * ({@link load} once), or a walk newest first ({@link load} per checkpoint, then {@link release}),
  * which keeps the rows of the chains it is in (its ancestors read them too), not the thread.
  */
@@ -61,21 +69,18 @@ export class ChannelRebuilder {
   #count = 0;
   /** The last walk of {@link #linked}, until a row is added. */
   #walk: { r: RowInfo; ch: string; link: string | undefined }[] | undefined;
-  /** The checkpoints whose values the last {@link load} made readable. */
-  private entries: readonly RowInfo[] = [];
+  /** The checkpoint whose values the last {@link load} made readable. */
+  #entry: RowInfo | undefined;
 
   constructor(
     private readonly store: CheckpointStore,
     private readonly namespace: string,
-    /** True for a walk: values are rebuilt per checkpoint, only full values are remembered. */
-    private readonly walking = false,
   ) {}
 
   #put(info: RowInfo): void {
     const { p } = info;
-    const groupKey = `${p.thread_id}\u0000${p.checkpoint_ns}`;
-    let group = this.#groups.get(groupKey);
-    if (!group) this.#groups.set(groupKey, (group = new Map()));
+    let group = this.#groups.get(groupKey(p));
+    if (!group) this.#groups.set(groupKey(p), (group = new Map()));
     // A row read again (an entry, then the range of its chain) is the same verified row: keep the first.
     if (group.has(p.checkpoint_id)) return;
     this.#count++;
@@ -90,7 +95,7 @@ export class ChannelRebuilder {
    * all but the last few groups released.
    */
   release(p: CheckpointPayload): void {
-    const key = `${p.thread_id}\u0000${p.checkpoint_ns}`;
+    const key = groupKey(p);
     const group = this.#groups.get(key);
     if (!group) return;
     // Its own row too: its values went out uncopied (see ownValue), so it must not serve again.
@@ -120,8 +125,7 @@ export class ChannelRebuilder {
    * the one value a tuple may take uncopied, since {@link release} then lets that row go.
    */
   ownValue(p: CheckpointPayload, channel: string): StoredValue | undefined {
-    const r = this.#row(p, p.checkpoint_id);
-    return r !== undefined && Object.hasOwn(r.p.values, channel) ? r.p.values[channel] : undefined;
+    return own(this.#row(p)?.p.values, channel);
   }
 
   /** The loaded row of checkpoint `id` in the same thread and namespace as `r`. */
@@ -129,26 +133,25 @@ export class ChannelRebuilder {
     return this.#groupOf.get(r)?.get(id);
   }
 
-  /** The loaded row of checkpoint `id` in the thread and namespace of `p`. */
-  #row(p: { thread_id: string; checkpoint_ns: string }, id: string): RowInfo | undefined {
-    return this.#groups.get(`${p.thread_id}\u0000${p.checkpoint_ns}`)?.get(id);
+  /** The loaded row of `p`. */
+  #row(p: CheckpointPayload): RowInfo | undefined {
+    return this.#groups.get(groupKey(p))?.get(p.checkpoint_id);
   }
 
   /**
-   * Reads every row the values of `entries` need that is not loaded yet: a range read per chain,
-   * then exact refs until none is missing.
+   * Reads every row the values of `e` need that is not loaded yet: a range read per chain, then
+   * exact refs until none is missing.
    */
-  async load(entries: readonly RowInfo[]): Promise<void> {
-    for (const e of entries) this.#put(e);
-    this.entries = entries;
+  async load(e: RowInfo): Promise<void> {
+    this.#put(e);
+    this.#entry = e;
     this.#walk = undefined;
     try {
       await this.#loadRows();
       await this.#loadParts();
     } catch (error) {
-      if (!(error instanceof CheckpointIntegrityError) || this.entries.length === 0) throw error;
+      if (!(error instanceof CheckpointIntegrityError)) throw error;
       // A damaged row among those the values read: name the checkpoint and its channels.
-      const e = this.entries[0] as RowInfo;
       throw new CheckpointIntegrityError(
         `LangGraph checkpoint ${e.p.checkpoint_id} of thread '${e.p.thread_id}': channel '${channelsOf(e.p).join("', '")}' cannot be rebuilt: ${error.message}`,
         { failures: error.failures, cause: error },
@@ -157,66 +160,46 @@ export class ChannelRebuilder {
   }
 
   async #loadRows(): Promise<void> {
-    // Each round reads, per (thread, ns), one range covering the list chains not loaded, plus the
-    // other links by ref. A carried value can lead to a chain unknown before, so rounds go on
-    // while they bring rows (a fixed cap of 64 rounds left long chats' values unreadable).
+    // Each round reads one range covering the list chains not loaded (links stay in the checkpoint's
+    // thread and namespace), plus the other links by ref. A carried value can lead to a chain
+    // unknown before, so rounds go on while they bring rows (a fixed cap of 64 rounds left long
+    // chats' values unreadable).
     for (;;) {
       const before = this.#count;
-      const inRange: [from: string, before: string][] = [];
-      const reads: Promise<void>[] = [];
-      for (const r of this.#chainRanges().values()) {
-        const from = checkpointRef(r.thread, r.ns, r.lo);
-        inRange.push([from, checkpointRef(r.thread, r.ns, r.hi)]);
-        reads.push(
-          (async () => {
-            // `after` is exclusive: one character less keeps the snapshot row itself in the range.
-            // Only checkpoint rows: the write rows between them are as large as the pieces and unused here.
-            const query = { namespace: this.namespace, prefix: checkpointPrefix(r.thread, r.ns), after: from.slice(0, -1), before: checkpointRef(r.thread, r.ns, r.hi), kind: CHECKPOINT_KIND };
-            for await (const row of rowsByPrefix(this.store, query)) this.#add(row);
-          })(),
-        );
-      }
-      // Refs inside a range are read by it (the snapshot, a chain's largest row, is always one).
       const outside = this.#missing();
-      if (outside.size === 0 && reads.length === 0) return;
-      for (const ref of outside) if (inRange.some(([from, end]) => ref >= from && ref < end)) outside.delete(ref);
-      reads.push(this.#fetch(outside));
+      // From the oldest snapshot to the newest row of the list chains whose earlier rows are not loaded.
+      let range: { p: CheckpointPayload; lo: string; hi: string } | undefined;
+      for (const { r, ch } of this.#linked()) {
+        const piece = own(r.p.lists, ch);
+        if (piece === undefined || this.#sibling(r, piece.from)) continue;
+        range ??= { p: r.p, lo: piece.since, hi: r.p.checkpoint_id };
+        if (piece.since < range.lo) range.lo = piece.since;
+        if (r.p.checkpoint_id > range.hi) range.hi = r.p.checkpoint_id;
+      }
+      if (outside.size === 0 && range === undefined) return;
+      const reads: Promise<void>[] = [];
+      if (range !== undefined) {
+        const { p, lo, hi } = range;
+        const [from, to] = [checkpointRef(p.thread_id, p.checkpoint_ns, lo), checkpointRef(p.thread_id, p.checkpoint_ns, hi)];
+        // Refs inside the range are read by it (the snapshot, a chain's largest row, is always one).
+        for (const ref of outside) if (ref >= from && ref < to) outside.delete(ref);
+        // `after` is exclusive: one character less keeps the snapshot row itself in the range.
+        // Only checkpoint rows: the write rows between them are as large as the pieces and unused here.
+        reads.push(this.#add(rowsByPrefix(this.store, { namespace: this.namespace, prefix: checkpointPrefix(p.thread_id, p.checkpoint_ns), after: from.slice(0, -1), before: to, kind: CHECKPOINT_KIND })));
+      }
+      if (outside.size > 0) reads.push(this.#add(this.store.findBySourceRefs(this.namespace, [...outside])));
       await Promise.all(reads);
       if (this.#count === before) return; // truly missing: the rebuild names it
     }
   }
 
-  /** Per (thread, ns): from the oldest snapshot to the newest row of the list chains whose earlier rows are not loaded. */
-  #chainRanges(): Map<string, { thread: string; ns: string; lo: string; hi: string }> {
-    const ranges = new Map<string, { thread: string; ns: string; lo: string; hi: string }>();
-    for (const { r, ch } of this.#linked()) {
-      const { p } = r;
-      const piece = p.lists !== undefined && Object.hasOwn(p.lists, ch) ? (p.lists[ch] as ListPiece) : undefined;
-      if (piece === undefined || this.#sibling(r, piece.from)) continue;
-      const k = `${p.thread_id}\u0000${p.checkpoint_ns}`;
-      const range = ranges.get(k);
-      if (!range) ranges.set(k, { thread: p.thread_id, ns: p.checkpoint_ns, lo: piece.since, hi: p.checkpoint_id });
-      else {
-        if (piece.since < range.lo) range.lo = piece.since;
-        if (p.checkpoint_id > range.hi) range.hi = p.checkpoint_id;
-      }
-    }
-    return ranges;
-  }
-
-  #add(row: StoredRow): void {
-    if (!isCheckpointRow(row)) return;
-    const p = checkpointPayload(row);
-    this.#put({ p, sha: row.payloadSha256, rowId: row.id });
-  }
-
-  async #fetch(refs: ReadonlySet<string>): Promise<void> {
-    if (refs.size === 0) return;
-    for (const row of await this.store.findBySourceRefs(this.namespace, [...refs])) this.#add(row);
+  /** Loads the checkpoint rows among `rows`. */
+  async #add(rows: AsyncIterable<StoredRow> | Promise<StoredRow[]>): Promise<void> {
+    for await (const row of await rows) if (isCheckpointRow(row)) this.#put({ p: checkpointPayload(row), sha: row.payloadSha256, rowId: row.id });
   }
 
   /**
-   * Every (loaded row, channel) a needed value passes through, from the entries back to its full
+   * Every (loaded row, channel) a needed value passes through, from the checkpoint back to its full
    * copy, each pair once; a link to a row not loaded ends the walk. Kept until a row is added.
    */
   #linked(): { r: RowInfo; ch: string; link: string | undefined }[] {
@@ -224,9 +207,9 @@ export class ChannelRebuilder {
     const out: { r: RowInfo; ch: string; link: string | undefined }[] = [];
     const seen = new Map<RowInfo, Set<string>>();
     const stack: [RowInfo, string][] = [];
-    for (const { p } of this.entries) {
-      const r = this.#row(p, p.checkpoint_id) as RowInfo;
-      for (const ch of channelsOf(p)) stack.push([r, ch]);
+    if (this.#entry !== undefined) {
+      const { p } = this.#entry;
+      for (const ch of channelsOf(p)) stack.push([this.#row(p) as RowInfo, ch]);
     }
     while (stack.length > 0) {
       const [r, ch] = stack.pop() as [RowInfo, string];
@@ -234,7 +217,8 @@ export class ChannelRebuilder {
       if (!chans) seen.set(r, (chans = new Set()));
       if (chans.has(ch)) continue;
       chans.add(ch);
-      const link = nextLink(r.p, ch);
+      // The checkpoint the value continues from: a list piece's `from`, a carried holder.
+      const link = Object.hasOwn(r.p.values, ch) ? undefined : (own(r.p.lists, ch)?.from ?? own(r.p.carried, ch));
       out.push({ r, ch, link });
       const next = link === undefined ? undefined : this.#sibling(r, link);
       if (next) stack.push([next, ch]);
@@ -251,101 +235,70 @@ export class ChannelRebuilder {
     };
     for (const { r, ch, link } of this.#linked()) {
       if (link !== undefined) need(r, link);
-      if (r.p.lists !== undefined && Object.hasOwn(r.p.lists, ch)) need(r, (r.p.lists[ch] as ListPiece).since);
+      const since = own(r.p.lists, ch)?.since;
+      if (since !== undefined) need(r, since);
     }
     return out;
   }
 
-  /** Every part row of the values the entries need, in one call. */
+  /** Every part row of the values the checkpoint needs, in one call. */
   async #loadParts(): Promise<void> {
     const refs: string[] = [];
     for (const { r, ch } of this.#linked()) {
-      const parts = Object.hasOwn(r.p.values, ch) ? r.p.values[ch]?.parts : r.p.lists !== undefined && Object.hasOwn(r.p.lists, ch) ? r.p.lists[ch]?.parts : undefined;
-      for (const part of parts ?? []) refs.push(partRef(r.p.thread_id, r.p.checkpoint_ns, r.p.checkpoint_id, part.k));
+      for (const part of (own(r.p.values, ch) ?? own(r.p.lists, ch))?.parts ?? []) refs.push(partRef(r.p.thread_id, r.p.checkpoint_ns, r.p.checkpoint_id, part.k));
     }
-    if (refs.length === 0) return;
-    for (const row of await this.store.findBySourceRefs(this.namespace, refs)) if (row.sourceRef !== null) this.#parts.set(row.sourceRef, row);
+    await rowsByRef(this.store, this.namespace, refs, this.#parts);
   }
 
   /** The value of `channel` at the checkpoint `p` (one of the rows loaded). */
   value(p: CheckpointPayload, channel: string, rowId: number): Rebuilt {
-    const path: { r: RowInfo; piece?: ListPiece }[] = [];
-    let r = this.#row(p, p.checkpoint_id);
+    const pieces: { r: RowInfo; piece: ListPiece }[] = [];
+    let r = this.#row(p);
     let id = p.checkpoint_id;
     let base: Rebuilt | undefined;
-    for (let steps = 0; base === undefined; steps++) {
+    for (let steps = 0; ; steps++) {
       if (!r) throw integrity(p, channel, `the row of checkpoint ${id} is missing`, rowId);
-      const memo = this.#memo.get(r)?.get(channel);
-      if (memo) {
-        base = memo;
-        break;
-      }
+      base = this.#memo.get(r)?.get(channel);
+      if (base) break;
       if (steps > this.#count) throw integrity(p, channel, 'its rows link in a cycle', rowId);
-      if (Object.hasOwn(r.p.values, channel)) {
-        base = this.#full(r, channel, p, rowId);
-        this.#remember(r, channel, base);
+      const full = own(r.p.values, channel);
+      if (full !== undefined) {
+        // The full value: a list (the snapshot of its chain) is where the next piece may start.
+        const stored = full.parts === undefined ? full : this.#joined(r, channel, full, p, rowId);
+        const list = stored.t === 'json' && Array.isArray(stored.j);
+        const state = list ? { holder: r.p.checkpoint_id, sha: r.sha, since: r.p.checkpoint_id, d: 0, s: full.s ?? jsonBytes(stored.j), c: 0 } : undefined;
+        base = { stored, ...(state ? { state } : {}) };
+        let byChannel = this.#memo.get(r);
+        if (!byChannel) this.#memo.set(r, (byChannel = new Map()));
+        byChannel.set(channel, base);
         break;
       }
-      if (r.p.lists !== undefined && Object.hasOwn(r.p.lists, channel)) {
-        const piece = r.p.lists[channel] as ListPiece;
+      const piece = own(r.p.lists, channel);
+      if (piece !== undefined) {
         const from = this.#sibling(r, piece.from);
         if (!from) throw integrity(p, channel, `the piece before checkpoint ${r.p.checkpoint_id}, in checkpoint ${piece.from}, is missing`, rowId);
         if (from.sha !== piece.sha) throw integrity(p, channel, `the row of checkpoint ${piece.from} is not the one checkpoint ${r.p.checkpoint_id} extends (SHA-256 differs)`, rowId);
-        path.push({ r, piece });
+        pieces.push({ r, piece });
         [r, id] = [from, piece.from];
-        continue;
-      }
-      if (Object.hasOwn(r.p.carried, channel)) {
-        path.push({ r });
+      } else if (Object.hasOwn(r.p.carried, channel)) {
         id = r.p.carried[channel] as string;
         r = this.#sibling(r, id);
-        continue;
-      }
-      throw integrity(p, channel, `checkpoint ${r.p.checkpoint_id} has no value for it`, rowId);
+      } else throw integrity(p, channel, `checkpoint ${r.p.checkpoint_id} has no value for it`, rowId);
     }
     // Forward from the full value: each piece must start where the value before it ends.
-    // One checkpoint, or a walk: assemble this value alone. A batch: remember every step.
-    const single = this.walking || this.entries.length <= 1;
-    let j = base.stored.j;
-    let len = Array.isArray(j) ? j.length : -1;
+    let len = Array.isArray(base.stored.j) ? base.stored.j.length : -1;
     const tail: unknown[][] = [];
-    let result = base;
     let state = base.state;
-    for (let i = path.length - 1; i >= 0; i--) {
-      const { r, piece } = path[i] as { r: RowInfo; piece?: ListPiece };
-      if (piece !== undefined) {
-        if (len !== piece.n) throw integrity(p, channel, `checkpoint ${r.p.checkpoint_id} extends ${piece.n} items, the value it extends has ${len < 0 ? 'none' : len}`, rowId);
-        const items = piece.j ?? this.#joined(r, channel, { t: 'json', parts: piece.parts ?? [], ...(piece.form === 'items' ? { form: 'items' } : {}) }, p, rowId).j;
-        if (!Array.isArray(items)) throw integrity(p, channel, `the items of checkpoint ${r.p.checkpoint_id} are not a list`, rowId);
-        len += items.length;
-        tail.push(items);
-        state = { holder: r.p.checkpoint_id, sha: r.sha, since: piece.since, d: piece.d, s: piece.s, c: piece.c };
-        if (!single) {
-          // Batches share intermediate values between their tuples: build and remember each one.
-          j = (j as unknown[]).concat(...tail) as StoredValue['j'];
-          tail.length = 0;
-          result = { stored: { t: 'json', j: j as StoredValue['j'] }, assembled: true, state };
-        }
-      }
-      if (!single) this.#remember(r, channel, result);
+    for (const { r, piece } of pieces.reverse()) {
+      if (len !== piece.n) throw integrity(p, channel, `checkpoint ${r.p.checkpoint_id} extends ${piece.n} items, the value it extends has ${len < 0 ? 'none' : len}`, rowId);
+      const items = piece.j ?? this.#joined(r, channel, { t: 'json', parts: piece.parts ?? [], ...(piece.form === 'items' ? { form: 'items' } : {}) }, p, rowId).j;
+      if (!Array.isArray(items)) throw integrity(p, channel, `the items of checkpoint ${r.p.checkpoint_id} are not a list`, rowId);
+      len += items.length;
+      tail.push(items);
+      state = { holder: r.p.checkpoint_id, sha: r.sha, since: piece.since, d: piece.d, s: piece.s, c: piece.c };
     }
-    if (tail.length > 0) result = { stored: { t: 'json', j: (j as unknown[]).concat(...tail) as StoredValue['j'] }, assembled: true, ...(state ? { state } : {}) };
-    return result;
-  }
-
-  #remember(r: RowInfo, channel: string, rebuilt: Rebuilt): void {
-    let byChannel = this.#memo.get(r);
-    if (!byChannel) this.#memo.set(r, (byChannel = new Map()));
-    byChannel.set(channel, rebuilt);
-  }
-
-  #full(r: RowInfo, channel: string, p: CheckpointPayload, rowId: number): Rebuilt {
-    const own = r.p.values[channel] as StoredValue;
-    const stored = own.parts === undefined ? own : this.#joined(r, channel, own, p, rowId);
-    const j = stored.j;
-    if (stored.t !== 'json' || !Array.isArray(j)) return { stored, assembled: stored !== own };
-    const s = own.s ?? jsonBytes(j);
-    return { stored, assembled: stored !== own, state: { holder: r.p.checkpoint_id, sha: r.sha, since: r.p.checkpoint_id, d: 0, s, c: 0 } };
+    if (tail.length === 0) return base;
+    return { stored: { t: 'json', j: (base.stored.j as unknown[]).concat(...tail) as StoredValue['j'] }, ...(state ? { state } : {}) };
   }
 
   /** A value of `r`'s row joined from its part rows (see format/parts.ts). */
@@ -361,14 +314,7 @@ export async function storedValues(store: CheckpointStore, namespace: string, en
   const channels = channelsOf(entry.p).filter((ch) => only === undefined || only.has(ch));
   if (channels.length === 0) return out;
   const rebuilder = new ChannelRebuilder(store, namespace);
-  await rebuilder.load([entry]);
+  await rebuilder.load(entry);
   for (const ch of channels) out.set(ch, rebuilder.value(entry.p, ch, entry.rowId).stored);
   return out;
-}
-
-/** The checkpoint a row's value of `channel` continues from (a list piece's `from`, a carried holder). */
-function nextLink(p: CheckpointPayload, channel: string): string | undefined {
-  if (Object.hasOwn(p.values, channel)) return undefined;
-  if (p.lists !== undefined && Object.hasOwn(p.lists, channel)) return (p.lists[channel] as ListPiece).from;
-  return Object.hasOwn(p.carried, channel) ? p.carried[channel] : undefined;
 }

@@ -13,9 +13,9 @@ import type { Checkpoint as StoredRow, CheckpointStore } from '@session-checkpoi
 import { setOwn } from '../format/json.js';
 import { channelsOf, writePayload, type CheckpointPayload, type StoredValue, type WritePayload } from '../format/payloads.js';
 import { checkpointRef } from '../format/refs.js';
-import { isThenable, loadValue, loadValueNow } from '../format/serde.js';
+import { isThenable, loadValueNow } from '../format/serde.js';
 import { allRowsByPrefix, sortedWrites, storedWrite, writePartRows, type CheckpointEntry } from './entries.js';
-import { ChannelRebuilder, storedValues, type ListPlace, type RowInfo } from './rebuild.js';
+import { ChannelRebuilder, storedValues, type KnownList, type RowInfo } from './rebuild.js';
 
 /*
  * Turns verified rows into CheckpointTuples. A checkpoint's pending writes come from the same range
@@ -23,16 +23,8 @@ import { ChannelRebuilder, storedValues, type ListPlace, type RowInfo } from './
  * values are read together, in one store call per batch (docs/decisions/0008).
  */
 
-/** A list value as a read hands it out: the items given to the caller and the parsed JSON of the row. */
-export interface ListState extends ListPlace {
-  /** The items handed out (not kept: the caller may edit them). */
-  items: readonly unknown[];
-  /** The stored JSON of the items, by position, when known. */
-  json: readonly unknown[] | undefined;
-}
-
 /** Called with the list values a tuple handed out, so that the next put can extend them. */
-export type RememberLists = (p: CheckpointPayload, lists: Map<string, ListState>) => void;
+export type RememberLists = (p: CheckpointPayload, lists: Map<string, KnownList>) => void;
 
 /** Stored values a stream remembers as free of revivable objects, at most, before it forgets them. */
 const PLAIN_MEMO_MAX = 256;
@@ -47,14 +39,11 @@ export class TupleReader {
     private readonly serde: SerializerProtocol,
   ) {}
 
-  /** The tuples of these entries, in the same order; `remember` gets the list values of each. */
-  async tuples(entries: readonly CheckpointEntry[], remember?: RememberLists): Promise<CheckpointTuple[]> {
+  /** The tuple of `entry`; `remember` gets the list values it hands out. */
+  async tuple(entry: CheckpointEntry, remember?: RememberLists): Promise<CheckpointTuple> {
     const rebuilder = new ChannelRebuilder(this.store, this.namespace);
-    await rebuilder.load(entries.map(rowInfo));
-    const writeParts = await this.#writeParts(entries);
-    const handedOut = new WeakSet<StoredValue>();
-    const plain = new Set<StoredValue>();
-    return Promise.all(entries.map((e) => this.#tuple(e, rebuilder, entries.length <= 1 ? 'single' : 'batch', handedOut, plain, remember, writeParts)));
+    await rebuilder.load(rowInfo(entry));
+    return this.#tuple(entry, rebuilder, undefined, remember);
   }
 
   /**
@@ -62,15 +51,14 @@ export class TupleReader {
    * holds the chains being read and one tuple, and rebuilding stops when the consumer does.
    */
   async *stream(entries: AsyncIterable<CheckpointEntry>): AsyncGenerator<CheckpointTuple> {
-    const rebuilder = new ChannelRebuilder(this.store, this.namespace, true);
+    const rebuilder = new ChannelRebuilder(this.store, this.namespace);
     // Weak: values handed out are not kept alive by the walk. `plain` only saves walks of values
     // that several tuples share; cleared now and then so that it keeps no old row alive.
-    const handedOut = new WeakSet<StoredValue>();
-    const plain = new Set<StoredValue>();
+    const walk = { handedOut: new WeakSet<StoredValue>(), plain: new Set<StoredValue>() };
     for await (const entry of entries) {
-      await rebuilder.load([rowInfo(entry)]);
-      if (plain.size > PLAIN_MEMO_MAX) plain.clear();
-      const tuple = await this.#tuple(entry, rebuilder, 'walk', handedOut, plain, undefined, await this.#writeParts([entry]));
+      await rebuilder.load(rowInfo(entry));
+      if (walk.plain.size > PLAIN_MEMO_MAX) walk.plain.clear();
+      const tuple = await this.#tuple(entry, rebuilder, walk);
       rebuilder.release(entry.checkpoint);
       yield tuple;
     }
@@ -78,37 +66,31 @@ export class TupleReader {
 
   /** Loads a checkpoint payload's metadata (for `list` filters, before building whole tuples). */
   async metadata(payload: CheckpointPayload): Promise<CheckpointMetadata> {
-    return (await loadValue(this.serde, payload.metadata, false)) as CheckpointMetadata;
+    return (await loadValueNow(this.serde, payload.metadata, false)) as CheckpointMetadata;
   }
 
-  async #tuple(
-    { checkpoint: p, writes, rowId }: CheckpointEntry,
-    rebuilder: ChannelRebuilder,
-    mode: 'single' | 'batch' | 'walk',
-    handedOut: WeakSet<StoredValue>,
-    plain: Set<StoredValue>,
-    remember: RememberLists | undefined,
-    writeParts: Map<string, StoredRow>,
-  ): Promise<CheckpointTuple> {
+  /** The tuple of `entry`, its values rebuilt by `rebuilder`; `walk` holds what a walk's earlier tuples handed out. */
+  async #tuple(entry: CheckpointEntry, rebuilder: ChannelRebuilder, walk?: { handedOut: WeakSet<StoredValue>; plain: Set<StoredValue> }, remember?: RememberLists): Promise<CheckpointTuple> {
+    const { checkpoint: p, writes, rowId } = entry;
+    const writeParts = await writePartRows(this.store, this.namespace, [entry]);
     const loaded = loadValueNow(this.serde, p.checkpoint);
     const loadedCheckpoint = (isThenable(loaded) ? await loaded : loaded) as Checkpoint;
     const channelValues: Record<string, unknown> = {};
-    const lists = remember ? new Map<string, ListState>() : undefined;
+    const lists = remember ? new Map<string, KnownList>() : undefined;
     for (const channel of channelsOf(p)) {
       const rebuilt = rebuilder.value(p, channel, rowId);
       const stored = rebuilt.stored;
-      // A value read from a row may serve several tuples of a batch: only its first use gets it
-      // uncopied, and an assembled list shares its items with others: copied in a batch.
-      // In a walk the caller holds each tuple while later ones are rebuilt from the same rows:
-      // only a value of the checkpoint's own row goes out uncopied (that row is let go after it).
-      const fresh = !handedOut.has(stored) && (mode === 'single' || (mode === 'batch' ? !rebuilt.assembled : stored === rebuilder.ownValue(p, channel)));
-      handedOut.add(stored);
+      // One tuple alone takes its values uncopied. In a walk the caller holds each tuple while later
+      // ones are rebuilt from the same rows: only a value of the checkpoint's own row goes out
+      // uncopied (that row is let go after it), and only once.
+      const fresh = walk === undefined || (!walk.handedOut.has(stored) && stored === rebuilder.ownValue(p, channel));
+      walk?.handedOut.add(stored);
       // Plain JSON comes back synchronously: await only what the serializer revives.
-      const value = loadValueNow(this.serde, stored, fresh, fresh ? undefined : plain);
+      const value = loadValueNow(this.serde, stored, fresh, fresh ? undefined : walk?.plain);
       const v = isThenable(value) ? await value : value;
       setOwn(channelValues, channel, v);
       if (lists && rebuilt.state && Array.isArray(v) && Array.isArray(stored.j) && v.length === stored.j.length) {
-        lists.set(channel, { ...rebuilt.state, items: v.slice(), json: stored.j });
+        lists.set(channel, { ...rebuilt.state, stored: stored.j });
       }
     }
     if (remember && lists) remember(p, lists);
@@ -121,7 +103,7 @@ export class TupleReader {
     const tuple: CheckpointTuple = {
       config: { configurable: { ...configurable, checkpoint_id: p.checkpoint_id } },
       checkpoint,
-      metadata: (await loadValue(this.serde, p.metadata)) as CheckpointMetadata,
+      metadata: (await loadValueNow(this.serde, p.metadata)) as CheckpointMetadata,
       pendingWrites,
     };
     if (p.parent_checkpoint_id !== null) {
@@ -140,17 +122,35 @@ export class TupleReader {
     return out;
   }
 
-  /** The pending writes of each entry to the channels in `only`, in LangGraph's order. */
-  async writesOf(entries: readonly CheckpointEntry[], only: ReadonlySet<string>): Promise<CheckpointPendingWrite[][]> {
-    const writeParts = await this.#writeParts(entries);
-    return Promise.all(entries.map((e) => this.#pendingWrites(e.checkpoint, e.writes, writeParts, only)));
-  }
-
-  /** The values of `channels` that the checkpoint of `entry` has (absent ones are left out). */
-  async channelValues(entry: CheckpointEntry, channels: readonly string[]): Promise<Map<string, unknown>> {
-    const out = new Map<string, unknown>();
-    for (const [ch, stored] of await storedValues(this.store, this.namespace, rowInfo(entry), new Set(channels))) out.set(ch, await loadValueNow(this.serde, stored));
-    return out;
+  /**
+   * getDeltaChannelHistory: seeds and writes of `channels` over the ancestors of `target`, the same
+   * result as the base class (per channel, the writes since the newest ancestor holding a value, its
+   * seed, oldest first), from one descending range read of the thread (`ancestors`) instead of a
+   * verified getTuple per ancestor; checkpoints off the target's parent chain are skipped.
+   */
+  async deltaHistory(target: CheckpointEntry, ancestors: AsyncIterable<CheckpointEntry>, channels: readonly string[]): Promise<Record<string, DeltaChannelHistory>> {
+    const collected = new Map<string, CheckpointPendingWrite[]>(channels.map((ch) => [ch, []]));
+    const seeds = new Map<string, unknown>();
+    const remaining = new Set(channels);
+    let next = target.checkpoint.parent_checkpoint_id;
+    for await (const entry of ancestors) {
+      if (next === null || remaining.size === 0) break;
+      if (entry.checkpoint.checkpoint_id !== next) continue;
+      const writes = await this.#pendingWrites(entry.checkpoint, entry.writes, await writePartRows(this.store, this.namespace, [entry]), remaining);
+      // Newest first across checkpoints; reversed at the end, so each block goes in reversed.
+      for (let i = writes.length - 1; i >= 0; i--) {
+        const w = writes[i] as CheckpointPendingWrite;
+        collected.get(w[1])?.push(w);
+      }
+      for (const [ch, stored] of await storedValues(this.store, this.namespace, rowInfo(entry), new Set(remaining))) {
+        const value = await loadValueNow(this.serde, stored);
+        if (value === undefined) continue; // as MemorySaver: an undefined value seeds nothing
+        seeds.set(ch, value);
+        remaining.delete(ch);
+      }
+      next = entry.checkpoint.parent_checkpoint_id;
+    }
+    return deltaHistoryOf(channels, collected, seeds);
   }
 
   /** Every channel value of `entry` as stored, not revived: what a repeated put compares with (write/rows.ts). */
@@ -158,56 +158,15 @@ export class TupleReader {
     return storedValues(this.store, this.namespace, rowInfo(entry));
   }
 
-  /** The part rows of split pending writes of these entries, by ref, in one call. */
-  #writeParts(entries: readonly CheckpointEntry[]): Promise<Map<string, StoredRow>> {
-    return writePartRows(this.store, this.namespace, entries);
-  }
-
   /** Checkpoints before v4 kept pending sends in the parent's TASKS writes; move them into channel_values. */
   async #migratePendingSends(checkpoint: Checkpoint, p: CheckpointPayload): Promise<void> {
     const parent = checkpointRef(p.thread_id, p.checkpoint_ns, p.parent_checkpoint_id ?? '');
     const rows = await allRowsByPrefix(this.store, { namespace: this.namespace, prefix: `${parent}/` });
     const sends = sortedWrites(rows.map(writePayload)).filter(({ write }) => write.channel === TASKS);
-    checkpoint.channel_values[TASKS] = await Promise.all(sends.map(({ write }) => loadValue(this.serde, write.value)));
+    checkpoint.channel_values[TASKS] = await Promise.all(sends.map(({ write }) => loadValueNow(this.serde, write.value)));
     const versions = Object.values(checkpoint.channel_versions);
     checkpoint.channel_versions[TASKS] = versions.length > 0 ? maxChannelVersion(...versions) : 1;
   }
-}
-
-/**
- * getDeltaChannelHistory: seeds and writes of `channels` over the ancestors of `target`, the same
- * result as the base class (per channel, the writes since the newest ancestor holding a value, its
- * seed, oldest first), from one descending range read of the thread (`ancestors`) instead of a
- * verified getTuple per ancestor; checkpoints off the target's parent chain are skipped.
- */
-export async function deltaHistory(
-  reader: TupleReader,
-  target: CheckpointEntry,
-  ancestors: AsyncIterable<CheckpointEntry>,
-  channels: readonly string[],
-): Promise<Record<string, DeltaChannelHistory>> {
-  const collected = new Map<string, CheckpointPendingWrite[]>(channels.map((ch) => [ch, []]));
-  const seeds = new Map<string, unknown>();
-  const remaining = new Set(channels);
-  let next = target.checkpoint.parent_checkpoint_id;
-  for await (const entry of ancestors) {
-    if (next === null || remaining.size === 0) break;
-    if (entry.checkpoint.checkpoint_id !== next) continue;
-    const [writes = []] = await reader.writesOf([entry], remaining);
-    // Newest first across checkpoints; reversed at the end, so each block goes in reversed.
-    for (let i = writes.length - 1; i >= 0; i--) {
-      const w = writes[i] as CheckpointPendingWrite;
-      collected.get(w[1])?.push(w);
-    }
-    const values = await reader.channelValues(entry, [...remaining]);
-    for (const [ch, value] of values) {
-      if (value === undefined) continue; // as MemorySaver: an undefined value seeds nothing
-      seeds.set(ch, value);
-      remaining.delete(ch);
-    }
-    next = entry.checkpoint.parent_checkpoint_id;
-  }
-  return deltaHistoryOf(channels, collected, seeds);
 }
 
 /** The result shape: per channel its writes oldest first, and its seed when one was found. */

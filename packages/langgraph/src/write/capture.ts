@@ -1,8 +1,8 @@
 import type { ChannelVersions, Checkpoint, CheckpointMetadata, SerializerProtocol } from '@langchain/langgraph-checkpoint';
-import { CheckpointValidationError, type JsonValue } from '@session-checkpoint/core';
+import type { JsonValue } from '@session-checkpoint/core';
 import { cloneJson, sameJson } from '../format/json.js';
 import type { StoredValue } from '../format/payloads.js';
-import { isStockJsonPlus, plainJsonOf, storeValue } from '../format/serde.js';
+import { isStockJsonPlus, parseSerialized, plainJsonOf, storeValue } from '../format/serde.js';
 
 /*
  * The first step of a put: every channel value it stores is read at the moment of the call, as
@@ -86,8 +86,6 @@ export interface CapturedList {
   same: number;
 }
 
-const decoder = new TextDecoder('utf-8', { fatal: true });
-
 /**
  * Reads `value` now (everything is read from it before this returns its promise). A list the
  * stock serializer writes is captured item by item: plain items and items whose `toJSON()` is
@@ -125,7 +123,7 @@ export async function captureValue(serde: SerializerProtocol, value: unknown, wh
     // its first await, so this too is read now.
     (later ??= []).push(
       serde.dumpsTyped([value[i]]).then(([, bytes]) => {
-        items[i] = parsed(decoder.decode(bytes), where)[0] as JsonValue;
+        items[i] = (parseSerialized(bytes, where) as JsonValue[])[0] as JsonValue;
       }),
     );
   }
@@ -172,14 +170,6 @@ function listOf(t: string, items: JsonValue[], previous: readonly unknown[] | un
   return { t, items, against: previous, same };
 }
 
-function parsed(text: string, where: string): unknown[] {
-  try {
-    return JSON.parse(text) as unknown[];
-  } catch (error) {
-    throw new CheckpointValidationError(`LangGraph value at ${where} did not serialize to JSON`, { cause: error });
-  }
-}
-
 /** True for a captured list. */
 export function isList(captured: Captured): captured is CapturedList {
   return 'items' in captured;
@@ -197,37 +187,22 @@ export function jsonSizeWithin(value: unknown, budget: number): number | undefin
 
 /** The size so far, or `Infinity` once over `left` or on a value that is not plain JSON. */
 function walk(value: unknown, left: number): number {
-  switch (typeof value) {
-    case 'string':
-      return value.length + 2;
-    case 'number':
-      return Number.isFinite(value) ? String(value).length : Infinity;
-    case 'boolean':
-      return value ? 4 : 5;
-    case 'object': {
-      if (value === null) return 4;
-      let size = 2;
-      if (Array.isArray(value)) {
-        for (let i = 0; i < value.length; i++) {
-          // A comma before every item but the first.
-          size += walk(value[i], left - size) + (i > 0 ? 1 : 0);
-          if (size > left) return Infinity;
-        }
-        return size;
-      }
-      const proto: unknown = Object.getPrototypeOf(value);
-      if (proto !== Object.prototype && proto !== null) return Infinity;
-      const keys = Object.keys(value);
-      for (let i = 0; i < keys.length; i++) {
-        const key = keys[i] as string;
-        // "key": and a comma before every member but the first.
-        const head = key.length + 3 + (i > 0 ? 1 : 0);
-        size += head + walk((value as Record<string, unknown>)[key], left - size - head);
-        if (size > left) return Infinity;
-      }
-      return size;
-    }
-    default:
-      return Infinity;
+  if (typeof value === 'string') return value.length + 2;
+  if (typeof value === 'number') return Number.isFinite(value) ? String(value).length : Infinity;
+  if (typeof value === 'boolean') return value ? 4 : 5;
+  if (value === null) return 4;
+  if (typeof value !== 'object') return Infinity;
+  const proto: unknown = Object.getPrototypeOf(value);
+  const keys = Array.isArray(value) ? undefined : Object.keys(value);
+  if (keys !== undefined && proto !== Object.prototype && proto !== null) return Infinity;
+  const n = keys === undefined ? (value as unknown[]).length : keys.length;
+  let size = 2;
+  for (let i = 0; i < n; i++) {
+    const key = keys?.[i];
+    // A comma before every member but the first, and "key": before an object's.
+    const head = (i > 0 ? 1 : 0) + (key === undefined ? 0 : key.length + 3);
+    size += head + walk((value as Record<string | number, unknown>)[key ?? i], left - size - head);
+    if (size > left) return Infinity;
   }
+  return size;
 }

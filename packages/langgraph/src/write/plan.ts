@@ -5,8 +5,7 @@ import { cloneJson, jsonBytes, own, recordOf } from '../format/json.js';
 import { cutValue, moveToParts, tryPrepare, type Movable } from '../format/parts.js';
 import type { CheckpointPayload, ListPiece, StoredValue } from '../format/payloads.js';
 import { partRef } from '../format/refs.js';
-import type { ListPlace } from '../read/rebuild.js';
-import type { ListState } from '../read/tuples.js';
+import type { KnownList } from '../read/rebuild.js';
 import { isList, type Captured, type PutValues } from './capture.js';
 
 /*
@@ -20,11 +19,7 @@ import { isList, type Captured, type PutValues } from './capture.js';
 /** Lists below this size are never worth a chain: the snapshot rule counts them as this big. */
 export const MIN_SNAPSHOT_BYTES = 16 * 1024;
 
-/** A list value as the saver keeps it for the next put: where it lives and each item's JSON. */
-export interface KnownList extends ListPlace {
-  /** Each item's JSON as stored, by position, in objects and arrays no caller holds. */
-  stored: readonly unknown[];
-}
+export type { KnownList };
 
 /** Where each channel value of a stored checkpoint lives: the input of the next put's carried map. */
 export interface Holders {
@@ -177,11 +172,6 @@ export class PutPlan {
     };
   }
 
-  /** Channel -> checkpoint whose row holds its value (this one for values and list pieces). */
-  holders(): Record<string, string> {
-    return recordOf([...[...this.#values.keys(), ...this.#lists.keys()].map((channel): [string, string] => [channel, this.id]), ...this.#carried]);
-  }
-
   /** The list states of this checkpoint, with this row's SHA-256 filled in. */
   listStates(sha: string): Map<string, KnownList> {
     for (const [channel, state] of this.#states) if (state.holder === this.id) this.#states.set(channel, { ...state, sha });
@@ -232,54 +222,21 @@ export class PutPlan {
  * weigh over half of `maxBytes` is not kept: its next put stores them in full (bytes in the store,
  * never a wrong value).
  */
-export class ListStates {
-  readonly #cache: TwoGenerationCache<string, Map<string, KnownList>>;
-
+export class ListStates extends TwoGenerationCache<string, Map<string, KnownList>> {
   constructor(maxEntries: number, maxBytes: number) {
     // With maxBytes 0 nothing is kept: every checkpoint weighs at least 1.
     const floor = Math.max(maxBytes / maxEntries, 1);
-    this.#cache = new TwoGenerationCache(maxBytes, (lists) => {
+    super(maxBytes, (lists) => {
       let bytes = 0;
       for (const state of lists.values()) bytes += state.s + state.d;
       return Math.max(bytes, floor);
     });
   }
 
-  /** Checkpoints kept now (for tests and diagnostics). */
-  get size(): number {
-    return this.#cache.size;
-  }
-
-  /** The weight kept now, at most `maxBytes` (for tests and diagnostics). */
-  get weight(): number {
-    return this.#cache.weight;
-  }
-
-  /** The lists of checkpoint `key`, if remembered. */
-  get(key: string): Map<string, KnownList> | undefined {
-    return this.#cache.get(key);
-  }
-
-  /** Remembers the lists of checkpoint `key`, copying the JSON of handed-out lists now (the read may have handed it out itself). */
-  set(key: string, lists: ReadonlyMap<string, ListState | KnownList>): void {
+  /** Remembers the lists a read handed out for checkpoint `key`, copying their JSON now (the read may have handed it out itself). */
+  remember(key: string, lists: ReadonlyMap<string, KnownList>): void {
     const out = new Map<string, KnownList>();
-    for (const [channel, state] of lists) {
-      if ('stored' in state) out.set(channel, state);
-      else if (state.json !== undefined) {
-        const { items: _items, json, ...place } = state;
-        out.set(channel, { ...place, stored: json.map(cloneJson) });
-      }
-    }
-    this.#cache.set(key, out);
-  }
-
-  /** Forgets checkpoint `key`. */
-  delete(key: string): void {
-    this.#cache.delete(key);
-  }
-
-  /** Forgets every checkpoint whose key `drop` accepts. */
-  deleteKeys(drop: (key: string) => boolean): void {
-    this.#cache.deleteKeys(drop);
+    for (const [channel, state] of lists) out.set(channel, { ...state, stored: state.stored.map(cloneJson) });
+    this.set(key, out);
   }
 }

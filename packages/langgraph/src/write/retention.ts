@@ -49,44 +49,37 @@ export async function pruneThreads(store: CheckpointStore, namespace: string, op
     throw new CheckpointValidationError('keepLatest must be a non-negative integer');
   }
   const olderThan = options.olderThan === undefined ? undefined : new Date(options.olderThan).getTime();
-  if (olderThan !== undefined && Number.isNaN(olderThan)) throw new CheckpointValidationError('olderThan must be a valid date');
+  if (Number.isNaN(olderThan)) throw new CheckpointValidationError('olderThan must be a valid date');
   const threads =
     options.threadId !== undefined ? [options.threadId] : (await store.sessions({ namespace })).map((s) => s.sessionId);
-  const report: PruneReport = { dryRun: options.apply !== true, checkpoints: [], writes: 0, keptForInterrupt: [], keptForValues: [], freedBytes: 0 };
   const apply = options.apply === true;
+  const report: PruneReport = { dryRun: !apply, checkpoints: [], writes: 0, keptForInterrupt: [], keptForValues: [], freedBytes: 0 };
   for (const threadId of threads) {
-    const run = async (tx: CheckpointStore) => pruneThread(tx, namespace, threadId, options, olderThan, report, apply);
-    if (apply) {
-      await store.transaction(async (tx) => {
-        // Under the thread's lock: no put in flight links to a row this removes (see write/thread-lock.ts).
-        const release = await lockThread(tx, namespace, threadId);
-        await run(tx);
-        await release();
-      });
-    } else await run(store);
+    if (!apply) {
+      await pruneThread(store, namespace, threadId, options, olderThan, report);
+      continue;
+    }
+    await store.transaction(async (tx) => {
+      // Under the thread's lock: no put in flight links to a row this removes (see write/thread-lock.ts).
+      const release = await lockThread(tx, namespace, threadId);
+      // Through the facade; `force` because a damaged old row must not block retention.
+      for (const id of await pruneThread(tx, namespace, threadId, options, olderThan, report)) await tx.delete(id, { namespace, apply: true, force: true });
+      await release();
+    });
   }
   return report;
 }
 
-async function pruneThread(
-  store: CheckpointStore,
-  namespace: string,
-  threadId: string,
-  options: SaverPruneOptions,
-  olderThan: number | undefined,
-  report: PruneReport,
-  apply: boolean,
-): Promise<void> {
+/** Selects the rows of one thread to remove, counting them in `report`; their ids, ascending. */
+async function pruneThread(store: CheckpointStore, namespace: string, threadId: string, options: SaverPruneOptions, olderThan: number | undefined, report: PruneReport): Promise<number[]> {
   const everything = await allRowsByPrefix(store, { namespace, prefix: checkpointPrefix(threadId, options.checkpointNs) });
-  const rows = everything.filter(isCheckpointRow);
-  const writeRows = everything.filter((row) => !isCheckpointRow(row));
-  const all = rows.map((row) => ({ row, p: checkpointPayload(row) }));
+  const all = everything.filter(isCheckpointRow).map((row) => ({ row, p: checkpointPayload(row) }));
   const byKey = new Map(all.map((e) => [keyOf(e.p), e]));
   const hasChild = new Set<string>();
   for (const { p } of all) if (p.parent_checkpoint_id !== null) hasChild.add(keyOf({ ...p, checkpoint_id: p.parent_checkpoint_id }));
   const interrupted = new Set<string>();
   const writesOf = new Map<string, StoredRow[]>();
-  for (const row of writeRows) {
+  for (const row of everything.filter((r) => !isCheckpointRow(r))) {
     const w = writePayload(row);
     const k = keyOf(w);
     if (w.writes.some((write) => write.channel === INTERRUPT)) interrupted.add(k);
@@ -98,18 +91,12 @@ async function pruneThread(
   const selected = new Set<string>();
   for (const list of byNs.values()) {
     list.sort((a, b) => (a.p.checkpoint_id < b.p.checkpoint_id ? 1 : a.p.checkpoint_id > b.p.checkpoint_id ? -1 : 0));
-    list.forEach((e, index) => {
-      if (index === 0) return;
-      const beyond = options.keepLatest === undefined || index >= options.keepLatest;
-      const old = olderThan === undefined || Date.parse(e.row.createdAt) < olderThan;
-      if (beyond && old) selected.add(keyOf(e.p));
+    list.forEach(({ row, p }, index) => {
+      const k = keyOf(p);
+      if (index === 0 || index < (options.keepLatest ?? 0) || !(olderThan === undefined || Date.parse(row.createdAt) < olderThan)) return;
+      if (interrupted.has(k) && !hasChild.has(k)) report.keptForInterrupt.push(p.checkpoint_id);
+      else selected.add(k);
     });
-  }
-  for (const k of [...selected]) {
-    if (interrupted.has(k) && !hasChild.has(k)) {
-      selected.delete(k);
-      report.keptForInterrupt.push(byKey.get(k)?.p.checkpoint_id ?? k);
-    }
   }
   // Keep every holder of a value a kept checkpoint reads, until nothing changes.
   const pending = all.filter((e) => !selected.has(keyOf(e.p))).map((e) => e.p);
@@ -124,28 +111,17 @@ async function pruneThread(
       }
     }
   }
-  const ids: number[] = [];
+  const rows: StoredRow[] = [];
   const partRefs: string[] = [];
   for (const k of selected) {
-    const e = byKey.get(k);
-    if (!e) continue;
-    ids.push(e.row.id);
-    partRefs.push(...valuePartRefs(e.p));
-    report.freedBytes += utf8ByteLength(e.row.payloadJson);
+    const e = byKey.get(k) as (typeof all)[number];
+    rows.push(e.row, ...(writesOf.get(k) ?? []));
+    partRefs.push(...valuePartRefs(e.p), ...(writesOf.get(k) ?? []).flatMap((w) => writePartRefs(writePayload(w))));
     report.checkpoints.push({ threadId, checkpointNs: e.p.checkpoint_ns, checkpointId: e.p.checkpoint_id });
-    for (const w of writesOf.get(k) ?? []) {
-      partRefs.push(...writePartRefs(writePayload(w)));
-      ids.push(w.id);
-      report.writes++;
-      report.freedBytes += utf8ByteLength(w.payloadJson);
-    }
+    report.writes += writesOf.get(k)?.length ?? 0;
   }
   // Parts of split values go with their checkpoint (read through the facade, so verified).
-  for (const row of partRefs.length === 0 ? [] : await store.findBySourceRefs(namespace, partRefs)) {
-    ids.push(row.id);
-    report.freedBytes += utf8ByteLength(row.payloadJson);
-  }
-  if (!apply) return;
-  // Through the facade; `force` because a damaged old row must not block retention.
-  for (const id of ids.sort((a, b) => a - b)) await store.delete(id, { namespace, apply: true, force: true });
+  if (partRefs.length > 0) rows.push(...(await store.findBySourceRefs(namespace, partRefs)));
+  for (const row of rows) report.freedBytes += utf8ByteLength(row.payloadJson);
+  return rows.map((row) => row.id).sort((a, b) => a - b);
 }

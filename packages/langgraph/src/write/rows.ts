@@ -9,7 +9,7 @@ import {
 } from '@session-checkpoint/core';
 import { sameJson } from '../format/json.js';
 import { cutValue, moveToParts, tryPrepare, type Movable } from '../format/parts.js';
-import { CHECKPOINT_KIND, writePayload, type StoredValue, type StoredWrite } from '../format/payloads.js';
+import { channelsOf, CHECKPOINT_KIND, writePayload, type StoredValue, type StoredWrite } from '../format/payloads.js';
 import { checkpointRef, threadLockRef, writePartRef } from '../format/refs.js';
 import { groupRows, type CheckpointEntry } from '../read/entries.js';
 import type { TupleReader } from '../read/tuples.js';
@@ -128,18 +128,14 @@ async function repeatDifference(reader: TupleReader, existing: CheckpointEntry, 
   if (!sameStored(p.checkpoint, values.checkpoint)) return 'the checkpoint (versions, timestamp or other fields)';
   if (!sameStored(p.metadata, values.metadata)) return 'the metadata';
   const stored = await reader.storedValues(existing);
-  const given = Object.keys(plan.holders());
+  const given = channelsOf(plan.payload());
   for (const channel of [...new Set([...stored.keys(), ...given])].sort()) {
     const old = stored.get(channel);
     if (old === undefined || !given.includes(channel)) return `channel '${channel}' (${old === undefined ? 'not stored' : 'not given'})`;
-    if (!sameStored(old, storedOf(await values.of(channel)))) return `channel '${channel}'`;
+    const now = await values.of(channel);
+    if (!sameStored(old, isList(now) ? { t: now.t, j: now.items } : now.stored)) return `channel '${channel}'`;
   }
   return undefined;
-}
-
-/** A captured value as the stored value it rebuilds to. */
-function storedOf(captured: Captured): StoredValue {
-  return isList(captured) ? { t: captured.t, j: captured.items } : captured.stored;
 }
 
 /** Two stored values that load to the same value: same type tag, equal JSON (any key order) or bytes. */
