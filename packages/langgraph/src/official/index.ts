@@ -16,8 +16,8 @@
  *
  * @packageDocumentation
  */
-export { openOfficialStore, type OfficialKind, type OfficialRow, type OfficialStore, type OpenOfficialStoreOptions } from './open.js';
-export { officialChannelValues, officialState, officialThreads, officialTimeline, officialWrites, sourceOf, type OfficialSelector, type OfficialTimelineOptions } from './reader.js';
-export { decodeStoredValue, type ValuePlace } from './decode.js';
+export { openOfficialStore, officialStoreOver, type OfficialConnection, type OfficialKind, type OfficialRow, type OfficialStore, type OpenOfficialStoreOptions } from './open.js';
+export { officialChannelValues, officialCheckpoint, officialState, officialThreads, officialTimeline, officialWrites, sourceOf, type OfficialCheckpoint, type OfficialSelector, type OfficialTimelineOptions, type OfficialWrite } from './reader.js';
+export { decodeStored, decodeStoredValue, jsonFormOf, type DecodedValue, type ValuePlace } from './decode.js';
 export { UndecodableValueError } from './errors.js';
 export { officialStoreStats, OUR_ROW_OVERHEAD, type OfficialStoreStats, type OfficialThreadStats } from './stats.js';

@@ -147,3 +147,41 @@ export async function openOfficialStore(location: string, options: OpenOfficialS
   if (/^postgres(ql)?:\/\//i.test(location)) return openPostgres(location, options.schema);
   throw new CheckpointValidationError(`Unknown store location ${JSON.stringify(location)}: expected sqlite:PATH or postgres://URL[?schema=S]`);
 }
+
+/** A connection opened (and closed) by someone else: a SqliteSaver's better-sqlite3 `db`, or a PostgresSaver's `pool` and schema. */
+export type OfficialConnection =
+  | { kind: 'sqlite'; db: { prepare(sql: string): { all(...args: unknown[]): unknown[] } } }
+  | { kind: 'postgres'; pool: { query(sql: string, args?: unknown[]): Promise<{ rows: unknown[] }> }; schema: string };
+
+/**
+ * An {@link OfficialStore} over a connection already open (the migration reads a SqliteSaver or
+ * PostgresSaver it was given through this). Queries only read; `close` leaves the connection open.
+ *
+ * @example
+ * ```ts
+ * const store = officialStoreOver({ kind: 'sqlite', db: sqliteSaver.db });
+ * ```
+ */
+export function officialStoreOver(connection: OfficialConnection): OfficialStore {
+  if (connection.kind === 'sqlite') {
+    const { db } = connection;
+    return {
+      kind: 'sqlite',
+      location: 'sqlite:(open connection)',
+      schema: 'main',
+      tables: { checkpoints: 'checkpoints', writes: 'writes', blobs: null },
+      query: async (sql, args = []) => db.prepare(sql.replace(/\$\d+/g, '?')).all(...args) as OfficialRow[],
+      close: async () => undefined,
+    };
+  }
+  const { pool, schema } = connection;
+  const quote = (name: string) => `"${schema.replace(/"/g, '""')}".${name}`;
+  return {
+    kind: 'postgres',
+    location: 'postgres:(open pool)',
+    schema,
+    tables: { checkpoints: quote('checkpoints'), writes: quote('checkpoint_writes'), blobs: quote('checkpoint_blobs') },
+    query: async (sql, args = []) => (await pool.query(sql, [...args])).rows as OfficialRow[],
+    close: async () => undefined,
+  };
+}

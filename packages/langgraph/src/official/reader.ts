@@ -2,7 +2,7 @@ import { CheckpointNotFoundError, CheckpointValidationError } from '@session-che
 import { decodeCursor, encodeCursor } from '@session-checkpoint/core/toolkit';
 import { nextNodes } from '../rows/state.js';
 import type { LanggraphState, LanggraphThreadSummary, LanggraphTimelineEntry, LanggraphWrite, OfficialSource, PendingWriteTuple, TimelinePage } from '../rows/types.js';
-import { decodeStoredValue, type ValuePlace } from './decode.js';
+import { decodeStored, decodeStoredValue, jsonFormOf, type DecodedValue, type ValuePlace } from './decode.js';
 import type { OfficialRow, OfficialStore } from './open.js';
 
 /*
@@ -293,18 +293,25 @@ async function checkpointRow(store: OfficialStore, selector: OfficialSelector): 
  */
 export async function officialWrites(store: OfficialStore, selector: OfficialSelector & { checkpointId: string }): Promise<LanggraphWrite[]> {
   await checkpointRow(store, selector);
-  return writesOf(store, selector.threadId, selector.checkpointNs ?? '', selector.checkpointId);
+  return (await writesOf(store, selector.threadId, selector.checkpointNs ?? '', selector.checkpointId)).map((w) => ({ ...w, task_path: '', value: jsonFormOf(w.value) }));
 }
 
-async function writesOf(store: OfficialStore, thread: string, ns: string, id: string): Promise<LanggraphWrite[]> {
+/** One pending write of {@link OfficialCheckpoint}, its value decoded. */
+export interface OfficialWrite {
+  task_id: string;
+  idx: number;
+  channel: string;
+  value: DecodedValue;
+}
+
+async function writesOf(store: OfficialStore, thread: string, ns: string, id: string): Promise<OfficialWrite[]> {
   const value = store.kind === 'sqlite' ? 'value' : 'blob';
   const rows = await store.query(`SELECT task_id, idx, channel, type, ${value} AS value FROM ${store.tables.writes} WHERE thread_id = $1 AND checkpoint_ns = $2 AND checkpoint_id = $3 ORDER BY task_id, idx`, [thread, ns, id]);
   return rows.map((r) => ({
     task_id: text(r.task_id),
-    task_path: '',
     idx: num(r.idx),
     channel: text(r.channel),
-    value: decodeStoredValue(r.type === null ? null : text(r.type), r.value as Uint8Array | string | null, {
+    value: decodeStored(r.type === null ? null : text(r.type), r.value as Uint8Array | string | null, {
       threadId: thread,
       checkpointNs: ns,
       checkpointId: id,
@@ -314,7 +321,7 @@ async function writesOf(store: OfficialStore, thread: string, ns: string, id: st
 }
 
 /** PostgresSaver: the channel values of one checkpoint, from the blobs its versions name (type `empty` left out, as getTuple does). */
-async function postgresValues(store: OfficialStore, thread: string, ns: string, id: string, only?: ReadonlySet<string>): Promise<Record<string, unknown>> {
+async function postgresValues(store: OfficialStore, thread: string, ns: string, id: string, only?: ReadonlySet<string>): Promise<Map<string, DecodedValue>> {
   const rows = await store.query(
     `SELECT b.channel, b.type, b.blob FROM ${store.tables.checkpoints} c
      CROSS JOIN LATERAL jsonb_each_text(c.checkpoint->'channel_versions') v
@@ -322,14 +329,21 @@ async function postgresValues(store: OfficialStore, thread: string, ns: string, 
      WHERE c.thread_id = $1 AND c.checkpoint_ns = $2 AND c.checkpoint_id = $3${only === undefined ? '' : ' AND v.key = ANY($4::text[])'}`,
     only === undefined ? [thread, ns, id] : [thread, ns, id, [...only]],
   );
-  const values: Record<string, unknown> = {};
+  const values = new Map<string, DecodedValue>();
   for (const r of rows) {
     const type = text(r.type);
     if (type === 'empty') continue;
     const channel = text(r.channel);
-    Object.defineProperty(values, channel, { value: decodeStoredValue(type, r.blob as Uint8Array | null, { threadId: thread, checkpointNs: ns, checkpointId: id, what: `channel ${channel}` }), enumerable: true, writable: true, configurable: true });
+    values.set(channel, decodeStored(type, r.blob as Uint8Array | null, { threadId: thread, checkpointNs: ns, checkpointId: id, what: `channel ${channel}` }));
   }
   return values;
+}
+
+/** Channel values in their JSON form, as an object (own properties, `__proto__` kept as data). */
+function valuesObject(values: Map<string, DecodedValue>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [channel, value] of values) Object.defineProperty(out, channel, { value: jsonFormOf(value), enumerable: true, writable: true, configurable: true });
+  return out;
 }
 
 /** The checkpoint document of a row: SqliteSaver's serialized checkpoint, or PostgresSaver's jsonb (without values). */
@@ -353,6 +367,50 @@ function checkpointDocument(store: OfficialStore, row: OfficialRow, at: ValuePla
  * ```
  */
 export async function officialState(store: OfficialStore, selector: OfficialSelector): Promise<LanggraphState> {
+  const c = await officialCheckpoint(store, selector);
+  const values = valuesObject(c.values);
+  return {
+    family: 'langgraph',
+    source: sourceOf(store),
+    verified: false,
+    namespace: store.schema,
+    thread_id: c.threadId,
+    checkpoint_ns: c.checkpointNs,
+    checkpoint_id: c.checkpointId,
+    parent_checkpoint_id: c.parentCheckpointId,
+    ts: typeof c.checkpoint.ts === 'string' ? c.checkpoint.ts : '',
+    values,
+    next: nextNodes(c.checkpoint, new Set(Object.keys(values))),
+    metadata: jsonFormOf(c.metadata),
+    pending_writes: c.writes.map((w): PendingWriteTuple => [w.task_id, w.channel, jsonFormOf(w.value)]),
+    checkpoint: c.checkpoint,
+  };
+}
+
+/** One checkpoint of an official store, decoded from the serializer's form but not revived: what {@link officialState} and the migration read. */
+export interface OfficialCheckpoint {
+  threadId: string;
+  checkpointNs: string;
+  checkpointId: string;
+  parentCheckpointId: string | null;
+  /** The checkpoint without `channel_values` (`v`, `id`, `ts`, `channel_versions`, `versions_seen`, ...). */
+  checkpoint: Record<string, unknown>;
+  /** Channel values, as `getTuple` finds them (PostgresSaver: blobs of type `empty` left out). */
+  values: Map<string, DecodedValue>;
+  metadata: DecodedValue;
+  /** Pending writes, by task id then index. */
+  writes: OfficialWrite[];
+}
+
+/**
+ * Reads and decodes one checkpoint (the latest of (thread, ns) without an id): one checkpoint
+ * row, its blobs (PostgresSaver) and its writes. Pending sends of checkpoints before LangGraph's
+ * v4 are left as stored, not migrated.
+ *
+ * @throws CheckpointNotFoundError when the thread or checkpoint has no row.
+ * @throws UndecodableValueError for a value of a type this reader cannot decode.
+ */
+export async function officialCheckpoint(store: OfficialStore, selector: OfficialSelector): Promise<OfficialCheckpoint> {
   const row = await checkpointRow(store, selector);
   const thread = selector.threadId;
   const ns = selector.checkpointNs ?? '';
@@ -360,26 +418,21 @@ export async function officialState(store: OfficialStore, selector: OfficialSele
   const at = { threadId: thread, checkpointNs: ns, checkpointId: id };
   const doc = checkpointDocument(store, row, { ...at, what: 'the checkpoint' });
   const { channel_values: stored, ...checkpoint } = doc;
-  const values = store.kind === 'sqlite' ? ((stored ?? {}) as Record<string, unknown>) : await postgresValues(store, thread, ns, id);
+  let values: Map<string, DecodedValue>;
+  if (store.kind === 'sqlite') {
+    values = new Map();
+    if (stored !== null && typeof stored === 'object') for (const [channel, json] of Object.entries(stored)) values.set(channel, { type: 'json', json });
+  } else values = await postgresValues(store, thread, ns, id);
   checkpoint.channel_versions ??= {};
   checkpoint.versions_seen ??= {};
-  const metadata = store.kind === 'sqlite' ? decodeStoredValue(row.type === null ? null : text(row.type), row.metadata as Uint8Array | string, { ...at, what: 'metadata' }) : jsonColumn(row.metadata);
-  const writes = await writesOf(store, thread, ns, id);
+  const metadata = store.kind === 'sqlite' ? decodeStored(row.type === null ? null : text(row.type), row.metadata as Uint8Array | string, { ...at, what: 'metadata' }) : { type: 'json' as const, json: jsonColumn(row.metadata) };
   return {
-    family: 'langgraph',
-    source: sourceOf(store),
-    verified: false,
-    namespace: store.schema,
-    thread_id: thread,
-    checkpoint_ns: ns,
-    checkpoint_id: id,
-    parent_checkpoint_id: row.parent_checkpoint_id === null || row.parent_checkpoint_id === undefined ? null : text(row.parent_checkpoint_id),
-    ts: typeof checkpoint.ts === 'string' ? checkpoint.ts : '',
-    values,
-    next: nextNodes(checkpoint, new Set(Object.keys(values))),
-    metadata,
-    pending_writes: writes.map((w): PendingWriteTuple => [w.task_id, w.channel, w.value]),
+    ...at,
+    parentCheckpointId: row.parent_checkpoint_id === null || row.parent_checkpoint_id === undefined ? null : text(row.parent_checkpoint_id),
     checkpoint,
+    values,
+    metadata,
+    writes: await writesOf(store, thread, ns, id),
   };
 }
 
@@ -393,7 +446,7 @@ export async function officialChannelValues(store: OfficialStore, selector: Offi
   const only = new Set(selector.channels);
   if (store.kind === 'postgres') {
     await checkpointRow(store, selector);
-    return postgresValues(store, selector.threadId, selector.checkpointNs ?? '', selector.checkpointId, only);
+    return valuesObject(await postgresValues(store, selector.threadId, selector.checkpointNs ?? '', selector.checkpointId, only));
   }
   const { values } = await officialState(store, selector);
   return Object.fromEntries(Object.entries(values).filter(([k]) => only.has(k)));
