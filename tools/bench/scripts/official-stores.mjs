@@ -39,7 +39,7 @@ const log = (text) => process.stderr.write(`${text}\n`);
 const median = (values) => [...values].sort((a, b) => a - b)[values.length >> 1];
 
 /** Runs a one-node chat graph for `n` turns on `saver`; returns the checkpoints written. */
-async function writeChat(saver, n, bytes) {
+async function writeChat(saver, location, n, bytes) {
   const graph = new StateGraph(MessagesAnnotation)
     .addNode('agent', (s) => ({ messages: [new AIMessage(`answer ${s.messages.length}: ${'lorem ipsum '.repeat(Math.ceil(bytes / 12)).slice(0, bytes)}`)] }))
     .addEdge(START, 'agent')
@@ -50,8 +50,10 @@ async function writeChat(saver, n, bytes) {
     await graph.invoke({ messages: [new HumanMessage(`question ${t}`)] }, config);
     if (t % 25 === 0) process.stderr.write(`\r${t} turns`);
   }
-  let count = 0;
-  for await (const _ of saver.list(config, { limit: 100000 })) count++;
+  // Counted in SQL: PostgresSaver's own list would read every blob of the thread first.
+  const store = await openOfficialStore(location);
+  const count = (await officialStoreStats(store)).totals.checkpoints;
+  await store.close();
   process.stderr.write(`\r${n} turns, ${count} checkpoints in ${((performance.now() - started) / 1000).toFixed(0)} s\n`);
   return count;
 }
@@ -93,7 +95,7 @@ async function walkTimeline(store) {
 }
 
 async function stateFigures(kind, saver, location) {
-  const checkpoints = await writeChat(saver, turns, msgBytes);
+  const checkpoints = await writeChat(saver, location, turns, msgBytes);
   const store = await openOfficialStore(location);
   try {
     const config = { configurable: { thread_id: 'long-chat' } };
@@ -189,7 +191,7 @@ try {
     const paintSchema = `${schema}_paint`;
     const paintSaver = PostgresSaver.fromConnString(PG_URL, { schema: paintSchema });
     await paintSaver.setup();
-    const written = await writeChat(paintSaver, Math.ceil(paintCheckpoints / 3), 100);
+    const written = await writeChat(paintSaver, `${PG_URL}?schema=${paintSchema}`, Math.ceil(paintCheckpoints / 3), 100);
     await paintSaver.end();
     report.paint = { backend: 'PostgresSaver', checkpoints: written, ...(await paintFigures(PG_URL, ['--schema', paintSchema])) };
   } else log('SC_PG_URL is not set: PostgresSaver figures skipped');
