@@ -131,7 +131,7 @@ function pageSql(store: OfficialStore): string {
     const ok = `(c.type IS NULL OR c.type = 'json') AND json_valid(${doc})`;
     return `SELECT c.checkpoint_id AS id, c.parent_checkpoint_id AS parent, c.type AS type, CAST(c.metadata AS TEXT) AS metadata,
       CASE WHEN ${ok} THEN json_extract(${doc}, '$.ts') END AS ts,
-      CASE WHEN ${ok} THEN json_extract(${doc}, '$.channel_versions') END AS versions,
+      CASE WHEN ${ok} THEN coalesce(json_extract(${doc}, '$.channel_versions'), '{}') END AS versions,
       CASE WHEN ${ok} THEN (SELECT json_group_array(key) FROM json_each(${doc}, '$.channel_values')) END AS channels,
       coalesce(length(c.checkpoint), 0) + coalesce(length(c.metadata), 0) AS bytes,
       (SELECT coalesce(sum(length(w.value)), 0) FROM ${writes} w WHERE w.thread_id = c.thread_id AND w.checkpoint_ns = c.checkpoint_ns AND w.checkpoint_id = c.checkpoint_id) AS write_bytes,
@@ -139,7 +139,7 @@ function pageSql(store: OfficialStore): string {
       FROM ${checkpoints} c`;
   }
   return `SELECT c.checkpoint_id AS id, c.parent_checkpoint_id AS parent, 'json' AS type, c.metadata AS metadata, c.checkpoint->>'ts' AS ts,
-      (SELECT jsonb_object_agg(key, value) FROM jsonb_each_text(c.checkpoint->'channel_versions')) AS versions, NULL AS channels,
+      coalesce((SELECT jsonb_object_agg(key, value) FROM jsonb_each_text(c.checkpoint->'channel_versions')), '{}'::jsonb) AS versions, NULL AS channels,
       octet_length(c.checkpoint::text) + octet_length(c.metadata::text) AS bytes,
       (SELECT coalesce(sum(octet_length(w.blob)), 0) FROM ${writes} w WHERE w.thread_id = c.thread_id AND w.checkpoint_ns = c.checkpoint_ns AND w.checkpoint_id = c.checkpoint_id) AS write_bytes,
       (SELECT coalesce(json_agg(DISTINCT w.channel), '[]'::json) FROM ${writes} w WHERE w.thread_id = c.thread_id AND w.checkpoint_ns = c.checkpoint_ns AND w.checkpoint_id = c.checkpoint_id) AS write_channels
