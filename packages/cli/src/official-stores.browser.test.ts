@@ -46,7 +46,7 @@ const BACKENDS: Backend[] = [
     available: true,
     open: async (dir) => {
       const saver = SqliteSaver.fromConnString(join(dir, 'saver.db'));
-      return { saver, args: ['--from', `sqlite:${join(dir, 'saver.db')}`], close: async () => saver.db.close() };
+      return { saver, args: ['--from', `sqlite:${join(dir, 'saver.db')}`], close: async () => void saver.db.close() };
     },
   },
   {
