@@ -28,7 +28,9 @@ export interface OfficialThreadStats {
    * An estimate of its size once migrated into our layout: per (namespace, channel) the largest
    * stored value once (a list such as `messages` is stored as appended items, so its last and
    * largest version holds each item about once), plus each checkpoint's document without values,
-   * its metadata and writes, plus {@link OUR_ROW_OVERHEAD} a row. A guide before moving, not a promise.
+   * its metadata and writes, plus {@link OUR_ROW_OVERHEAD} a row. A guide before moving, not a promise:
+   * it counts payload bytes, and a SQLite file adds indexes and row fields (on a 300-turn thread the
+   * file came out at about twice the estimate; docs/benchmarks.md).
    */
   estimated_bytes_in_our_layout: number;
 }
