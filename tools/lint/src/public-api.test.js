@@ -113,8 +113,15 @@ const PUBLIC_NAMES = {
   ],
   'langgraph/rows': [
     'CheckpointSelector', 'LANGGRAPH_NAMESPACE', 'LanggraphState', 'LanggraphThreadSummary', 'LanggraphTimelineEntry',
-    'LanggraphTimelineOptions', 'LanggraphWrite', 'PendingWriteTuple', 'RowError', 'RowsPlace', 'TimelinePage',
+    'LanggraphTimelineOptions', 'LanggraphWrite', 'OfficialSource', 'PendingWriteTuple', 'RowError', 'RowsPlace', 'TimelinePage',
     'langgraphChannelValues', 'langgraphState', 'langgraphThreads', 'langgraphTimeline', 'langgraphWrites',
+  ],
+  'langgraph/official': [
+    'DecodedValue', 'OUR_ROW_OVERHEAD', 'OfficialCheckpoint', 'OfficialConnection', 'OfficialKind', 'OfficialRow', 'OfficialSelector',
+    'OfficialStore', 'OfficialStoreStats', 'OfficialThreadStats', 'OfficialTimelineOptions', 'OfficialWrite', 'OpenOfficialStoreOptions',
+    'UndecodableValueError', 'ValuePlace', 'decodeStored', 'decodeStoredValue', 'jsonFormOf', 'officialChannelValues', 'officialCheckpoint',
+    'officialState', 'officialStoreOver', 'officialStoreStats', 'officialThreads', 'officialTimeline', 'officialWrites', 'openOfficialStore',
+    'sourceOf',
   ],
   'openai-agents/rows': [
     'AGENTS_NAMESPACE', 'RowError', 'SessionRowsPlace', 'SessionState', 'SessionStateOptions', 'SessionSummary',

@@ -61,6 +61,15 @@ describe('the rows subpaths import no framework', () => {
     });
   }
 
+  it('@session-checkpoint/langgraph/official (the official savers\' stores) loads no framework module either', () => {
+    const entry = packageFile('@session-checkpoint/langgraph/official');
+    expect(entry, 'langgraph exports ./official').toBeDefined();
+    expect(existsSync(entry), `${entry} is built (run the build first)`).toBe(true);
+    const { bare, files } = bareImports(entry);
+    expect(files).toBeGreaterThan(3);
+    expect(bare.filter((b) => FRAMEWORK.test(b.specifier))).toEqual([]);
+  });
+
   it('the walk sees a framework import where there is one (the saver entry)', () => {
     const { bare } = bareImports(packageFile('@session-checkpoint/langgraph'));
     expect(bare.some((b) => b.specifier.startsWith('@langchain/'))).toBe(true);

@@ -262,6 +262,16 @@ describe('installed globally (npm i -g of the tarballs), with the example plugin
     expect(threads.json.result.map((t) => [t.family, t.thread_id]).sort()).toEqual([['langgraph', 'chat'], ['openai-agents', 'user-42']]);
     expect(global('state', '--store', 'inspect.sqlite', '--thread', 'chat')).toMatchObject({ status: 0, json: { ok: true, result: { family: 'langgraph', checkpoint_id: '1ef00000-0000-6000-8000-000000000001', values: { messages: ['hello'] } } } });
     expect(global('state', '--store', 'inspect.sqlite', '--thread', 'user-42')).toMatchObject({ status: 0, json: { ok: true, result: { family: 'openai-agents', items: [{ role: 'user', content: 'hi' }] } } });
+    // An official SqliteSaver file, read where it is by the readers of .../langgraph/official in the bundle.
+    const { SqliteSaver } = await import('@langchain/langgraph-checkpoint-sqlite');
+    const theirs = SqliteSaver.fromConnString(join(home, 'official.db'));
+    const official = { ...emptyCheckpoint(), id: '1ef00000-0000-6000-8000-000000000002', channel_values: { messages: ['hi there'] }, channel_versions: { messages: 1 } };
+    await theirs.put({ configurable: { thread_id: 'theirs', checkpoint_ns: '' } }, official, { source: 'input', step: -1, parents: {} }, { messages: 1 });
+    theirs.db.close();
+    expect(global('state', '--from', 'sqlite:official.db', '--thread', 'theirs')).toMatchObject({
+      status: 0,
+      json: { ok: true, result: { family: 'langgraph', source: 'SqliteSaver', verified: false, checkpoint_id: '1ef00000-0000-6000-8000-000000000002', values: { messages: ['hi there'] } } },
+    });
   });
 
   it('serves the inspect viewer from the installed package: the page, its bundled script and styles, the API, nothing from elsewhere', async () => {

@@ -84,6 +84,23 @@ export const GLOBAL_FLAGS = {
   verbose: flag.boolean({ description: `Print warnings and progress on stderr. Default is silence (also $${VERBOSE_ENV}=1).`, helpGroup: 'GLOBAL' }),
 };
 
+/**
+ * `--source`: read an official LangGraph saver's store (SqliteSaver file, PostgresSaver database)
+ * instead of ours. Every command that reads threads takes it; `diff` takes only this name, since
+ * its `--from` is a checkpoint id.
+ */
+export const SOURCE_FLAG = {
+  source: flag.string({
+    description: "Read an official LangGraph saver's store instead of ours, read-only: sqlite:PATH (a SqliteSaver file) or postgres://URL (a PostgresSaver database; schema from --schema or ?schema=S, default public). Its rows carry no hash: everything read is marked unverified.",
+  }),
+};
+
+/** `--from` and `--source` (the same flag under two names) of `threads`, `state` and `inspect`. */
+export const FROM_FLAGS = {
+  from: flag.string({ description: 'Same as --source: sqlite:PATH or postgres://URL of an official LangGraph saver, read-only.' }),
+  ...SOURCE_FLAG,
+};
+
 /** The flags naming one thread, shared by `state` and `diff`. */
 export const THREAD_FLAGS = {
   thread: flag.string({ description: 'The LangGraph thread id or the session id.', required: true }),

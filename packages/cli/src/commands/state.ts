@@ -1,6 +1,8 @@
 import { CheckpointNotFoundError } from '@session-checkpoint/core';
 import { defineCommand } from '../command/define-command.js';
-import { flag, THREAD_FLAGS, threadSelector } from '../command/flags.js';
+import { flag, FROM_FLAGS, THREAD_FLAGS, threadSelector } from '../command/flags.js';
+import { UsageError } from '../errors/usage-error.js';
+import { officialLocation, withOfficial } from '../store/official-location.js';
 
 /**
  * `state`: the verified state at one step of a thread (the latest by default). With `--path`, the
@@ -16,23 +18,32 @@ export default defineCommand({
     '<%= config.bin %> <%= command.id %> --store app.sqlite --thread chat-1',
     '<%= config.bin %> <%= command.id %> --store app.sqlite --thread chat-1 --checkpoint 1ef4... --path /messages/0',
     '<%= config.bin %> <%= command.id %> --store app.sqlite --thread user-42 --position 4',
+    { description: "A PostgresSaver's thread, read where it is (unverified):", command: '<%= config.bin %> <%= command.id %> --from postgres://user@host:5432/db --schema lg --thread chat-1' },
   ],
   flags: {
     ...THREAD_FLAGS,
     checkpoint: flag.string({ description: 'LangGraph checkpoint id (a session position, a plain checkpoint id). Default is the latest.' }),
     path: flag.string({ description: 'RFC 6901 JSON pointer into values (LangGraph), items (sessions) or the payload: print only that value.' }),
     position: flag.integer({ description: 'OpenAI Agents sessions: the items up to this position (1 is the first item).' }),
+    ...FROM_FLAGS,
   },
   async action({ flags, openStore }) {
     const { checkpoint, path, position } = flags;
     const inspect = await import('../inspect/index.js');
     if (path !== undefined) inspect.parsePointer(path);
-    const store = await openStore();
-    const state = await inspect.readState(store, {
-      ...threadSelector(flags),
-      ...(checkpoint === undefined ? {} : { checkpointId: checkpoint }),
-      ...(position === undefined ? {} : { position }),
-    });
+    const location = officialLocation(flags);
+    if (location !== undefined && position !== undefined) throw new UsageError('--position is for OpenAI Agents sessions; an official saver\'s store holds LangGraph threads');
+    const selector = threadSelector(flags);
+    const state =
+      location !== undefined
+        ? await withOfficial(location, flags.schema, (lib, store) =>
+            lib.officialState(store, { threadId: selector.threadId, ...(selector.checkpointNs === undefined ? {} : { checkpointNs: selector.checkpointNs }), ...(checkpoint === undefined ? {} : { checkpointId: checkpoint }) }),
+          )
+        : await inspect.readState(await openStore(), {
+            ...selector,
+            ...(checkpoint === undefined ? {} : { checkpointId: checkpoint }),
+            ...(position === undefined ? {} : { position }),
+          });
     if (path === undefined) return state;
     const at = inspect.valueAtPointer(inspect.stateDocument(state), path);
     if (!at.found) throw new CheckpointNotFoundError(`nothing at ${JSON.stringify(path)} in this state`);

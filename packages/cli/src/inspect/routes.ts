@@ -91,7 +91,7 @@ async function changedTimeline(source: InspectSource, ref: ThreadRef, pointer: s
     page = await source.timeline(ref, { cursor: next ?? undefined, limit: Math.min(MAX_PAGE, FILTER_SCAN - scanned) });
     for (const entry of page.entries) {
       scanned++;
-      if (entry.status !== 'verified') {
+      if (entry.status === 'failed') {
         matched.push({ ...entry, changes: [] });
         continue;
       }
@@ -125,7 +125,7 @@ async function debugBundle(source: InspectSource, ref: ThreadRef, params: URLSea
     steps.push(...page.entries);
     cursor = page.next_cursor;
   } while (cursor !== null && steps.length < BUNDLE_STEPS);
-  const id = params.get('checkpoint') ?? steps.find((step) => step.status === 'verified')?.checkpoint_id;
+  const id = params.get('checkpoint') ?? steps.find((step) => step.status !== 'failed')?.checkpoint_id;
   const chosen = steps.find((step) => step.checkpoint_id === id);
   const settle = async <T>(work: () => Promise<T>): Promise<T | { error: string }> => {
     try {

@@ -2,12 +2,15 @@ import type { CheckpointStore } from '@session-checkpoint/core';
 import { writeResult } from '../output/write-json.js';
 import { openBrowser } from './open-browser.js';
 import { readerSource } from './reader-source.js';
+import type { InspectSource } from './source.js';
 import { startInspectServer } from './server.js';
 
 /** What {@link serveInspector} needs from the command. */
 export interface ServeOptions {
-  /** The store, opened read-only; the command's lifecycle closes it after this returns. */
-  store: CheckpointStore;
+  /** The store, opened read-only; the command's lifecycle closes it after this returns. Not needed with `source`. */
+  store?: CheckpointStore | undefined;
+  /** What to serve instead of `store` (an official saver's store, `officialSource`). */
+  source?: InspectSource | undefined;
   /** Only this store namespace; default is every namespace. */
   namespace?: string | undefined;
   /** Port on 127.0.0.1; default `0` (random free port). */
@@ -42,7 +45,9 @@ function signalled(): Promise<string> {
  * ```
  */
 export async function serveInspector(options: ServeOptions): Promise<void> {
-  const server = await startInspectServer({ source: readerSource(options.store, { namespace: options.namespace }), port: options.port ?? 0 });
+  const source = options.source ?? (options.store === undefined ? undefined : readerSource(options.store, { namespace: options.namespace }));
+  if (source === undefined) throw new TypeError('serveInspector needs a store or a source');
+  const server = await startInspectServer({ source, port: options.port ?? 0 });
   // Listening from here on: a signal before this point (or a failed start) ends the process as usual.
   const stop = options.stop ?? signalled();
   try {

@@ -2,6 +2,7 @@ import type { RunnableConfig } from '@langchain/core/runnables';
 import type { BaseCheckpointSaver, ChannelVersions, CheckpointMetadata, CheckpointTuple, PendingWrite } from '@langchain/langgraph-checkpoint';
 import { saverIndex, type CheckpointKey, type SaverIndex } from './indexes.js';
 import { tupleDifferences, type FieldDifference } from './compare.js';
+import { tupleReader, type TupleReader } from './decoded-source.js';
 
 /** What {@link migrateCheckpoints} reports while it works. */
 export interface MigrationProgress {
@@ -125,9 +126,10 @@ export async function migrateCheckpoints(source: BaseCheckpointSaver, target: Ba
   let done = 0;
   const tick = () => options.onProgress?.({ phase, done: ++done, total });
   if (apply) await (target as { setup?: () => unknown }).setup?.();
+  const read = tupleReader(source);
   for (const thread of threads) {
     for (const group of byNamespace(await from.checkpoints(thread))) {
-      await copyNamespace(source, target, to, { thread, ns: group[0]?.ns ?? '', apply }, group, report, tick);
+      await copyNamespace(read, target, to, { thread, ns: group[0]?.ns ?? '', apply }, group, report, tick);
     }
   }
   if (options.verify ?? apply) report.verification = await verifyMigration(source, target, { threadIds: threads, ...(options.onProgress ? { onProgress: options.onProgress } : {}) });
@@ -140,7 +142,7 @@ export async function migrateCheckpoints(source: BaseCheckpointSaver, target: Ba
  * (a kill may have stopped between its put and the end of its writes; a no-op where they are complete).
  */
 async function copyNamespace(
-  source: BaseCheckpointSaver,
+  source: TupleReader,
   target: BaseCheckpointSaver,
   to: SaverIndex,
   at: { thread: string; ns: string; apply: boolean },

@@ -25,6 +25,7 @@ export type {
   LanggraphThreadSummary,
   LanggraphTimelineEntry,
   LanggraphWrite,
+  OfficialSource,
   PendingWriteTuple,
   RowError,
   RowsPlace,

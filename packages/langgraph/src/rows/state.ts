@@ -118,7 +118,7 @@ function newer(a: unknown, b: unknown): boolean {
  * The nodes triggered at this checkpoint, sorted, from its channel versions alone: a StateGraph
  * node runs when its channel `branch:to:<node>` (or `__start__`) has a version the node has not seen.
  */
-function nextNodes(checkpoint: Record<string, unknown>, present: ReadonlySet<string>): string[] {
+export function nextNodes(checkpoint: Record<string, unknown>, present: ReadonlySet<string>): string[] {
   const versions = (checkpoint.channel_versions ?? {}) as Record<string, unknown>;
   const seen = (checkpoint.versions_seen ?? {}) as Record<string, Record<string, unknown> | undefined>;
   const out: string[] = [];

@@ -8,9 +8,19 @@ import type { RowError } from '@session-checkpoint/core/toolkit';
 /** A failure of one row, as a reader reports it instead of throwing (the entry stays visible). */
 export type { RowError };
 
+/**
+ * Where rows come from when they are not this store's: an official saver's database, read by
+ * `@session-checkpoint/langgraph/official`. Such rows carry no hash, so nothing read from them is
+ * verified; every answer from them says so (`verified: false`, timeline status `"unverified"`).
+ */
+export type OfficialSource = 'SqliteSaver' | 'PostgresSaver';
+
 /** One LangGraph thread of a store namespace. */
 export interface LanggraphThreadSummary {
   family: 'langgraph';
+  /** Set on threads of an official saver's store (`./official`): their rows are not verified. */
+  source?: OfficialSource;
+  verified?: false;
   /** Store namespace holding the rows. */
   namespace: string;
   thread_id: string;
@@ -37,10 +47,13 @@ export interface LanggraphTimelineEntry {
   ts?: string;
   /** UTF-8 bytes stored for this step: its checkpoint row, its write rows and their part rows. */
   bytes: number;
-  /** Store row id of the checkpoint row. */
-  row_id: number;
-  /** `"verified"`: the rows passed verification; `"failed"`: see `error`. */
-  status: 'verified' | 'failed';
+  /** Store row id of the checkpoint row; `null` for an official saver's row (they have none). */
+  row_id: number | null;
+  /**
+   * `"verified"`: the rows passed verification; `"failed"`: see `error`; `"unverified"`: a row of
+   * an official saver's store, which carries no hash to check.
+   */
+  status: 'verified' | 'failed' | 'unverified';
   error?: RowError;
   /** The checkpoint's metadata in its stored JSON form (`source`, `step`, `parents`, ...), when verified. */
   metadata?: unknown;
@@ -68,6 +81,9 @@ export type PendingWriteTuple = [task_id: string, channel: string, value: unknow
  */
 export interface LanggraphState {
   family: 'langgraph';
+  /** Set on states read from an official saver's store (`./official`): nothing was verified. */
+  source?: OfficialSource;
+  verified?: false;
   namespace: string;
   thread_id: string;
   checkpoint_ns: string;

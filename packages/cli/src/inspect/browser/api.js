@@ -39,6 +39,8 @@ export function view(entry) {
     label,
     bytes: entry.bytes,
     verified: entry.status === 'verified',
+    // A row of an official saver's store (--from): it carries no hash, so it is neither verified nor failed.
+    unverified: entry.status === 'unverified',
     error: entry.error ? `${entry.error.code}: ${entry.error.message}` : null,
     channels: entry.changed_channels,
     changes: entry.changes,

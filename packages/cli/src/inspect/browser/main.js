@@ -111,7 +111,7 @@ function Detail({ ref, entries, selected, compare, setCompare, tab, setTab, onFa
       </label>
       <a class="export" id="export-bundle" href=${exportHref} download>export redacted bundle</a>
     </div>
-    <div class="selected-id">step <code>${selected}</code>${entry && !entry.verified ? html` <span class="badge bad">failed verification</span>` : null}</div>
+    <div class="selected-id">step <code>${selected}</code>${entry && entry.unverified ? html` <span class="badge unverified">unverified: an official saver's row has no hash</span>` : entry && !entry.verified ? html` <span class="badge bad">failed verification</span>` : null}</div>
     ${tab === 'state'
       ? state === null
         ? html`<p class="loading">reading…</p>`
@@ -207,7 +207,8 @@ function App() {
     setCompare('parent');
     setRef(thread);
   };
-  const failed = new Set([...entries.filter((e) => !e.verified).map((e) => e.id), ...failedReads]).size;
+  const failed = new Set([...entries.filter((e) => !e.verified && !e.unverified).map((e) => e.id), ...failedReads]).size;
+  const unverified = entries.filter((e) => e.unverified).length;
   const chartEntries = useMemo(() => [...entries].reverse(), [entries]);
 
   return html`<div class="layout">
@@ -215,7 +216,7 @@ function App() {
       <h1>session-checkpoint inspect</h1>
       <span class="readonly">read-only · 127.0.0.1 only</span>
       <span class="verification" data-rows-read=${entries.length} data-rows-failed=${failed}>
-        ${entries.length} steps read · <span class=${failed > 0 ? 'bad-text' : 'ok-text'}>${failed} failed verification</span>
+        ${entries.length} steps read · <span class=${failed > 0 ? 'bad-text' : 'ok-text'}>${failed} failed verification</span>${unverified > 0 ? html` · <span class="unverified-text" data-rows-unverified=${unverified}>${unverified} unverified (an official saver's rows carry no hash)</span>` : null}
       </span>
       <button type="button" id="show-stats" aria-pressed=${showStats} onClick=${() => setShowStats((old) => !old)}>what takes the space</button>
     </header>

@@ -28,8 +28,8 @@ function size(bytes) {
 function Entry({ entry, index, layout, selected, compare, onSelect }) {
   const branch = !layout.onTrunk(entry, index);
   const forks = layout.children.get(entry.id) ?? 0;
-  const classes = ['entry', branch ? 'branch' : 'trunk', entry.verified ? 'verified' : 'failed', selected ? 'selected' : '', compare ? 'compare' : ''].join(' ');
-  return html`<li class=${classes} data-checkpoint-id=${entry.id} data-parent-id=${entry.parent ?? ''} data-verified=${entry.verified ? 'true' : 'false'}
+  const classes = ['entry', branch ? 'branch' : 'trunk', entry.verified ? 'verified' : entry.unverified ? 'unverified' : 'failed', selected ? 'selected' : '', compare ? 'compare' : ''].join(' ');
+  return html`<li class=${classes} data-checkpoint-id=${entry.id} data-parent-id=${entry.parent ?? ''} data-verified=${entry.verified ? 'true' : entry.unverified ? 'unverified' : 'false'}
       title=${entry.error ?? entry.changeError ?? entry.id} onClick=${() => onSelect(entry.id)}>
     <span class="lane">${branch ? '↳' : '●'}</span>
     <span class="step">${entry.step ?? ''}</span>
@@ -39,7 +39,9 @@ function Entry({ entry, index, layout, selected, compare, onSelect }) {
     ${entry.changes && entry.changes.length > 0 ? html`<span class="changes" title=${entry.changes.map((c) => `${c.op} ${c.path}`).join('\n')}>${entry.changes.length} change${entry.changes.length > 1 ? 's' : ''}</span>` : null}
     ${entry.changeError ? html`<span class="change-error" title=${entry.changeError}>change unknown</span>` : null}
     <span class="bytes">${size(entry.bytes)}</span>
-    <span class=${`badge ${entry.verified ? 'ok' : 'bad'}`}>${entry.verified ? 'verified' : 'failed'}</span>
+    ${entry.unverified
+      ? html`<span class="badge unverified" title="a row of an official saver's store: it carries no hash to check">unverified</span>`
+      : html`<span class=${`badge ${entry.verified ? 'ok' : 'bad'}`}>${entry.verified ? 'verified' : 'failed'}</span>`}
   </li>`;
 }
 
