@@ -1,5 +1,5 @@
 /**
- * `threads`, `state`, `diff` and `inspect` on the official savers' stores through the real binary
+ * `threads`, `state`, `diff`, `stats` and `inspect` on the official savers' stores through the real binary
  * (`--from` / `--source`): a real graph (a subgraph that interrupts, a fork by updateState, a
  * waiting interrupt, a 200 KB message) written by the real SqliteSaver and PostgresSaver. `state`
  * equals the saver's getTuple (serialised) at every checkpoint, every diff patch applied to A
@@ -100,6 +100,16 @@ async function checkCommands(tuples: CheckpointTuple[], source: string, extra: s
   expect(applied).toEqual(await serialised(b.checkpoint.channel_values));
   // The latest, with a pointer.
   const latest = ok(await runCli(['state', '--from', source, ...extra, '--thread', 'chat-1', '--path', '/messages/0'], { cwd }));
+  // stats --from: every thread, chat-1 holding the 200 KB message (so the largest), its checkpoints counted.
+  const stats = ok(await runCli(['stats', '--from', source, ...extra], { cwd })) as unknown as {
+    threads: { thread_id: string; checkpoints: number; bytes: number; estimated_bytes_in_our_layout: number }[];
+    totals: { threads: number; checkpoints: number };
+  };
+  expect(stats.threads.map((t) => t.thread_id)).toEqual(['chat-1', 'chat-2']);
+  expect(stats.threads[0]?.checkpoints).toBe(tuples.length);
+  expect(stats.threads[0]?.bytes).toBeGreaterThan(200_000);
+  expect(stats.threads[0]?.estimated_bytes_in_our_layout).toBeGreaterThan(200_000);
+  expect(stats.totals.threads).toBe(2);
   expect(latest).toMatchObject({ checkpoint_id: root[0]?.config.configurable?.checkpoint_id, path: '/messages/0', value: { kwargs: { content: 'hello' } } });
   // The viewer serves the same, every step unverified.
   const inspector = await startInspect(['--from', source, ...extra, '--no-open'], cwd);
