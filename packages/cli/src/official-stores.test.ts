@@ -129,6 +129,9 @@ async function checkCommands(tuples: CheckpointTuple[], source: string, extra: s
     expect(timeline.next_cursor).not.toBeNull();
     const state = (await get(`/api/state?family=langgraph&namespace=${ns}&thread=chat-1&checkpoint=${root[1]?.config.configurable?.checkpoint_id as string}`)) as { values?: unknown; state?: { values: unknown } };
     expect(state.values ?? state.state?.values).toEqual(await serialised(root[1]?.checkpoint.channel_values));
+    // The sortable table of what takes the space: the threads of `stats --from`, in its shape for our store.
+    const space = (await get('/api/stats')) as { namespaces: { sessions: { session_id: string; bytes: number }[] }[] };
+    expect(space.namespaces[0]?.sessions.map((t) => [t.session_id, t.bytes])).toEqual(stats.threads.map((t) => [t.thread_id, t.bytes]));
   } finally {
     await inspector.stop();
   }
