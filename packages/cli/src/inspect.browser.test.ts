@@ -72,6 +72,10 @@ describe('session-checkpoint inspect on SQLite', () => {
     db.prepare("update checkpoints set payload_json = replace(payload_json, 'step 2', 'step 2, edited') where id = ?").run(fixture.plainRows[1]);
     db.close();
     before = sha(file);
+    // A WAL store whose last writer closed: no -wal or -shm beside it (the viewer must leave none).
+    // (The header's read and write versions are 2 in WAL mode; opening it to ask would create the files.)
+    expect([...readFileSync(file).subarray(18, 20)]).toEqual([2, 2]);
+    expect([existsSync(`${file}-wal`), existsSync(`${file}-shm`)]).toEqual([false, false]);
     inspector = await startInspect(['--store', file, '--no-open'], dir);
   });
 
@@ -83,8 +87,10 @@ describe('session-checkpoint inspect on SQLite', () => {
       expect(stderr).toBe('');
       expect(JSON.parse(stdout)).toEqual({ ok: true, result: { url: inspector.url } });
     }
-    // Read-only: the store file is byte for byte what it was.
+    // Read-only: the store file is byte for byte what it was, and no -wal or -shm file is left
+    // beside it (issue 37 item 6: a `readonly` SQLite connection used to leave both, the -wal empty).
     if (file) expect(sha(file)).toBe(before);
+    if (file) expect([existsSync(`${file}-wal`), existsSync(`${file}-shm`)]).toEqual([false, false]);
     removeTempDirs();
   });
 
