@@ -13,6 +13,7 @@ import prune from './prune.js';
 import sessions from './sessions.js';
 import state from './state.js';
 import threads from './threads.js';
+import timeline from './timeline.js';
 import verify from './verify.js';
 
 /**
@@ -20,4 +21,4 @@ import verify from './verify.js';
  * oclif's manifest and help (oclif-commands.ts) read this one list; a test checks that it holds
  * every file of this folder.
  */
-export const BUILTINS = [create, deleteCommand, diff, exportCommand, get, history, importCommand, init, inspect, list, migrate, prune, sessions, state, threads, verify];
+export const BUILTINS = [create, deleteCommand, diff, exportCommand, get, history, importCommand, init, inspect, list, migrate, prune, sessions, state, threads, timeline, verify];
