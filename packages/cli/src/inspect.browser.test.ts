@@ -180,8 +180,10 @@ describe('session-checkpoint inspect on SQLite', () => {
     const page = await browser.newPage();
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
-    // The thread as a link would open it; then two clicks.
-    await page.goto(`${inspector.url}#family=langgraph&namespace=langgraph&thread=${fixture.thread}`);
+    // The thread as a link would open it (after the token's first load); then two clicks.
+    await page.goto(inspector.url);
+    await page.goto(`http://127.0.0.1:${inspector.port}/?story#family=langgraph&namespace=langgraph&thread=${fixture.thread}`);
+    await page.locator(`.thread-title code`, { hasText: fixture.thread }).waitFor();
     await page.locator('.timeline[data-loading="false"] .entries [data-checkpoint-id]').first().waitFor();
     // Click 1: step 3 (of the line the thread continues on): the messages it held, as role and text.
     await page.locator('.entries [data-step="3"][data-latest-line="true"]').click();
@@ -342,7 +344,9 @@ describe('session-checkpoint inspect on SQLite', () => {
     await page.locator('.filter .clear').click();
     await page.locator('.timeline[data-filter=""][data-loading="false"]').waitFor();
     await tampered.click();
-    await page.locator('.detail .verify-failed').waitFor();
+    await page.locator('.detail > .verify-failed').waitFor();
+    // What the tampered step changed cannot be computed either: said so, not shown empty.
+    await page.locator(`.step-change[data-change-for="${fixture.plainRows[1]}"] .verify-failed`).waitFor();
     expect(Number(await page.locator('.verification').getAttribute('data-rows-failed'))).toBeGreaterThanOrEqual(1);
     await shot(page, 'tampered');
 

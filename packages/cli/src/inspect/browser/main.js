@@ -79,7 +79,7 @@ function messageLists(state) {
 /** What the selected step changed (the patch from its parent), shown above its state: pick a step, read both. */
 function StepChange({ change, selected }) {
   if (change === null || change.for !== selected) return html`<p class="loading">reading what changed…</p>`;
-  if (change.error) return html`<${ErrorBox} error=${change.error} what="what this step changed" />`;
+  if (change.error) return html`<section class="step-change" data-change-for=${selected}><${ErrorBox} error=${change.error} what="what this step changed" /></section>`;
   return html`<section class="step-change" data-change-for=${selected}>
     <h3>Changed at this step${change.value.note ? '' : ` (${change.value.patch.length})`}</h3>
     ${change.value.note ? html`<p class="empty">${change.value.note}</p>` : html`<${DiffView} patch=${change.value.patch} />`}
@@ -154,7 +154,7 @@ function Detail({ ref, entries, selected, compare, setCompare, tab, setTab, onFa
       ? state === null
         ? html`<p class="loading">reading…</p>`
         : state.error
-          ? html`<${ErrorBox} error=${state.error} what="this step" />`
+          ? html`<${StepChange} change=${change} selected=${selected} /><${ErrorBox} error=${state.error} what="this step" />`
           : html`<${StepChange} change=${change} selected=${selected} /><${StateView} value=${state.value} selected=${selected} />`
       : other === null || other.tab !== tab
         ? html`<p class="loading">reading…</p>`
