@@ -3,7 +3,7 @@
 // inlines the libraries into one module that the server ships (nothing from a CDN).
 import { getJson, query, threadRefs, view } from './api.js';
 import { SizeChart } from './chart.js';
-import { isMessageList, Messages } from './messages.js';
+import { isMessageList, messageOf, Messages } from './messages.js';
 import { html, render, useEffect, useMemo, useState } from './preact.js';
 import { Timeline } from './timeline.js';
 import { Tree } from './tree.js';
@@ -49,12 +49,21 @@ function Threads({ threads, current, onPick }) {
   )}</ul>`;
 }
 
+/** An operation's value: a message as role and text (its raw form one click away), anything else as JSON. */
+function OpValue({ value }) {
+  const raw = JSON.stringify(value, null, 2).slice(0, 4000);
+  const message = messageOf(value);
+  if (message === null) return html`<pre class="op-value">${raw}</pre>`;
+  return html`<div class=${`op-message role-${message.role}`}><span class="role">${message.role}</span> <span class="text">${message.text.slice(0, 4000)}</span>
+    <details class="op-raw"><summary>raw</summary><pre class="op-value">${raw}</pre></details></div>`;
+}
+
 function DiffView({ patch }) {
   if (patch.length === 0) return html`<p class="empty" data-diff-empty>No difference.</p>`;
   return html`<ol class="patch">${patch.map(
     (op, i) => html`<li key=${i} class=${`op op-${op.op}`} data-op=${op.op} data-path=${op.path}>
       <span class="op-name">${op.op}</span> <code class="op-path">${op.path}</code>${op.from !== undefined ? html` from <code>${op.from}</code>` : null}
-      ${'value' in op ? html`<pre class="op-value">${JSON.stringify(op.value, null, 2).slice(0, 4000)}</pre>` : null}
+      ${'value' in op ? html`<${OpValue} value=${op.value} />` : null}
     </li>`,
   )}</ol>`;
 }

@@ -68,7 +68,7 @@ function Entry({ entry, index, layout, selected, compare, onSelect }) {
     ${entry.changeError ? html`<span class="change-error" title=${entry.changeError}>change unknown</span>` : null}
     <span class="bytes">${size(entry.bytes)}</span>
     <span class=${`badge ${entry.verified ? 'ok' : 'bad'}`}>${entry.verified ? 'verified' : 'failed'}</span>
-    ${interrupt ? html`<span class=${`interrupt ${interrupt}`} data-interrupt=${interrupt} title=${(story.interrupt.values ?? []).join('\n')}>${interrupt === 'waiting' ? '⏸ waiting on interrupt' : 'interrupted, resumed'}${story.interrupt.values?.length ? `: ${story.interrupt.values[0]}` : ''}</span>` : null}
+    ${interrupt ? html`<span class=${`interrupt ${interrupt}`} data-interrupt=${interrupt} title=${(story.interrupt.values ?? []).join('\n')}>${interrupt === 'waiting' ? 'waiting on interrupt' : 'interrupted, resumed'}${story.interrupt.values?.length ? `: ${story.interrupt.values[0]}` : ''}</span>` : null}
     <${Preview} story=${story} />
   </li>`;
 }
