@@ -195,11 +195,19 @@ describe.each(targets)('threads, state and diff on $name', (target) => {
 
   it.skipIf(!target.available)('state equals getTuple for every checkpoint, and --path reads into it', async () => {
     for (const t of expected.tuples) {
-      const state = await ok(['state', '--thread', 'chat', '--checkpoint', t.id]);
+      const state = await ok(['state', '--thread', 'chat', '--checkpoint', t.id, '--internal']);
       expect(state).toMatchObject({ family: 'langgraph', thread_id: 'chat', checkpoint_ns: '', checkpoint_id: t.id, parent_checkpoint_id: t.parent });
       expect(state.values).toEqual(t.values);
       expect(state.metadata).toEqual(t.metadata);
       expect(state.pending_writes).toEqual(t.pendingWrites);
+      // By default LangGraph's wiring channels are left out, and named.
+      const shown = await ok(['state', '--thread', 'chat', '--checkpoint', t.id]);
+      const internal = (name: string) => name === '__start__' || name.startsWith('branch:') || name.startsWith('__pregel_');
+      const values = t.values as Record<string, unknown>;
+      expect(shown.values).toEqual(Object.fromEntries(Object.entries(values).filter(([name]) => !internal(name))));
+      expect(shown.pending_writes).toEqual((t.pendingWrites as [string, string, unknown][]).filter(([, channel]) => !internal(channel)));
+      const hidden = [...new Set([...Object.keys(values), ...(t.pendingWrites as [string, string][]).map(([, c]) => c)].filter(internal))].sort();
+      expect(shown.internal_hidden).toEqual(hidden.length > 0 ? hidden : undefined);
     }
     const latest = await ok(['state', '--thread', 'chat']);
     expect(latest.checkpoint_id).toBe(expected.tuples[0]?.id);
@@ -226,7 +234,7 @@ describe.each(targets)('threads, state and diff on $name', (target) => {
     }
     for (const pair of pairs) {
       const [a, b] = pair.split(' ') as [string, string];
-      const { patch, family } = await ok(['diff', '--thread', 'chat', '--from', a, '--to', b]);
+      const { patch, family } = await ok(['diff', '--thread', 'chat', '--from', a, '--to', b, '--internal']);
       expect(family).toBe('langgraph');
       const applied = fastJsonPatch.applyPatch(structuredClone(valuesOf.get(a)), patch, true, false).newDocument;
       expect(applied, pair).toEqual(valuesOf.get(b));
@@ -239,10 +247,94 @@ describe.each(targets)('threads, state and diff on $name', (target) => {
     const hit = await ok(['diff', '--thread', 'chat', '--first-change', '/flag', '--to', expected.tuples.find((t) => t.id !== expected.forkId && (t.values as { flag?: string }).flag === 'bad')?.id ?? '']);
     expect(hit).toMatchObject({ family: 'langgraph', pointer: '/flag', checkpoint_id: expected.planted, after: 'bad' });
     expect(hit.rebuilt).toBeLessThan(hit.walked);
+    // `walked` is the whole line's length, as docs/cli.md says (it said 3 on a 16-checkpoint line).
+    const parentOf = new Map(expected.tuples.map((t) => [t.id, t.parent]));
+    let length = 0;
+    for (let id: string | null | undefined = hit.checkpoint_id; id; id = parentOf.get(id)) length++;
+    const end = expected.tuples.find((t) => t.id !== expected.forkId && (t.values as { flag?: string }).flag === 'bad')?.id ?? '';
+    let line = 0;
+    for (let id: string | null | undefined = end; id; id = parentOf.get(id)) line++;
+    expect(hit.walked).toBe(line);
+    expect(line).toBeGreaterThan(length);
     // The latest is on the fork, which left turn 1 before the flag was planted.
     expect((await ok(['diff', '--thread', 'chat', '--first-change', '/flag'])).checkpoint_id).not.toBe(expected.planted);
     const item = await ok(['diff', '--thread', 'user-42', '--first-change', '/3']);
     expect(item).toMatchObject({ family: 'openai-agents', checkpoint_id: '4', parent_checkpoint_id: '3' });
+  });
+
+  it.skipIf(!target.available)('timeline lists every checkpoint with its step, nodes, source, parent, fork marks and message previews, paged', async () => {
+    const all = await ok(['timeline', '--thread', 'chat', '--limit', '500']);
+    expect(all).toMatchObject({ family: 'langgraph', thread_id: 'chat', count: expected.tuples.length, latest_checkpoint_id: expected.tuples[0]?.id, waiting_on_interrupt: false, next_cursor: null });
+    expect(all.entries.map((e: any) => e.checkpoint_id)).toEqual(expected.tuples.map((t) => t.id));
+    for (const [i, e] of (all.entries as any[]).entries()) {
+      const t = expected.tuples[i]!;
+      const metadata = t.metadata as { step: number; source: string };
+      expect(e).toMatchObject({ parent_checkpoint_id: t.parent, step: metadata.step, source: metadata.source, status: 'verified', latest: i === 0 });
+      for (const channel of e.changed_channels) expect(channel).not.toMatch(/^(__start__|branch:|__pregel_)/u);
+    }
+    const entries = all.entries as any[];
+    // The agent's steps: node "agent", one AI message added, previewed as role and text.
+    const answers = entries.filter((e) => e.nodes.includes('agent') && e.source === 'loop');
+    expect(answers.length).toBeGreaterThanOrEqual(5);
+    for (const e of answers) expect(e.messages_added).toEqual([{ role: 'ai', text: expect.stringMatching(/^answer \d$/u) }]);
+    // An input step ran no node; the step after it applied the input (node __start__) and added the question.
+    for (const e of entries.filter((x) => x.source === 'input')) expect(e.nodes).toEqual([]);
+    const asked = entries.find((e) => e.messages_added.some((m: any) => m.text === 'question 2'));
+    expect(asked).toMatchObject({ nodes: ['__start__'], messages_added: [{ role: 'human', text: 'question 2' }] });
+    // The fork: the checkpoint after turn 1 has two children; the original line stays the main line,
+    // the fork's steps are on the latest line.
+    const forkPoint = entries.find((e) => e.fork_point);
+    expect(forkPoint).toMatchObject({ children: 2, main_line: true, on_latest_line: true });
+    const forkStep = entries.find((e) => e.checkpoint_id === expected.forkId);
+    expect(forkStep).toMatchObject({ parent_checkpoint_id: forkPoint.checkpoint_id, main_line: false, on_latest_line: true, messages_added: [{ role: 'human', text: 'forked question' }] });
+    expect(entries.filter((e) => e.main_line && !e.on_latest_line).length).toBeGreaterThan(3);
+    expect(entries[0]).toMatchObject({ latest: true, on_latest_line: true, main_line: false });
+    // Paged: following next_cursor gives the same entries.
+    const paged: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: any = await ok(['timeline', '--thread', 'chat', '--limit', '4', ...(cursor === null ? [] : ['--cursor', cursor])]);
+      expect(page.entries.length).toBeLessThanOrEqual(4);
+      paged.push(...page.entries.map((e: any) => e.checkpoint_id));
+      cursor = page.next_cursor;
+    } while (cursor !== null);
+    expect(paged).toEqual(expected.tuples.map((t) => t.id));
+    // Sessions: a step per row, the items it added.
+    const session = await ok(['timeline', '--thread', 'user-42']);
+    expect(session.entries.map((e: any) => e.step)).toEqual([4, 3, 1]);
+    expect(session.entries[2].messages_added).toEqual([{ role: 'user', text: 'hello' }]);
+    const plain = await ok(['timeline', '--thread', 'plain']);
+    expect(plain.entries.map((e: any) => e.step)).toEqual([2, 1]);
+  });
+
+  it.skipIf(!target.available)('"what the agent believed at step 3 and what changed at step 4" takes two commands', async () => {
+    const believed = await ok(['state', '--thread', 'chat', '--step', '3']);
+    const changed = await ok(['diff', '--thread', 'chat', '--from-step', '3', '--to-step', '4']);
+    const line = ((await ok(['timeline', '--thread', 'chat', '--limit', '500'])).entries as any[]).filter((e) => e.on_latest_line);
+    const id3 = line.find((e) => e.step === 3).checkpoint_id;
+    const id4 = line.find((e) => e.step === 4).checkpoint_id;
+    expect(believed.checkpoint_id).toBe(id3);
+    expect(changed).toMatchObject({ family: 'langgraph', from: id3, to: id4 });
+    const full3 = expected.tuples.find((t) => t.id === id3)!.values as Record<string, unknown>;
+    const full4 = expected.tuples.find((t) => t.id === id4)!.values as Record<string, unknown>;
+    expect(believed.values.messages).toEqual(full3.messages);
+    // Only the agent's change: its answer and the turn count, no wiring channel.
+    expect(changed.patch.length).toBeGreaterThan(0);
+    for (const op of changed.patch) expect(op.path).toMatch(/^\/(messages|turns|flag)(\/|$)/u);
+    expect(changed.internal_hidden).toBeGreaterThan(0);
+    const shown4 = await ok(['state', '--thread', 'chat', '--step', '4']);
+    expect(fastJsonPatch.applyPatch(structuredClone(believed.values), changed.patch, true, false).newDocument).toEqual(shown4.values);
+    const raw = await ok(['diff', '--thread', 'chat', '--from-step', '3', '--to-step', '4', '--internal']);
+    expect(fastJsonPatch.applyPatch(structuredClone(full3), raw.patch, true, false).newDocument).toEqual(full4);
+    expect(raw.patch.length).toBe(changed.patch.length + changed.internal_hidden);
+    // Mixed forms, --first-change up to a step, sessions and plain checkpoints by step.
+    expect((await ok(['diff', '--thread', 'chat', '--from', id3, '--to-step', '4'])).patch).toEqual(changed.patch);
+    const upTo4 = await ok(['diff', '--thread', 'chat', '--first-change', '/turns', '--to-step', '4']);
+    expect(upTo4).toEqual(await ok(['diff', '--thread', 'chat', '--first-change', '/turns', '--to', id4]));
+    expect(upTo4.walked).toBe(line.filter((e) => e.step <= 4).length);
+    expect(await ok(['state', '--thread', 'user-42', '--step', '2'])).toEqual(await ok(['state', '--thread', 'user-42', '--position', '2']));
+    expect((await ok(['state', '--thread', 'plain', '--step', '1'])).payload).toMatchObject({ step: 1 });
+    expect((await ok(['diff', '--thread', 'plain', '--from-step', '1', '--to-step', '2'])).patch.length).toBeGreaterThan(0);
   });
 
   it.skipIf(!target.available)('bad input is one JSON error object', async () => {
@@ -253,6 +345,14 @@ describe.each(targets)('threads, state and diff on $name', (target) => {
       [['state', '--thread', 'chat', '--checkpoint', 'no-such-id'], 'CheckpointNotFoundError'],
       [['state', '--thread', 'chat', '--family', 'other'], 'UsageError'],
       [['state', '--thread', 'chat', '--path', '/nothing'], 'CheckpointNotFoundError'],
+      [['state', '--thread', 'chat', '--step', '99'], 'CheckpointNotFoundError'],
+      [['state', '--thread', 'chat', '--step', '1', '--checkpoint', 'x'], 'UsageError'],
+      [['diff', '--thread', 'chat', '--from-step', '1', '--from', 'x', '--to-step', '2'], 'UsageError'],
+      [['diff', '--thread', 'chat', '--from-step', '1'], 'UsageError'],
+      [['diff', '--thread', 'chat', '--from-step', '-7', '--to-step', '2'], 'CheckpointNotFoundError'],
+      [['timeline', '--thread', 'chat', '--cursor', 'bm90LWEtY3Vyc29y'], 'CheckpointValidationError'],
+      [['timeline', '--thread', 'chat', '--limit', '0'], 'UsageError'],
+      [['timeline', '--thread', 'nobody'], 'CheckpointNotFoundError'],
     ];
     for (const [args, type] of cases) {
       const { code, doc } = await run(args);

@@ -72,6 +72,10 @@ describe('session-checkpoint inspect on SQLite', () => {
     db.prepare("update checkpoints set payload_json = replace(payload_json, 'step 2', 'step 2, edited') where id = ?").run(fixture.plainRows[1]);
     db.close();
     before = sha(file);
+    // A WAL store whose last writer closed: no -wal or -shm beside it (the viewer must leave none).
+    // (The header's read and write versions are 2 in WAL mode; opening it to ask would create the files.)
+    expect([...readFileSync(file).subarray(18, 20)]).toEqual([2, 2]);
+    expect([existsSync(`${file}-wal`), existsSync(`${file}-shm`)]).toEqual([false, false]);
     inspector = await startInspect(['--store', file, '--no-open'], dir);
   });
 
@@ -83,8 +87,10 @@ describe('session-checkpoint inspect on SQLite', () => {
       expect(stderr).toBe('');
       expect(JSON.parse(stdout)).toEqual({ ok: true, result: { url: inspector.url } });
     }
-    // Read-only: the store file is byte for byte what it was.
+    // Read-only: the store file is byte for byte what it was, and no -wal or -shm file is left
+    // beside it (issue 37 item 6: a `readonly` SQLite connection used to leave both, the -wal empty).
     if (file) expect(sha(file)).toBe(before);
+    if (file) expect([existsSync(`${file}-wal`), existsSync(`${file}-shm`)]).toEqual([false, false]);
     removeTempDirs();
   });
 
@@ -160,6 +166,71 @@ describe('session-checkpoint inspect on SQLite', () => {
     expect(JSON.parse(taken.stdout)).toMatchObject({ ok: false, type: 'OSError' });
   });
 
+  it.skipIf(!BROWSER)('"what the agent believed at step 3 and what changed at step 4" takes two clicks, as it takes two commands', async () => {
+    const cli = async (args: string[]) => {
+      const r = await runCli([...args, '--store', file, '--thread', fixture.thread], { cwd: dir });
+      const doc = JSON.parse(r.stdout) as { ok: boolean; result: any };
+      expect(doc.ok, r.stdout).toBe(true);
+      return doc.result;
+    };
+    const believed = await cli(['state', '--step', '3']);
+    const changed = await cli(['diff', '--from-step', '3', '--to-step', '4']);
+    const story = await cli(['timeline']);
+    browser ??= await launch();
+    const page = await browser.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    // The thread as a link would open it (after the token's first load); then two clicks.
+    await page.goto(inspector.url);
+    await page.goto(`http://127.0.0.1:${inspector.port}/?story#family=langgraph&namespace=langgraph&thread=${fixture.thread}`);
+    await page.locator(`.thread-title code`, { hasText: fixture.thread }).waitFor();
+    await page.locator('.timeline[data-loading="false"] .entries [data-checkpoint-id]').first().waitFor();
+    // Click 1: step 3 (of the line the thread continues on): the messages it held, as role and text.
+    await page.locator('.entries [data-step="3"][data-latest-line="true"]').click();
+    const state = page.locator(`.state-view[data-state-for="${believed.checkpoint_id}"]`);
+    await state.waitFor();
+    const shown = await state.locator('.messages .message').evaluateAll((items) => items.map((item) => `${item.querySelector('.role')?.textContent}: ${item.querySelector('.text')?.textContent}`));
+    const texts = (believed.values.messages as { id: string[]; kwargs: { content: string } }[]).map((m) => `${m.id[m.id.length - 1] === 'HumanMessage' ? 'human' : 'ai'}: ${m.kwargs.content}`);
+    expect(shown).toEqual(texts);
+    // Click 2: step 4: what changed there, the same operations as the CLI's diff (no wiring channel).
+    await page.locator('.entries [data-step="4"][data-latest-line="true"]').click();
+    const change = page.locator(`.step-change[data-change-for="${changed.to}"]`);
+    await change.locator('.op').first().waitFor();
+    const ops = await change.locator('.op').evaluateAll((items) => items.map((item) => `${item.getAttribute('data-op')} ${item.getAttribute('data-path')}`));
+    expect(ops).toEqual((changed.patch as { op: string; path: string }[]).map((op) => `${op.op} ${op.path}`));
+    await shot(page, 'story');
+
+    // The rows tell the story: the nodes that ran and a preview of the message each added, as the CLI's timeline does.
+    await expect.poll(() => page.locator('.entries .nodes').count()).toBeGreaterThan(0);
+    for (const entry of (story.entries as { checkpoint_id: string; nodes: string[]; messages_added: { role: string; text: string }[] }[]).slice(0, 6)) {
+      const row = page.locator(`.entries [data-checkpoint-id="${entry.checkpoint_id}"]`);
+      expect(await row.locator('.nodes').count()).toBe(entry.nodes.length > 0 ? 1 : 0);
+      if (entry.nodes.length > 0) expect(await row.locator('.nodes').textContent()).toBe(entry.nodes.join(', '));
+      if (entry.messages_added.length > 0) expect(await row.locator('.preview').textContent()).toContain(entry.messages_added[0]!.text);
+    }
+    // The original line stays the main line; the fork is the branch, the latest step marked.
+    const lanes = await page.locator('.entries [data-checkpoint-id]').evaluateAll((items) => items.map((item) => [item.getAttribute('data-checkpoint-id'), item.getAttribute('data-main-line')]));
+    const main = new Map((story.entries as { checkpoint_id: string; main_line: boolean }[]).map((e) => [e.checkpoint_id, String(e.main_line)]));
+    for (const [id, lane] of lanes) expect(lane, id ?? '').toBe(main.get(id!));
+    expect(await page.locator(`.entries [data-checkpoint-id="${fixture.checkpoints[0]}"] .latest`).count()).toBe(1);
+
+    // A message's raw LangChain form is one click away.
+    await page.locator(`.state-view .message .raw-toggle`).first().click();
+    await expect.poll(() => page.locator('.state-view .message .tree.raw').first().textContent()).toContain('kwargs');
+    // LangGraph's internal channels are hidden until asked for.
+    expect(await change.locator('.op[data-path^="/branch:"], .op[data-path^="/__start__"]').count()).toBe(0);
+    await page.locator('[data-internal-toggle]').check();
+    await expect.poll(() => page.locator(`.step-change[data-change-for="${changed.to}"] .op`).count()).toBe(changed.patch.length + changed.internal_hidden);
+
+    // A thread waiting on an interrupt is marked, on its title and its latest step.
+    await page.goto(`http://127.0.0.1:${inspector.port}/?thread#family=langgraph&namespace=langgraph&thread=${fixture.waitingThread}`);
+    await page.locator('[data-waiting-interrupt]').waitFor();
+    await expect.poll(() => page.locator(`.entries [data-checkpoint-id="${fixture.waitingAt}"] [data-interrupt="waiting"]`).textContent()).toContain('Send the e-mail?');
+    await shot(page, 'interrupt', '.center');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   it.skipIf(!BROWSER)(`walks the stored history in Chromium${CHROMIUM ? '' : ' (no chromium on PATH)'}`, async () => {
     browser = await launch();
     const context = await browser.newContext({ acceptDownloads: true, viewport: { width: 1280, height: 720 } });
@@ -174,7 +245,8 @@ describe('session-checkpoint inspect on SQLite', () => {
     });
     const failures: string[] = [];
     page.on('response', (response) => {
-      if (response.status() >= 400) failures.push(`${response.status()} ${new URL(response.url()).pathname}?${new URL(response.url()).searchParams.get('checkpoint')}`);
+      const params = new URL(response.url()).searchParams;
+      if (response.status() >= 400) failures.push(`${response.status()} ${new URL(response.url()).pathname}?${params.get('checkpoint') ?? params.get('to')}`);
     });
     await page.goto(inspector.url);
     expect(new URL(page.url()).searchParams.get('token')).toBeNull();
@@ -272,13 +344,15 @@ describe('session-checkpoint inspect on SQLite', () => {
     await page.locator('.filter .clear').click();
     await page.locator('.timeline[data-filter=""][data-loading="false"]').waitFor();
     await tampered.click();
-    await page.locator('.detail .verify-failed').waitFor();
+    await page.locator('.detail > .verify-failed').waitFor();
+    // What the tampered step changed cannot be computed either: said so, not shown empty.
+    await page.locator(`.step-change[data-change-for="${fixture.plainRows[1]}"] .verify-failed`).waitFor();
     expect(Number(await page.locator('.verification').getAttribute('data-rows-failed'))).toBeGreaterThanOrEqual(1);
     await shot(page, 'tampered');
 
     expect(errors).toEqual([]);
-    // The one request that failed: the tampered row's state, refused by verification.
-    expect(failures).toEqual([`500 /api/state?${fixture.plainRows[1]}`]);
+    // The requests that failed: the tampered row's state and what it changed, refused by verification.
+    expect([...failures].sort(), failures.join('\n')).toEqual([`500 /api/diff?${fixture.plainRows[1]}`, `500 /api/state?${fixture.plainRows[1]}`]);
     // Nothing but this server was asked for anything.
     expect(requests.filter((url) => !url.startsWith(`http://127.0.0.1:${inspector.port}/`))).toEqual([]);
   });

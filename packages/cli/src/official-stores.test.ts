@@ -79,7 +79,8 @@ async function checkCommands(tuples: CheckpointTuple[], source: string, extra: s
   const ids = tuples.map((t) => t.config.configurable as { checkpoint_ns: string; checkpoint_id: string });
   const results = await runCliBatch([
     { args: ['threads', '--from', source, ...extra], cwd },
-    ...ids.map((c) => ({ args: ['state', '--source', source, ...extra, '--thread', 'chat-1', '--checkpoint-ns', c.checkpoint_ns, '--checkpoint', c.checkpoint_id], cwd })),
+    // --internal: the whole of getTuple's channel values (LangGraph's internal channels included).
+    ...ids.map((c) => ({ args: ['state', '--source', source, ...extra, '--thread', 'chat-1', '--checkpoint-ns', c.checkpoint_ns, '--checkpoint', c.checkpoint_id, '--internal'], cwd })),
   ]);
   const threads = ok(results[0]!) as unknown as { thread_id: string; verified: boolean; source: string; count: number }[];
   expect(threads.map((t) => t.thread_id).sort()).toEqual(['chat-1', 'chat-2']);
@@ -95,11 +96,26 @@ async function checkCommands(tuples: CheckpointTuple[], source: string, extra: s
   // diff (--from is the checkpoint there): across the fork, the patch turns A into B.
   const root = tuples.filter((t) => t.config.configurable?.checkpoint_ns === '');
   const [a, b] = [root[root.length - 1]!, root[0]!];
-  const diff = ok(await runCli(['diff', '--source', source, ...extra, '--thread', 'chat-1', '--from', a.config.configurable?.checkpoint_id as string, '--to', b.config.configurable?.checkpoint_id as string], { cwd })) as unknown as { patch: fastJsonPatch.Operation[] };
+  const diff = ok(await runCli(['diff', '--source', source, ...extra, '--internal', '--thread', 'chat-1', '--from', a.config.configurable?.checkpoint_id as string, '--to', b.config.configurable?.checkpoint_id as string], { cwd })) as unknown as { patch: fastJsonPatch.Operation[] };
   const applied = fastJsonPatch.applyPatch(structuredClone(await serialised(a.checkpoint.channel_values)) as object, diff.patch, false, false).newDocument;
   expect(applied).toEqual(await serialised(b.checkpoint.channel_values));
   // The latest, with a pointer.
   const latest = ok(await runCli(['state', '--from', source, ...extra, '--thread', 'chat-1', '--path', '/messages/0'], { cwd }));
+  // timeline, state --step and diff --from-step read through the same source: the numbers timeline
+  // prints name the same checkpoints in state and diff, and every entry is unverified.
+  const story = ok(await runCli(['timeline', '--from', source, ...extra, '--thread', 'chat-1', '--limit', '500'], { cwd })) as unknown as {
+    entries: { checkpoint_id: string; step: number; status: string; on_latest_line: boolean; nodes: string[] }[];
+  };
+  expect(story.entries.map((e) => e.checkpoint_id)).toEqual(root.map((t) => t.config.configurable?.checkpoint_id));
+  expect(story.entries.every((e) => e.status === 'unverified')).toBe(true);
+  expect(story.entries.some((e) => e.nodes.includes('agent'))).toBe(true);
+  const line = story.entries.filter((e) => e.on_latest_line && e.step >= 0);
+  const [older, newer] = [line[line.length - 1]!, line[0]!];
+  const byStep = ok(await runCli(['state', '--from', source, ...extra, '--thread', 'chat-1', '--step', String(older.step)], { cwd }));
+  expect(byStep).toMatchObject({ checkpoint_id: older.checkpoint_id });
+  const stepDiff = ok(await runCli(['diff', '--source', source, ...extra, '--thread', 'chat-1', '--from-step', String(older.step), '--to-step', String(newer.step)], { cwd }));
+  const idDiff = ok(await runCli(['diff', '--source', source, ...extra, '--thread', 'chat-1', '--from', older.checkpoint_id, '--to', newer.checkpoint_id], { cwd }));
+  expect(stepDiff).toEqual(idDiff);
   // stats --from: every thread, chat-1 holding the 200 KB message (so the largest), its checkpoints counted.
   const stats = ok(await runCli(['stats', '--from', source, ...extra], { cwd })) as unknown as {
     threads: { thread_id: string; checkpoints: number; bytes: number; estimated_bytes_in_our_layout: number }[];
@@ -127,7 +143,7 @@ async function checkCommands(tuples: CheckpointTuple[], source: string, extra: s
     expect(timeline.entries.map((e) => e.checkpoint_id)).toEqual(root.slice(0, 3).map((t) => t.config.configurable?.checkpoint_id));
     expect(timeline.entries.every((e) => e.status === 'unverified')).toBe(true);
     expect(timeline.next_cursor).not.toBeNull();
-    const state = (await get(`/api/state?family=langgraph&namespace=${ns}&thread=chat-1&checkpoint=${root[1]?.config.configurable?.checkpoint_id as string}`)) as { values?: unknown; state?: { values: unknown } };
+    const state = (await get(`/api/state?family=langgraph&namespace=${ns}&thread=chat-1&internal=1&checkpoint=${root[1]?.config.configurable?.checkpoint_id as string}`)) as { values?: unknown; state?: { values: unknown } };
     expect(state.values ?? state.state?.values).toEqual(await serialised(root[1]?.checkpoint.channel_values));
     // The sortable table of what takes the space: the threads of `stats --from`, in its shape for our store.
     const space = (await get('/api/stats')) as { namespaces: { sessions: { session_id: string; bytes: number }[] }[] };

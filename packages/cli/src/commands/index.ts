@@ -16,6 +16,7 @@ import sessions from './sessions.js';
 import state from './state.js';
 import stats from './stats.js';
 import threads from './threads.js';
+import timeline from './timeline.js';
 import unpin from './unpin.js';
 import verify from './verify.js';
 
@@ -24,4 +25,4 @@ import verify from './verify.js';
  * oclif's manifest and help (oclif-commands.ts) read this one list; a test checks that it holds
  * every file of this folder.
  */
-export const BUILTINS = [compact, create, deleteCommand, diff, exportCommand, get, history, importCommand, init, inspect, list, migrate, pin, prune, sessions, state, stats, threads, unpin, verify];
+export const BUILTINS = [compact, create, deleteCommand, diff, exportCommand, get, history, importCommand, init, inspect, list, migrate, pin, prune, sessions, state, stats, threads, timeline, unpin, verify];

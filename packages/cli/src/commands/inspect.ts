@@ -12,8 +12,8 @@ export default defineCommand({
   id: 'inspect',
   summary: 'Browse the threads and states of a store in a local read-only viewer.',
   description: [
-    'Serve a read-only viewer of the store on 127.0.0.1 and open it in the browser: the threads and sessions, a timeline of each (forks drawn), the verified state at a step, the diff to its parent or any other step, the writes of each step, a filter by changed JSON path, a chart of state size per step, and a redacted debug bundle to download.',
-    'Prints {"ok": true, "result": {"url": ...}} at once, then serves until SIGINT or SIGTERM. Every request needs the random token of the printed URL and a Host header naming 127.0.0.1 or localhost; the page loads nothing from the network.',
+    'Serve a read-only viewer of the store on 127.0.0.1 and open it in the browser: the threads and sessions, a timeline of each (the nodes that ran, message previews, waiting interrupts, forks drawn with the original line as main), what a step changed above its verified state (messages as role and text; LangGraph internals behind a toggle), the diff to its parent or any other step, the writes of each step, a filter by changed JSON path, a chart of state size per step, and a redacted debug bundle to download.',
+    'Prints {"ok": true, "result": {"url": ...}} at once, then serves until SIGINT or SIGTERM. Every request needs the random token of the printed URL and one Host header naming 127.0.0.1 or localhost, with a path as its target; the page loads nothing from the network.',
   ].join('\n'),
   examples: [
     '<%= config.bin %> <%= command.id %> --store app.sqlite',

@@ -77,6 +77,8 @@ export async function firstChange(store: CheckpointStore, options: FirstChangeOp
       id = e.parent_checkpoint_id;
     }
     line.reverse();
+    // `walked` is the line's length (as docs/cli.md says), also when the search stops early.
+    base.walked = line.length;
     const channel = tokens[0];
     const rest = `/${tokens.slice(1).map((t) => t.replace(/~/g, '~0').replace(/\//g, '~1')).join('/')}`;
     const at = async (id: string): Promise<At> => {
@@ -90,7 +92,6 @@ export async function firstChange(store: CheckpointStore, options: FirstChangeOp
     let beforeId: string | null = null;
     let present = false;
     for (const e of line) {
-      base.walked++;
       // A channel not stored here and present as before holds its parent's value: nothing to rebuild.
       const has = channel === undefined || (e.channels ?? []).includes(channel);
       const touched = channel === undefined || e.status === 'failed' || (e.changed_channels ?? []).includes(channel) || has !== present;
@@ -115,7 +116,7 @@ export async function firstChange(store: CheckpointStore, options: FirstChangeOp
     const oldest = position - items.length + 1;
     const first = tokens[0];
     const n = tokens.length === 0 ? 1 : first !== undefined && /^(0|[1-9][0-9]*)$/.test(first) ? Number(first) + 1 : 0;
-    base.walked = Math.min(n, items.length);
+    base.walked = items.length;
     if (n >= 1 && n <= items.length) {
       const after = valueAtPointer(items.slice(0, n), options.pointer);
       const pos = oldest + n - 1;
@@ -130,8 +131,8 @@ export async function firstChange(store: CheckpointStore, options: FirstChangeOp
   if (end === 0) throw new CheckpointNotFoundError(`no checkpoint ${String(options.to)} in session '${options.threadId}'`);
   let before: At = { found: false };
   let beforeId: string | null = null;
+  base.walked = end;
   for (const id of ids.slice(0, end)) {
-    base.walked++;
     base.rebuilt++;
     const after = valueAtPointer((await plainState(store, namespace, options.threadId, id)).payload, options.pointer);
     if (!same(before, after)) return hit(base, id, beforeId, before, after);

@@ -19,3 +19,6 @@ export { diffDocuments, diffSteps, type DiffResult } from './diff.js';
 export { firstChange, type FirstChangeOptions } from './first-change.js';
 export { valueAtPointer, parsePointer } from './pointer.js';
 export * from './types.js';
+export { hideInternalChannels, hideInternalOperations, isInternalChannel } from './internal.js';
+export { checkpointAtStep, messagePreview, storyTimeline, threadLines, type StoryEntry, type StoryTimeline } from './story.js';
+export { storeThread } from './store-thread.js';

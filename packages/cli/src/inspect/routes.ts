@@ -1,4 +1,6 @@
+import { hideInternalChannels, hideInternalOperations } from './internal.js';
 import { redact } from './redact.js';
+import { storyOf } from './story.js';
 import type { InspectSource, ThreadRef } from './source.js';
 import { FAMILIES, type Family, type PatchOperation, type Timeline, type TimelineEntry } from './types.js';
 
@@ -183,12 +185,29 @@ export async function answerApi(url: URL, source: InspectSource): Promise<ApiRes
         if (changed !== null && changed !== '') return json(await changedTimeline(source, ref, changed, cursor, pageSize(params)));
         return json(await source.timeline(ref, { cursor, limit: pageSize(params) }));
       }
-      case '/api/state':
-        return json(await source.state(threadRef(params), params.get('checkpoint') ?? undefined));
+      case '/api/story': {
+        // The story of a timeline page (nodes, messages added, interrupts), asked for after the
+        // page is drawn: it rebuilds a state per step, the timeline itself never does.
+        const ref = threadRef(params);
+        const page = await source.timeline(ref, { cursor: params.get('cursor') ?? undefined, limit: pageSize(params) });
+        const children = new Map<string, number>();
+        for (const entry of page.entries) if (entry.parent_checkpoint_id !== null) children.set(entry.parent_checkpoint_id, (children.get(entry.parent_checkpoint_id) ?? 0) + 1);
+        const stories = await storyOf(source, ref, page.entries, (id) => children.get(id) ?? 0);
+        return json({ stories: Object.fromEntries(page.entries.map((entry, i) => [entry.checkpoint_id, stories[i]])) });
+      }
+      case '/api/state': {
+        const state = await source.state(threadRef(params), params.get('checkpoint') ?? undefined);
+        return json(params.get('internal') === '1' ? state : hideInternalChannels(state));
+      }
       case '/api/writes':
         return json({ writes: await source.writes(threadRef(params), required(params, 'checkpoint')) });
-      case '/api/diff':
-        return json({ patch: await source.diff(threadRef(params), required(params, 'from'), required(params, 'to')) });
+      case '/api/diff': {
+        const ref = threadRef(params);
+        const patch = await source.diff(ref, required(params, 'from'), required(params, 'to'));
+        if (params.get('internal') === '1' || ref.family !== 'langgraph') return json({ patch });
+        const shown = hideInternalOperations(patch);
+        return json({ patch: shown.patch, internal_hidden: shown.hidden });
+      }
       case '/api/stats':
         if (!source.stats) return json({ ok: false, error: 'this store gives no sizes', type: 'NotFound' }, 404);
         return json(await source.stats());

@@ -111,7 +111,7 @@ export interface FirstChange {
   before?: unknown;
   /** The value at the checkpoint (absent when the pointer resolves to nothing). */
   after?: unknown;
-  /** Checkpoints on the line that were walked, and how many states were rebuilt. */
+  /** Checkpoints on the line (its whole length, also when the search stopped early), and how many states were rebuilt. */
   walked: number;
   rebuilt: number;
 }

@@ -1,6 +1,8 @@
 import { CheckpointError } from '@session-checkpoint/core';
 import type { OfficialStore } from '@session-checkpoint/langgraph/official';
 import { UsageError } from '../errors/usage-error.js';
+import type { InspectSource, ThreadRef } from '../inspect/source.js';
+import type { ThreadSelector } from '../inspect/types.js';
 
 /*
  * `--from` / `--source`: an official LangGraph saver's store to read instead of ours (threads,
@@ -70,4 +72,14 @@ export async function officialLibrary(): Promise<OfficialLibrary> {
     throw Object.assign(new CheckpointError('reading --from needs @session-checkpoint/langgraph, which is not installed: run npm install @session-checkpoint/langgraph'), { name: 'MissingPackageError' });
   }
   return lib;
+}
+
+/**
+ * The viewer's source over an open official store, and the thread `selector` names in it: what
+ * `timeline`, `state --step` and `diff --from-step` read through, as they do for our store
+ * (`storeThread`). Call it inside {@link withOfficial}, where the package is loaded.
+ */
+export async function officialThread(store: OfficialStore, selector: ThreadSelector): Promise<{ source: InspectSource; ref: ThreadRef }> {
+  const { officialSource } = await import('../inspect/official-source.js');
+  return { source: officialSource(store), ref: { family: 'langgraph', namespace: store.schema, threadId: selector.threadId, checkpointNs: selector.checkpointNs ?? '' } };
 }

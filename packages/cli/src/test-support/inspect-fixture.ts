@@ -1,5 +1,5 @@
 import { AIMessage, HumanMessage } from '@langchain/core/messages';
-import { Annotation, MessagesAnnotation, START, StateGraph } from '@langchain/langgraph';
+import { Annotation, interrupt, MessagesAnnotation, START, StateGraph } from '@langchain/langgraph';
 import type { CheckpointStore } from '@session-checkpoint/core';
 import { SessionCheckpointSaver } from '@session-checkpoint/langgraph';
 import { CheckpointSession } from '@session-checkpoint/openai-agents';
@@ -19,6 +19,9 @@ export interface InspectFixture {
   checkpoints: string[];
   /** The checkpoint the fork was made from. */
   forkedFrom: string;
+  /** A LangGraph thread waiting on an interrupt (`interrupt('Send the e-mail?')`), and its latest checkpoint. */
+  waitingThread: string;
+  waitingAt: string;
   /** OpenAI Agents session id (namespace `openai-agents`). */
   agentSession: string;
   /** Plain session id (namespace `default`) and its row ids, oldest first. */
@@ -66,6 +69,17 @@ export async function writeInspectFixture(store: CheckpointStore): Promise<Inspe
   const all = [];
   for await (const snapshot of graph.getStateHistory(config)) all.push(snapshot.config.configurable!.checkpoint_id as string);
 
+  const waitingThread = 'mail-approval';
+  const approval = new StateGraph(MessagesAnnotation)
+    .addNode('draft', () => ({ messages: [new AIMessage('I will send the e-mail to Bob.')] }))
+    .addNode('approve', () => ({ messages: [new HumanMessage(`approved: ${String(interrupt('Send the e-mail?'))}`)] }))
+    .addEdge(START, 'draft')
+    .addEdge('draft', 'approve')
+    .compile({ checkpointer: new SessionCheckpointSaver(store) });
+  const waiting = { configurable: { thread_id: waitingThread } };
+  await approval.invoke({ messages: [new HumanMessage('Mail Bob the report.')] }, waiting);
+  const waitingAt = (await approval.getState(waiting)).config.configurable!.checkpoint_id as string;
+
   const agentSession = 'agent-session';
   const session = new CheckpointSession(store, { sessionId: agentSession });
   await session.addItems([{ role: 'user', content: 'Book a table for two, my card is 4111 1111 1111 1111.' }]);
@@ -85,6 +99,8 @@ export async function writeInspectFixture(store: CheckpointStore): Promise<Inspe
     thread,
     checkpoints: all,
     forkedFrom: afterFirst.config.configurable!.checkpoint_id as string,
+    waitingThread,
+    waitingAt,
     agentSession,
     plainSession,
     plainRows,

@@ -44,6 +44,35 @@ describe('openSqliteStore', () => {
     }
   });
 
+  it('readOnly: a WAL store read and closed leaves no -wal or -shm behind, and every write is refused (issue 37 item 6)', async () => {
+    const path = dir.file('store.sqlite');
+    const writer = await openSqliteStore(path);
+    await writer.create({ sessionId: 's', payload: { a: 1 } });
+    await writer.close();
+    expect([existsSync(`${path}-wal`), existsSync(`${path}-shm`)]).toEqual([false, false]);
+    const before = readFileSync(path);
+    const reader = await openSqliteStore(path, { create: false, readOnly: true });
+    expect((await reader.list({ sessionId: 's' })).length).toBe(1);
+    const refused = await rejection(reader.create({ sessionId: 's', payload: { a: 2 } }));
+    expect(`${(refused as { code?: string }).code ?? ''} ${refused.message}`).toMatch(/readonly|read-only/iu);
+    await reader.close();
+    expect([existsSync(`${path}-wal`), existsSync(`${path}-shm`)]).toEqual([false, false]);
+    expect(readFileSync(path).equals(before)).toBe(true);
+  });
+
+  it('readOnly while a writer has the store open: the writer\'s -wal and -shm stay, and go when it closes', async () => {
+    const path = dir.file('store.sqlite');
+    const writer = await openSqliteStore(path);
+    await writer.create({ sessionId: 's', payload: { a: 1 } });
+    const reader = await openSqliteStore(path, { create: false, readOnly: true });
+    expect((await reader.list({ sessionId: 's' })).length).toBe(1);
+    await reader.close();
+    expect([existsSync(`${path}-wal`), existsSync(`${path}-shm`)]).toEqual([true, true]);
+    await writer.create({ sessionId: 's', payload: { a: 2 } });
+    await writer.close();
+    expect([existsSync(`${path}-wal`), existsSync(`${path}-shm`)]).toEqual([false, false]);
+  });
+
   it('re-hardens an existing store to 0600 on open', async () => {
     const path = dir.file('store.sqlite');
     await (await openSqliteStore(path)).close();

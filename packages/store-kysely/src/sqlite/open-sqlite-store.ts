@@ -56,7 +56,10 @@ export const SQLITE_MEMORY = ':memory:';
  * never added, so a 0400 store stays 0400). `":memory:"` opens a private in-memory store.
  *
  * With `create: false` and a file or directory this process may not write, the store is opened
- * read-only (see `readOnly`): reads work, writes fail with `SQLITE_READONLY`. A store in WAL mode
+ * read-only (see `readOnly`): reads work, writes fail with `SQLITE_READONLY`. A store opened with
+ * `readOnly: true` in a writable place leaves no `-wal`/`-shm` file behind that was not there
+ * before (the connection is read-write with `PRAGMA query_only`, so SQLite removes them on close
+ * when no other process has the store open). A store in WAL mode
  * whose `-shm`/`-wal` files are absent (its last writer closed) can only be read where SQLite may
  * create them, that is, in a writable directory; in a read-only directory that fails with
  * `SQLITE_READONLY_DIRECTORY` and a message saying so.
@@ -79,8 +82,14 @@ export async function openSqliteAdapter(path: string, options: SqliteAdapterOpti
   const create = options.create ?? true;
   const location = prepareFile(path, create);
   const readOnly = options.readOnly ?? (!create && !writable(location));
-  const database = new Database(location, { fileMustExist: true, timeout: options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS, readonly: readOnly });
+  // Where the file and its directory are writable, read-only is a read-write connection with
+  // `PRAGMA query_only`: SQLite refuses every write just the same, and the last connection to
+  // close removes the `-wal` and `-shm` files it had to create for a store in WAL mode (a
+  // `readonly` connection leaves them behind, empty). Elsewhere SQLite's own read-only mode.
+  const queryOnly = readOnly && writable(location);
+  const database = new Database(location, { fileMustExist: true, timeout: options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS, readonly: readOnly && !queryOnly });
   try {
+    if (queryOnly) database.exec('PRAGMA query_only = ON');
     return await createSqliteAdapter(database, { ...options, ownsDatabase: true, location, readOnly });
   } catch (error) {
     throw readOnly ? readOnlyFailure(error, location) : error;

@@ -45,6 +45,8 @@ export function view(entry) {
     channels: entry.changed_channels,
     changes: entry.changes,
     changeError: entry.change_error ?? null,
+    // The story (nodes, messages added, interrupt) arrives from /api/story after the page is drawn.
+    story: null,
   };
 }
 

@@ -3,6 +3,7 @@
 // inlines the libraries into one module that the server ships (nothing from a CDN).
 import { getJson, query, threadRefs, view } from './api.js';
 import { SizeChart } from './chart.js';
+import { isMessageList, messageOf, Messages } from './messages.js';
 import { html, render, useEffect, useMemo, useState } from './preact.js';
 import { StatsPanel } from './stats.js';
 import { Timeline } from './timeline.js';
@@ -49,12 +50,21 @@ function Threads({ threads, current, onPick }) {
   )}</ul>`;
 }
 
+/** An operation's value: a message as role and text (its raw form one click away), anything else as JSON. */
+function OpValue({ value }) {
+  const raw = JSON.stringify(value, null, 2).slice(0, 4000);
+  const message = messageOf(value);
+  if (message === null) return html`<pre class="op-value">${raw}</pre>`;
+  return html`<div class=${`op-message role-${message.role}`}><span class="role">${message.role}</span> <span class="text">${message.text.slice(0, 4000)}</span>
+    <details class="op-raw"><summary>raw</summary><pre class="op-value">${raw}</pre></details></div>`;
+}
+
 function DiffView({ patch }) {
   if (patch.length === 0) return html`<p class="empty" data-diff-empty>No difference.</p>`;
   return html`<ol class="patch">${patch.map(
     (op, i) => html`<li key=${i} class=${`op op-${op.op}`} data-op=${op.op} data-path=${op.path}>
       <span class="op-name">${op.op}</span> <code class="op-path">${op.path}</code>${op.from !== undefined ? html` from <code>${op.from}</code>` : null}
-      ${'value' in op ? html`<pre class="op-value">${JSON.stringify(op.value, null, 2).slice(0, 4000)}</pre>` : null}
+      ${'value' in op ? html`<${OpValue} value=${op.value} />` : null}
     </li>`,
   )}</ol>`;
 }
@@ -69,22 +79,59 @@ function WritesView({ writes }) {
   </div>`;
 }
 
-function Detail({ ref, entries, selected, compare, setCompare, tab, setTab, onFailed }) {
+/** The message lists of a state (LangGraph channels holding messages, a session's items), by JSON pointer. */
+function messageLists(state) {
+  if (state.family === 'openai-agents') return isMessageList(state.items) ? [['/items', 'items', state.items]] : [];
+  if (state.family !== 'langgraph') return [];
+  return Object.entries(state.values ?? {}).filter(([, value]) => isMessageList(value)).map(([name, value]) => [`/values/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`, name, value]);
+}
+
+/** What the selected step changed (the patch from its parent), shown above its state: pick a step, read both. */
+function StepChange({ change, selected }) {
+  if (change === null || change.for !== selected) return html`<p class="loading">reading what changed…</p>`;
+  if (change.error) return html`<section class="step-change" data-change-for=${selected}><${ErrorBox} error=${change.error} what="what this step changed" /></section>`;
+  return html`<section class="step-change" data-change-for=${selected}>
+    <h3>Changed at this step${change.value.note ? '' : ` (${change.value.patch.length})`}</h3>
+    ${change.value.note ? html`<p class="empty">${change.value.note}</p>` : html`<${DiffView} patch=${change.value.patch} />`}
+    ${change.value.internal_hidden > 0 ? html`<p class="internal-note">${change.value.internal_hidden} change${change.value.internal_hidden > 1 ? 's' : ''} to LangGraph's internal channels hidden</p>` : null}
+  </section>`;
+}
+
+function StateView({ value, selected }) {
+  const lists = messageLists(value);
+  return html`<div class="state-view" data-state-for=${selected}>
+    ${lists.map(([path, name, list]) => html`<${Messages} key=${path} list=${list} path=${path} label=${name} />`)}
+    ${value.internal_hidden ? html`<p class="internal-note" data-internal-hidden=${value.internal_hidden.join(',')}>LangGraph's internal channels hidden: ${value.internal_hidden.join(', ')}</p>` : null}
+    <h3 class="raw-head">${lists.length > 0 ? 'The whole state (raw)' : 'The state'}</h3>
+    <${Tree} value=${value} />
+  </div>`;
+}
+
+function Detail({ ref, entries, selected, compare, setCompare, tab, setTab, onFailed, internal, setInternal }) {
   const [state, setState] = useState(null);
   const [other, setOther] = useState(null);
+  const [change, setChange] = useState(null);
   const entry = entries.find((e) => e.id === selected);
   const base = compare === 'parent' ? entry?.parent ?? null : compare;
+  const flag = internal ? '1' : undefined;
   useEffect(() => {
     if (!selected) return;
     setState(null);
-    getJson(`/api/state?${query(ref, { checkpoint: selected })}`).then(
+    getJson(`/api/state?${query(ref, { checkpoint: selected, internal: flag })}`).then(
       (value) => setState({ value }),
       (error) => {
         setState({ error });
         onFailed(selected);
       },
     );
-  }, [refKey(ref), selected]);
+  }, [refKey(ref), selected, internal]);
+  const parent = entry?.parent ?? null;
+  useEffect(() => {
+    if (!selected || !entry) return;
+    setChange(null);
+    const work = parent === null ? Promise.resolve({ note: 'This is the first step: everything in it is new.' }) : getJson(`/api/diff?${query(ref, { from: parent, to: selected, internal: flag })}`);
+    work.then((value) => setChange({ for: selected, value }), (error) => setChange({ for: selected, error }));
+  }, [refKey(ref), selected, parent, internal, entry !== undefined]);
   useEffect(() => {
     if (!selected || tab === 'state') return;
     setOther(null);
@@ -92,10 +139,10 @@ function Detail({ ref, entries, selected, compare, setCompare, tab, setTab, onFa
       tab === 'diff'
         ? base === null
           ? Promise.resolve({ note: 'This is the first step: it has no parent to compare with.' })
-          : getJson(`/api/diff?${query(ref, { from: base, to: selected })}`)
+          : getJson(`/api/diff?${query(ref, { from: base, to: selected, internal: flag })}`)
         : getJson(`/api/writes?${query(ref, { checkpoint: selected })}`);
     work.then((value) => setOther({ tab, value }), (error) => setOther({ tab, error }));
-  }, [refKey(ref), selected, tab, base]);
+  }, [refKey(ref), selected, tab, base, internal]);
   if (!selected) return html`<section class="detail"><p class="empty">Pick a step on the timeline.</p></section>`;
   const exportHref = `/api/bundle?${query(ref, { checkpoint: selected })}`;
   return html`<section class="detail" data-selected=${selected}>
@@ -110,14 +157,15 @@ function Detail({ ref, entries, selected, compare, setCompare, tab, setTab, onFa
         </select>
       </label>
       <a class="export" id="export-bundle" href=${exportHref} download>export redacted bundle</a>
+      ${ref.family === 'langgraph' ? html`<label class="internal-toggle"><input type="checkbox" data-internal-toggle checked=${internal} onChange=${(event) => setInternal(event.currentTarget.checked)} /> LangGraph internals</label>` : null}
     </div>
     <div class="selected-id">step <code>${selected}</code>${entry && entry.unverified ? html` <span class="badge unverified">unverified: an official saver's row has no hash</span>` : entry && !entry.verified ? html` <span class="badge bad">failed verification</span>` : null}</div>
     ${tab === 'state'
       ? state === null
         ? html`<p class="loading">reading…</p>`
         : state.error
-          ? html`<${ErrorBox} error=${state.error} what="this step" />`
-          : html`<div class="state-view" data-state-for=${selected}><${Tree} value=${state.value} /></div>`
+          ? html`<${StepChange} change=${change} selected=${selected} /><${ErrorBox} error=${state.error} what="this step" />`
+          : html`<${StepChange} change=${change} selected=${selected} /><${StateView} value=${state.value} selected=${selected} />`
       : other === null || other.tab !== tab
         ? html`<p class="loading">reading…</p>`
         : other.error
@@ -125,7 +173,7 @@ function Detail({ ref, entries, selected, compare, setCompare, tab, setTab, onFa
           : tab === 'diff'
             ? other.value.note
               ? html`<p class="empty">${other.value.note}</p>`
-              : html`<div class="diff-view" data-diff-from=${base} data-diff-to=${selected}><${DiffView} patch=${other.value.patch} /></div>`
+              : html`<div class="diff-view" data-diff-from=${base} data-diff-to=${selected}><${DiffView} patch=${other.value.patch} />${other.value.internal_hidden > 0 ? html`<p class="internal-note">${other.value.internal_hidden} change${other.value.internal_hidden > 1 ? 's' : ''} to LangGraph's internal channels hidden</p>` : null}</div>`
             : html`<${WritesView} writes=${other.value.writes} />`}
   </section>`;
 }
@@ -147,6 +195,7 @@ function App() {
   const [filter, setFilter] = useState('');
   const [failedReads, setFailedReads] = useState(new Set());
   const [showStats, setShowStats] = useState(false);
+  const [internal, setInternal] = useState(false);
 
   useEffect(() => {
     getJson('/api/threads').then(
@@ -169,6 +218,13 @@ function App() {
         setTotal(body.total);
         setTimelineError(null);
         setLoading(false);
+        // The story (nodes, messages added, interrupts) after the page is drawn: it reads states.
+        if (!filter) {
+          getJson(`/api/story?${query(ref, { cursor: before, limit: PAGE })}`).then(
+            (story) => setEntries((old) => old.map((e) => (story.stories[e.id] ? { ...e, story: story.stories[e.id] } : e))),
+            () => undefined,
+          );
+        }
         return page;
       },
       (error) => {
@@ -227,7 +283,7 @@ function App() {
     </aside>
     <main class="center">
       ${ref
-        ? html`<h2 class="thread-title">${ref.family} <code>${ref.thread}</code></h2>
+        ? html`<h2 class="thread-title">${ref.family} <code>${ref.thread}</code>${entries[0]?.story?.interrupt && !entries.some((e) => e.parent === entries[0].id) ? html`<span class="waiting-badge" data-waiting-interrupt>waiting on interrupt</span>` : null}</h2>
             <form class="filter" onSubmit=${(event) => { event.preventDefault(); applyFilter(filterText.trim()); }}>
               <input name="changed" placeholder="changed path, e.g. /messages" value=${filterText} onInput=${(event) => setFilterText(event.currentTarget.value)} />
               <button type="submit">filter</button>
@@ -238,7 +294,7 @@ function App() {
             <${Timeline} entries=${entries} selected=${selected} compare=${compare === 'parent' ? null : compare} onSelect=${setSelected} next=${next} loading=${loading} total=${filter ? undefined : total} filter=${filter} onLoadEarlier=${() => loadPage(next, false)} />`
         : html`<p class="empty">Pick a thread.</p>`}
     </main>
-    ${ref ? html`<${Detail} ref=${ref} entries=${entries} selected=${selected} compare=${compare} setCompare=${setCompare} tab=${tab} setTab=${setTab} onFailed=${(id) => setFailedReads((old) => new Set([...old, id]))} />` : null}
+    ${ref ? html`<${Detail} ref=${ref} entries=${entries} selected=${selected} compare=${compare} setCompare=${setCompare} tab=${tab} setTab=${setTab} onFailed=${(id) => setFailedReads((old) => new Set([...old, id]))} internal=${internal} setInternal=${setInternal} />` : null}
   </div>`;
 }
 
