@@ -66,8 +66,9 @@ export async function main(argv: string[], root: string): Promise<number> {
       return 0;
     }
     const help = wantsHelp(argv);
-    const builtin = help ? undefined : BUILTINS.find((command) => command.id === argv[0]);
-    if (builtin !== undefined) return await runBuiltin(builtin, argv.slice(1));
+    // A command of a topic (`keys new`) has the id `keys:new`, as in oclif.
+    const builtin = help ? undefined : BUILTINS.find((command) => command.id === argv[0] || command.id === `${argv[0]}:${argv[1]}`);
+    if (builtin !== undefined) return await runBuiltin(builtin, argv.slice(builtin.id.split(':').length));
     // `plugins ...` prints JSON too (src/plugins-json); help for it stays with oclif.
     const plugins = argv[0] === 'plugins' && !help ? await (await import('./plugins-json/run-plugins-command.js')).runPluginsCommand(argv, root) : undefined;
     if (plugins !== undefined) return plugins;

@@ -50,7 +50,7 @@ export default defineCommand({
       DEFAULT_LIMITS,
     );
     if (flags['dry-run']) return { dry_run: true, plan: planJson(prepared) };
-    const store = await openStore({ create: true });
+    const store = await openStore({ create: true, write: true });
     return checkpointJson(await store.insertPrepared(prepared));
   },
 });

@@ -22,7 +22,7 @@ export default defineCommand({
     namespace: namespaceFlag(),
   },
   async action({ flags, openStore }) {
-    const store = await openStore();
+    const store = await openStore({ write: flags.apply });
     const result = await store.delete(flags.id, { namespace: flags.namespace, apply: flags.apply, force: flags.force });
     return {
       dry_run: result.dryRun,

@@ -34,7 +34,7 @@ export default defineCommand({
     const text = await readInputText(expandHome(flags.input), { maxBytes: DEFAULT_LIMITS.maxImportFileBytes, label: 'input' });
     const onProgress = stderrProgress();
     const parsed = bundle.parseBundle(text, DEFAULT_LIMITS, onProgress ? { onProgress } : {});
-    const store = await openStore({ create: true });
+    const store = await openStore({ create: true, write: true });
     const result = await bundle.importBundle(store, parsed, {
       apply: flags.apply,
       ...(flags.namespace === undefined ? {} : { namespace: flags.namespace }),

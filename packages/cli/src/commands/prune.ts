@@ -23,7 +23,7 @@ export default defineCommand({
   },
   async action({ flags, openStore }) {
     const { 'session-id': sessionId, 'keep-latest': keepLatest, 'older-than': olderThan } = flags;
-    const store = await openStore();
+    const store = await openStore({ write: flags.apply });
     const result = await store.prune({
       namespace: flags.namespace,
       apply: flags.apply,
