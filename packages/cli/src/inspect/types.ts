@@ -41,6 +41,15 @@ export interface CheckpointsTimelineEntry {
   name: string;
   status: 'verified' | 'failed';
   error?: { code: string; message: string };
+  /** A store opened with keys: whether the row is sealed, encrypted and verified (seal, envelope, hash). */
+  seal?: SealStatus;
+}
+
+/** Whether a row is sealed, encrypted and verified; shown only for a store opened with keys. */
+export interface SealStatus {
+  sealed: boolean;
+  encrypted: boolean;
+  verified: boolean;
 }
 
 /** A timeline entry of any family. */
@@ -67,6 +76,8 @@ export interface CheckpointsState {
   kind: string;
   name: string;
   payload: unknown;
+  /** A store opened with keys: the row is sealed, encrypted and verified. */
+  seal?: SealStatus;
 }
 
 /** The state at one step, of any family. */

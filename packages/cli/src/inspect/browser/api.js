@@ -39,6 +39,8 @@ export function view(entry) {
     label,
     bytes: entry.bytes,
     verified: entry.status === 'verified',
+    // A store opened with keys: { sealed, encrypted, verified } of the row; null otherwise.
+    seal: entry.seal ?? null,
     error: entry.error ? `${entry.error.code}: ${entry.error.message}` : null,
     channels: entry.changed_channels,
     changes: entry.changes,
