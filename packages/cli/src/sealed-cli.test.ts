@@ -60,6 +60,12 @@ describe('keys new', () => {
     expect(fileHash(keys)).toBe(before);
     refused(await cli(['keys', 'new', '--output', 'x.keys', '--id', 'not valid']), 'CheckpointValidationError', /key id must be/u);
     refused(await cli(['keys', 'new', '--output', 'x.keys', '--key-file', 'app.keys']), 'UsageError', /--from/u);
+    // The topic alone, or with a command it does not have: one JSON usage error (exit 2), not help text.
+    for (const args of [['keys'], ['keys', 'old']]) {
+      const result = await cli(args);
+      expect(result.code).toBe(2);
+      refused(result, 'UsageError', /^argument keys: .*\(choose from 'new'\)$/u);
+    }
   });
 
   it('--from keeps the keys of an existing file for reading, the new key active', async () => {
@@ -149,6 +155,20 @@ describe('a sealed store through the CLI', () => {
     refused(await cli(['get', '--store', store, '--key-file', damaged, '--id', '1']), 'CheckpointValidationError', /must have a secret of 32 bytes/u);
     writeFileSync(join(dir, 'broken.keys'), text.slice(0, -20), { mode: 0o600 });
     refused(await cli(['get', '--store', store, '--key-file', 'broken.keys', '--id', '1']), 'CheckpointValidationError', /is not valid JSON/u);
+  });
+
+  it('rekey --allow-plaintext seals a plain store; afterwards plaintext is refused again', async () => {
+    const plainStore = join(dir, 'plain.sqlite');
+    for (const step of [1, 2]) ok(await cli(['create', '--store', plainStore, '--session-id', 'p', '--payload-file', '-', '--created-at', `2026-01-01T00:00:0${step}Z`], { input: `{"step": ${step}}` }));
+    const before = fileHash(plainStore);
+    refused(await cli(['get', '--store', plainStore, '--key-file', 'rotated.keys', '--id', '1']), 'CheckpointIntegrityError', /not sealed/u);
+    expect(ok(await cli(['rekey', '--store', plainStore, '--new-key-file', 'rotated.keys', '--allow-plaintext']))).toMatchObject({ dry_run: true, sealed_plaintext: 2 });
+    expect(fileHash(plainStore)).toBe(before);
+    expect(ok(await cli(['rekey', '--store', plainStore, '--new-key-file', 'rotated.keys', '--allow-plaintext', '--apply']))).toMatchObject({ dry_run: false, sealed_plaintext: 2 });
+    expect(ok(await cli(['verify', '--store', plainStore, '--key-file', 'rotated.keys']))).toMatchObject({ checked: 2, sealed: 2, sessions: 1 });
+    expect(ok(await cli(['state', '--store', plainStore, '--key-file', 'rotated.keys', '--thread', 'p']))).toMatchObject({ payload: { step: 2 }, seal: { sealed: true } });
+    // Now sealed: a write without keys is refused.
+    refused(await cli(['create', '--store', plainStore, '--session-id', 'p', '--payload-file', 'p.json']), 'StoreSecurityError');
   });
 
   it("the inspector checks seals, shows a row's seal status, and its debug bundle holds no key", async () => {
