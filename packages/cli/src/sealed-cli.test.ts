@@ -8,6 +8,9 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadKeyFile } from '@session-checkpoint/core';
+import { openSqliteStore } from '@session-checkpoint/store-kysely';
+import { writeInspectFixture } from './test-support/inspect-fixture.js';
 import { rawRequest, startInspect } from './test-support/inspect-server.js';
 import { CLI_BIN, cliEnv, fileHash, removeTempDirs, runCli, tempDir, type CliResult } from './test-support/run-cli.js';
 
@@ -190,6 +193,37 @@ describe('a sealed store through the CLI', () => {
       const end = await inspector.stop();
       seen.push({ what: 'inspect process', text: end.stdout + end.stderr });
     }
+  });
+
+  it('LangGraph threads and Agents sessions in a sealed store: state and every verified step carry their seal status', async () => {
+    const framework = join(dir, 'frameworks.sqlite');
+    const store = await openSqliteStore(framework, { keys: await loadKeyFile(join(dir, 'rotated.keys')), create: true });
+    let fixture;
+    try {
+      fixture = await writeInspectFixture(store);
+    } finally {
+      await store.close();
+    }
+    const seal = { sealed: true, encrypted: true, verified: true };
+    const args = ['--store', framework, '--key-file', 'rotated.keys'];
+    expect(ok(await cli(['state', ...args, '--thread', fixture.thread])).seal).toEqual(seal);
+    expect(ok(await cli(['state', ...args, '--thread', fixture.agentSession])).seal).toEqual(seal);
+    expect(ok(await cli(['state', ...args, '--thread', fixture.plainSession])).seal).toEqual(seal);
+    const inspector = await startInspect([...args, '--no-open'], dir);
+    try {
+      const headers = { Host: `127.0.0.1:${inspector.port}`, 'X-Session-Checkpoint-Token': inspector.token };
+      for (const [family, namespace, thread] of [['langgraph', 'langgraph', fixture.thread], ['openai-agents', 'openai-agents', fixture.agentSession]] as const) {
+        const response = await rawRequest(inspector.port, `/api/timeline?family=${family}&namespace=${namespace}&thread=${encodeURIComponent(thread)}`, headers);
+        seen.push({ what: `inspect timeline ${family}`, text: response.body });
+        const entries = (JSON.parse(response.body) as { entries: { status: string; seal?: unknown }[] }).entries;
+        expect(entries.length).toBeGreaterThan(0);
+        for (const entry of entries) expect([entry.status, entry.seal]).toEqual(['verified', seal]);
+      }
+    } finally {
+      await inspector.stop();
+    }
+    // Without keys, the framework rows are envelopes: no state is rebuilt from them as if they were plain.
+    expect(JSON.parse((await cli(['state', '--store', framework, '--thread', fixture.thread])).stdout).ok).toBe(false);
   });
 
   it('no secret of any key file appears in any output, error, bundle or debug bundle of the session', () => {

@@ -1,5 +1,6 @@
 import { CheckpointNotFoundError, CheckpointValidationError, isCheckpointError, utf8ByteLength, type CheckpointRow, type CheckpointStore } from '@session-checkpoint/core';
 import { looksSealed } from '@session-checkpoint/core/toolkit';
+import { sealStatus } from '../output/records.js';
 import type { CheckpointsState, CheckpointsThreadSummary, CheckpointsTimelineEntry } from './types.js';
 
 /*
@@ -92,6 +93,7 @@ export async function plainState(store: CheckpointStore, namespace: string, sess
   if (!cp || cp.sessionId !== sessionId) {
     throw new CheckpointNotFoundError(checkpointId === undefined ? `no checkpoint in session '${sessionId}' of namespace '${namespace}'` : `no checkpoint ${checkpointId} in session '${sessionId}' of namespace '${namespace}'`);
   }
+  const seal = sealStatus(store);
   return {
     family: 'checkpoints',
     namespace,
@@ -102,7 +104,7 @@ export async function plainState(store: CheckpointStore, namespace: string, sess
     name: cp.name,
     payload: cp.payload,
     // A store opened with keys hands out only rows whose seal, envelope and hash passed.
-    ...(store.keyIds === undefined ? {} : { seal: { sealed: true, encrypted: true, verified: true } }),
+    ...(seal === undefined ? {} : { seal }),
   };
 }
 

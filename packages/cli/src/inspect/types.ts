@@ -1,5 +1,6 @@
 import type { LanggraphState, LanggraphThreadSummary, LanggraphTimelineEntry, LanggraphWrite } from '@session-checkpoint/langgraph/rows';
 import type { SessionState, SessionSummary, SessionTimelineEntry } from '@session-checkpoint/openai-agents/rows';
+import type { SealStatus } from '../output/records.js';
 
 /*
  * Result shapes of the inspection readers (src/inspect), shared by `threads`, `state`, `diff`
@@ -45,15 +46,16 @@ export interface CheckpointsTimelineEntry {
   seal?: SealStatus;
 }
 
-/** Whether a row is sealed, encrypted and verified; shown only for a store opened with keys. */
-export interface SealStatus {
-  sealed: boolean;
-  encrypted: boolean;
-  verified: boolean;
-}
+export type { SealStatus } from '../output/records.js';
+
+/**
+ * A LangGraph or session step with, on a store opened with keys, its seal status (`seal`): on
+ * every verified step (its rows' seals, envelopes and hashes passed); a failed step says why in `error`.
+ */
+export type WithSeal<T> = T & { seal?: SealStatus };
 
 /** A timeline entry of any family. */
-export type TimelineEntry = LanggraphTimelineEntry | SessionTimelineEntry | CheckpointsTimelineEntry;
+export type TimelineEntry = WithSeal<LanggraphTimelineEntry> | WithSeal<SessionTimelineEntry> | CheckpointsTimelineEntry;
 
 /** A page of a thread's timeline, newest first. */
 export interface Timeline {
@@ -81,7 +83,7 @@ export interface CheckpointsState {
 }
 
 /** The state at one step, of any family. */
-export type State = LanggraphState | SessionState | CheckpointsState;
+export type State = WithSeal<LanggraphState> | WithSeal<SessionState> | CheckpointsState;
 
 /** The pending writes of a step (LangGraph only; other families have none). */
 export type Writes = LanggraphWrite[];
