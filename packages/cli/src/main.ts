@@ -66,8 +66,12 @@ export async function main(argv: string[], root: string): Promise<number> {
       return 0;
     }
     const help = wantsHelp(argv);
-    const builtin = help ? undefined : BUILTINS.find((command) => command.id === argv[0]);
-    if (builtin !== undefined) return await runBuiltin(builtin, argv.slice(1));
+    // A command of a topic (`keys new`) has the id `keys:new`, as in oclif.
+    const builtin = help ? undefined : BUILTINS.find((command) => command.id === argv[0] || command.id === `${argv[0]}:${argv[1]}`);
+    if (builtin !== undefined) return await runBuiltin(builtin, argv.slice(builtin.id.split(':').length));
+    // A built-in topic without one of its commands (`keys`, `keys old`): a usage error, not oclif's topic help as text.
+    const topic = help ? [] : BUILTINS.filter((command) => command.id.startsWith(`${argv[0]}:`)).map((command) => `'${command.id.split(':')[1]}'`);
+    if (topic.length > 0) throw new UsageError(`argument ${argv[0]}: ${argv[1] === undefined ? 'a command is required' : `invalid choice: '${argv[1]}'`} (choose from ${topic.join(', ')})`);
     // `plugins ...` prints JSON too (src/plugins-json); help for it stays with oclif.
     const plugins = argv[0] === 'plugins' && !help ? await (await import('./plugins-json/run-plugins-command.js')).runPluginsCommand(argv, root) : undefined;
     if (plugins !== undefined) return plugins;

@@ -22,6 +22,10 @@ export default class ProbeStore extends BaseCommand {
   static flags = { namespace: namespaceFlag() };
   async run() { const store = await this.openStore(); return { sessions: (await store.sessions({ namespace: this.flags.namespace })).length, where: this.storeLocation() }; }
 }`,
+  'probe-sealed': `import { BaseCommand } from '@session-checkpoint/cli/plugin';
+export default class ProbeSealed extends BaseCommand {
+  async run() { const store = await this.openStore(); return { keys: store.keyIds ?? null, payload: (await store.get(1, { namespace: 'app' })).payload }; }
+}`,
   'probe-error': `import { BaseCommand } from '@session-checkpoint/cli/plugin';
 export default class ProbeError extends BaseCommand {
   async run() { this.error('the probe failed on purpose', { exit: 3 }); }
@@ -90,6 +94,8 @@ const CALLS: string[][] = [
   ['probe-store', '--store', 's.sqlite', '--namespace', 'app'],
   ['probe-store', '--store', 'missing.sqlite'],
   ['probe-store'],
+  ['probe-sealed', '--store', 'sealed.sqlite', '--key-file', 'k.keys'],
+  ['probe-sealed', '--store', 'sealed.sqlite'],
   ['probe-error'],
   ['probe-usage'],
   ['probe-exit'],
@@ -128,6 +134,8 @@ describe('plugin commands on oclif', () => {
     data = dataHomeLinking(join(work, 'data'), [probePlugin(join(work, 'probe-plugin'))]);
     writeFileSync(join(work, 'p.json'), '{"step": 1}');
     expect((await runCli(['create', '--store', 's.sqlite', '--namespace', 'app', '--session-id', 'a', '--payload-file', 'p.json'], { cwd: work })).code).toBe(0);
+    expect((await runCli(['keys', 'new', '--output', 'k.keys', '--id', 'probe-key'], { cwd: work })).code).toBe(0);
+    expect((await runCli(['create', '--store', 'sealed.sqlite', '--key-file', 'k.keys', '--namespace', 'app', '--session-id', 'a', '--payload-file', 'p.json'], { cwd: work })).code).toBe(0);
     results = await runCliBatch(CALLS.map((args) => ({ args, cwd: work, env: { SESSION_CHECKPOINT_PROBE: 'true', XDG_DATA_HOME: data } })));
   });
 
@@ -158,6 +166,9 @@ describe('plugin commands on oclif', () => {
     expect(outcome('probe-plugins').json?.result).toEqual({ plugins: ['probe-plugin'] });
     expect(outcome('probe-options', '--color', 'red').json?.result).toEqual({ color: 'red', verbose: false });
     expect(outcome('probe-args', 'ada').json?.result).toEqual({ name: 'ada' });
+    // --key-file is one of BaseCommand's store flags: openStore() opens a sealed store with its keys.
+    expect(outcome('probe-sealed', '--store', 'sealed.sqlite', '--key-file', 'k.keys').json?.result).toEqual({ keys: { activeId: 'probe-key', ids: ['probe-key'] }, payload: { step: 1 } });
+    expect(outcome('probe-sealed', '--store', 'sealed.sqlite').json?.result).toMatchObject({ keys: null, payload: { key: 'probe-key', sealed: 1 } });
   });
 
   it('maps failures to the error object with the exit code of the contract', () => {

@@ -149,7 +149,7 @@ const DEVIATIONS: Readonly<Record<string, Deviation>> = {
     reason: 'DESIGN 3.5: usage errors exit 2 with the JSON error shape on stdout',
     exitCode: 2,
     type: 'UsageError',
-    error: "argument command: invalid choice: 'frobnicate' (choose from 'create', 'delete', 'diff', 'export', 'get', 'help', 'history', 'import', 'init', 'inspect', 'list', 'migrate', 'plugins', 'prune', 'sessions', 'state', 'threads', 'timeline', 'verify')",
+    error: "argument command: invalid choice: 'frobnicate' (choose from 'compact', 'create', 'delete', 'diff', 'export', 'get', 'help', 'history', 'import', 'init', 'inspect', 'keys', 'list', 'migrate', 'pin', 'plugins', 'prune', 'rekey', 'sessions', 'state', 'stats', 'threads', 'timeline', 'unpin', 'verify')",
   },
   no_command: {
     reason: 'DESIGN 3.5: usage errors exit 2 with the JSON error shape on stdout',

@@ -1,4 +1,4 @@
-import type { CheckpointStore } from '@session-checkpoint/core';
+import type { CheckpointStore, Keyring } from '@session-checkpoint/core';
 import type { OpenStoreOptions } from '../store/open-store.js';
 import type { StoreSelection } from '../store/store-selection.js';
 import { GLOBAL_FLAGS, type FlagSchema, type FlagValues } from './flags.js';
@@ -9,7 +9,9 @@ export interface CommandContext<F> {
   readonly flags: F;
   /** The store selected by the flags or the environment (not opened); throws a UsageError when none or both are given. */
   storeSelection(): StoreSelection;
-  /** Opens the selected store; the lifecycle closes it before printing the result. */
+  /** The keyring of `--key-file` or `SESSION_CHECKPOINT_KEY_FILE` (read once); `undefined` for neither. */
+  storeKeys(): Promise<Keyring | undefined>;
+  /** Opens the selected store (with the key file's keys, if any); the lifecycle closes it before printing the result. */
   openStore(options?: OpenStoreOptions): Promise<CheckpointStore>;
 }
 

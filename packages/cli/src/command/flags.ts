@@ -1,7 +1,7 @@
 import { UsageError } from '../errors/usage-error.js';
 import { FAMILIES, type Family, type ThreadSelector } from '../inspect/types.js';
 import { VERBOSE_ENV } from '../output/stderr-guard.js';
-import { CONNECT_TIMEOUT_ENV, DATABASE_URL_ENV, SCHEMA_ENV, STORE_ENV } from '../store/store-selection.js';
+import { CONNECT_TIMEOUT_ENV, DATABASE_URL_ENV, KEY_FILE_ENV, SCHEMA_ENV, STORE_ENV } from '../store/store-selection.js';
 
 /*
  * The flag schema of the built-in commands: plain data, so that the built-in route parses with it
@@ -69,7 +69,7 @@ export const applyFlag = (description = 'Apply the change; without it the comman
 
 /**
  * The flags of every command: the store (`--store`, `--database-url`, `--schema`,
- * `--connect-timeout`) and `--verbose`. The environment fallbacks are resolved by `selectStore`,
+ * `--connect-timeout`, `--key-file`) and `--verbose`. The environment fallbacks are resolved by `selectStore`,
  * not the parser, so that a flag of one kind beats a variable of the other instead of colliding
  * with it; `--verbose` is read by the stderr guard before anything runs.
  */
@@ -81,6 +81,10 @@ export const GLOBAL_FLAGS = {
     helpGroup: 'STORE',
   }),
   store: flag.string({ description: `Path of the SQLite store file. Default is $${STORE_ENV}.`, helpGroup: 'STORE' }),
+  'key-file': flag.string({
+    description: `Key file of a sealed store (owner-only, from "keys new"): rows are sealed and encrypted on write, checked and decrypted on read. Default is $${KEY_FILE_ENV}, else none (a plain store).`,
+    helpGroup: 'STORE',
+  }),
   verbose: flag.boolean({ description: `Print warnings and progress on stderr. Default is silence (also $${VERBOSE_ENV}=1).`, helpGroup: 'GLOBAL' }),
 };
 

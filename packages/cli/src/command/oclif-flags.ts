@@ -43,14 +43,15 @@ export function oclifFlags(schema: FlagSchema) {
 }
 
 /**
- * `--store`, `--database-url`, `--schema` and `--connect-timeout`. Their environment fallbacks
- * are resolved by `selectStore`, not by oclif.
+ * `--store`, `--database-url`, `--schema`, `--connect-timeout` and `--key-file`. Their environment
+ * fallbacks are resolved by `selectStore` and `selectKeyFile`, not by oclif.
  */
 export const storeFlags = {
   'database-url': Flags.string(options(GLOBAL_FLAGS['database-url'])),
   'connect-timeout': Flags.string(options(GLOBAL_FLAGS['connect-timeout'])),
   schema: Flags.string(options(GLOBAL_FLAGS.schema)),
   store: Flags.string(options(GLOBAL_FLAGS.store)),
+  'key-file': Flags.string(options(GLOBAL_FLAGS['key-file'])),
 };
 
 /** The flags of every command (BaseCommand's `baseFlags`): the store flags and `--verbose`. */

@@ -1,6 +1,7 @@
-import type { CheckpointStore } from '@session-checkpoint/core';
+import type { CheckpointStore, Keyring } from '@session-checkpoint/core';
 import { setCommandRunning, takeStrayFailure } from '../output/one-document.js';
 import { writeError, writeResult } from '../output/write-json.js';
+import { loadKeys, refuseKeylessWrite, selectKeyFile } from '../store/key-selection.js';
 import { openStore, type OpenStoreOptions } from '../store/open-store.js';
 import { selectStore, type StoreFlagValues, type StoreSelection } from '../store/store-selection.js';
 import type { CommandContext, CommandDefinition } from './define-command.js';
@@ -32,14 +33,30 @@ export function storeScope(flags: StoreFlagValues) {
   const stores: CheckpointStore[] = [];
   let selection: StoreSelection | undefined;
   setCommandRunning(true);
+  let keys: Promise<Keyring | undefined> | undefined;
   const storeSelection = () => (selection ??= selectStore(flags));
+  /** The keyring of `--key-file` or `SESSION_CHECKPOINT_KEY_FILE` (read once), `undefined` for neither. */
+  const storeKeys = (): Promise<Keyring | undefined> => {
+    if (keys === undefined) {
+      const path = selectKeyFile(flags);
+      keys = path === undefined ? Promise.resolve(undefined) : loadKeys(path);
+    }
+    return keys;
+  };
   return {
     /** The store selected by the flags or the environment (resolved once). */
     storeSelection,
-    /** Opens the selected store and remembers it, to close it when the command ends. */
-    async openStore(options?: OpenStoreOptions): Promise<CheckpointStore> {
-      const store = await openStore(storeSelection(), options);
+    storeKeys,
+    /**
+     * Opens the selected store, with the key file's keys unless `options.keys` says otherwise,
+     * and remembers it, to close it when the command ends.
+     */
+    async openStore(options: OpenStoreOptions = {}): Promise<CheckpointStore> {
+      const selected = storeSelection();
+      const ring = 'keys' in options ? options.keys : await storeKeys();
+      const store = await openStore(selected, { ...options, ...(ring === undefined ? {} : { keys: ring }) });
       stores.push(store);
+      if (options.write === true) await refuseKeylessWrite(store);
       return store;
     },
     /** Closes every store opened so far; warns (with `--verbose`) about a failure from outside the command. */
@@ -71,7 +88,7 @@ export async function runBuiltin(command: CommandDefinition, argv: readonly stri
   try {
     const flags = parseArgv(argv, { ...GLOBAL_FLAGS, ...command.flags });
     scope = storeScope(flags);
-    const context: CommandContext<never> = { flags: flags as never, storeSelection: scope.storeSelection, openStore: scope.openStore };
+    const context: CommandContext<never> = { flags: flags as never, storeSelection: scope.storeSelection, storeKeys: scope.storeKeys, openStore: scope.openStore };
     const result = await command.action(context);
     await scope.close();
     if (result !== undefined) writeResult(result);

@@ -3,7 +3,7 @@ import { prepareCheckpoint } from '@session-checkpoint/core/internal';
 import { defineCommand } from '../command/define-command.js';
 import { flag, namespaceFlag } from '../command/flags.js';
 import { readPayloadFile } from '../input/payload-file.js';
-import { checkpointJson, planJson } from '../output/records.js';
+import { checkpointJson, planJson, sealStatus } from '../output/records.js';
 
 /** `create`: stores one checkpoint from a JSON object file (or standard input); `--dry-run` plans only. */
 export default defineCommand({
@@ -50,7 +50,7 @@ export default defineCommand({
       DEFAULT_LIMITS,
     );
     if (flags['dry-run']) return { dry_run: true, plan: planJson(prepared) };
-    const store = await openStore({ create: true });
-    return checkpointJson(await store.insertPrepared(prepared));
+    const store = await openStore({ create: true, write: true });
+    return checkpointJson(await store.insertPrepared(prepared), { seal: sealStatus(store) });
   },
 });

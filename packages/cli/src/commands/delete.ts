@@ -1,6 +1,6 @@
 import { defineCommand } from '../command/define-command.js';
 import { applyFlag, flag, namespaceFlag } from '../command/flags.js';
-import { checkpointJson } from '../output/records.js';
+import { checkpointJson, sealStatus } from '../output/records.js';
 
 /** `delete`: `{ dry_run, checkpoint, deleted }`, plus `integrity_failure` for a forced bad row. */
 export default defineCommand({
@@ -22,11 +22,11 @@ export default defineCommand({
     namespace: namespaceFlag(),
   },
   async action({ flags, openStore }) {
-    const store = await openStore();
+    const store = await openStore({ write: flags.apply });
     const result = await store.delete(flags.id, { namespace: flags.namespace, apply: flags.apply, force: flags.force });
     return {
       dry_run: result.dryRun,
-      checkpoint: result.checkpoint === null ? null : checkpointJson(result.checkpoint, { payload: false }),
+      checkpoint: result.checkpoint === null ? null : checkpointJson(result.checkpoint, { payload: false, seal: sealStatus(store) }),
       deleted: result.deleted,
       ...(result.integrityFailure === undefined ? {} : { integrity_failure: result.integrityFailure }),
     };

@@ -1,6 +1,6 @@
 import { defineCommand } from '../command/define-command.js';
 import { flag, namespaceFlag } from '../command/flags.js';
-import { checkpointJson } from '../output/records.js';
+import { checkpointJson, sealStatus } from '../output/records.js';
 
 export default defineCommand({
   id: 'get',
@@ -13,6 +13,6 @@ export default defineCommand({
   },
   async action({ flags, openStore }) {
     const store = await openStore();
-    return checkpointJson(await store.get(flags.id, { namespace: flags.namespace }));
+    return checkpointJson(await store.get(flags.id, { namespace: flags.namespace }), { seal: sealStatus(store) });
   },
 });

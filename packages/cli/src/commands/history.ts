@@ -1,6 +1,6 @@
 import { defineCommand } from '../command/define-command.js';
 import { flag, namespaceFlag } from '../command/flags.js';
-import { checkpointJson } from '../output/records.js';
+import { checkpointJson, sealStatus } from '../output/records.js';
 
 export default defineCommand({
   id: 'history',
@@ -16,6 +16,6 @@ export default defineCommand({
   async action({ flags, openStore }) {
     const store = await openStore();
     const page = await store.history(flags['session-id'], { namespace: flags.namespace, limit: flags.limit, offset: flags.offset });
-    return page.map((cp) => checkpointJson(cp, { payload: false }));
+    return page.map((cp) => checkpointJson(cp, { payload: false, seal: sealStatus(store) }));
   },
 });

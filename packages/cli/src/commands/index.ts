@@ -7,11 +7,13 @@ import get from './get.js';
 import history from './history.js';
 import importCommand from './import.js';
 import init from './init.js';
+import keysNew from './keys-new.js';
 import inspect from './inspect.js';
 import list from './list.js';
 import migrate from './migrate.js';
 import pin from './pin.js';
 import prune from './prune.js';
+import rekey from './rekey.js';
 import sessions from './sessions.js';
 import state from './state.js';
 import stats from './stats.js';
@@ -25,4 +27,4 @@ import verify from './verify.js';
  * oclif's manifest and help (oclif-commands.ts) read this one list; a test checks that it holds
  * every file of this folder.
  */
-export const BUILTINS = [compact, create, deleteCommand, diff, exportCommand, get, history, importCommand, init, inspect, list, migrate, pin, prune, sessions, state, stats, threads, timeline, unpin, verify];
+export const BUILTINS = [compact, create, deleteCommand, diff, exportCommand, get, history, importCommand, init, inspect, keysNew, list, migrate, pin, prune, rekey, sessions, state, stats, threads, timeline, unpin, verify];

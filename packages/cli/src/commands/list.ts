@@ -1,6 +1,6 @@
 import { defineCommand } from '../command/define-command.js';
 import { flag, namespaceFlag } from '../command/flags.js';
-import { checkpointJson } from '../output/records.js';
+import { checkpointJson, sealStatus } from '../output/records.js';
 
 export default defineCommand({
   id: 'list',
@@ -22,6 +22,6 @@ export default defineCommand({
     const store = await openStore();
     const sessionId = flags['session-id'];
     const page = await store.list({ namespace: flags.namespace, limit: flags.limit, offset: flags.offset, ...(sessionId === undefined ? {} : { sessionId }) });
-    return page.map((cp) => checkpointJson(cp, { payload: false }));
+    return page.map((cp) => checkpointJson(cp, { payload: false, seal: sealStatus(store) }));
   },
 });

@@ -68,7 +68,7 @@ export default defineCommand({
     const official = await lg.openOfficialSaver(flags.from, { ifMissing: flags.reverse ? (flags.apply ? 'create' : 'empty') : 'error' });
     try {
       // Like import: a missing store is created, as the target; as the source it must exist.
-      const store = flags.reverse || flags.apply ? await openStore({ create: !flags.reverse }) : await openStoreOrEmpty(openStore);
+      const store = flags.reverse || flags.apply ? await openStore({ create: !flags.reverse, write: !flags.reverse }) : await openStoreOrEmpty(openStore);
       const ours = new lg.SessionCheckpointSaver(store, flags.namespace === undefined ? {} : { namespace: flags.namespace });
       const [source, target] = flags.reverse ? [ours, official.saver] : [official.saver, ours];
       const onProgress = stderrProgress();

@@ -33,11 +33,11 @@ export default defineCommand({
       if (sessionId !== undefined || keepLatest !== undefined || olderThan !== undefined) {
         throw new CheckpointValidationError('--idle-for deletes whole sessions and takes no --session-id, --keep-latest or --older-than');
       }
-      const store = await openStore();
+      const store = await openStore({ write: flags.apply });
       const result = await store.expireIdle({ idleFor, apply: flags.apply, ...(flags.namespace === undefined ? {} : { namespace: flags.namespace }) });
       return expiryJson(result, idleFor);
     }
-    const store = await openStore();
+    const store = await openStore({ write: flags.apply });
     const result = await store.prune({
       namespace: flags.namespace ?? 'default',
       apply: flags.apply,

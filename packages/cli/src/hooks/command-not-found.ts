@@ -6,9 +6,10 @@ import { UsageError } from '../errors/usage-error.js';
  * `invalid choice`, instead of oclif's default text on stderr.
  */
 const hook: Hook<'command_not_found'> = async function (options) {
+  // A topic's commands (`keys new`, `plugins install`) are offered as their topic's word.
   const choices = options.config.commands
-    .filter((command) => !command.hidden && !command.id.includes(':'))
-    .map((command) => `'${command.id}'`)
+    .filter((command) => !command.hidden)
+    .map((command) => `'${command.id.split(':')[0]}'`)
     .sort();
   const typed = options.id.replaceAll(':', ' ');
   throw new UsageError(`argument command: invalid choice: '${typed}' (choose from ${[...new Set(choices)].join(', ')})`);

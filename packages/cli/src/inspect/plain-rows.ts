@@ -1,5 +1,6 @@
 import { CheckpointNotFoundError, CheckpointValidationError, isCheckpointError, utf8ByteLength, type CheckpointRow, type CheckpointStore } from '@session-checkpoint/core';
-import { checkRows } from '@session-checkpoint/core/internal';
+import { looksSealed } from '@session-checkpoint/core/toolkit';
+import { sealStatus } from '../output/records.js';
 import type { CheckpointsState, CheckpointsThreadSummary, CheckpointsTimelineEntry } from './types.js';
 
 /*
@@ -49,7 +50,9 @@ export async function plainTimeline(store: CheckpointStore, namespace: string, s
   const offset = offsetOf(cursor);
   // One row more: the parent of the page's oldest row, and whether a next page exists.
   const raw = await store.adapter.listRows({ namespace, sessionId, limit: limit + 1, offset });
-  const checked = checkRows(raw);
+  // The store's own check: on a store opened with keys it checks seals and opens envelopes.
+  const checked = store.checkRows(raw);
+  const keyed = store.keyIds !== undefined;
   const entries = checked.slice(0, limit).map((c, i): CheckpointsTimelineEntry => {
     const row = c.ok ? c.row : c.raw;
     const older = raw[i + 1];
@@ -65,6 +68,11 @@ export async function plainTimeline(store: CheckpointStore, namespace: string, s
       status: c.ok ? 'verified' : 'failed',
     };
     if (!c.ok) entry.error = { code: c.error.code, message: c.error.message };
+    if (keyed) {
+      // A failed row's claim to be sealed is only what its payload column looks like.
+      const sealed = c.ok ? c.sealed === true : looksSealed(c.raw.payloadJson);
+      entry.seal = { sealed, encrypted: sealed, verified: c.ok };
+    }
     return entry;
   });
   return { entries, next_cursor: raw.length > limit ? cursorText(offset + limit) : null };
@@ -85,7 +93,19 @@ export async function plainState(store: CheckpointStore, namespace: string, sess
   if (!cp || cp.sessionId !== sessionId) {
     throw new CheckpointNotFoundError(checkpointId === undefined ? `no checkpoint in session '${sessionId}' of namespace '${namespace}'` : `no checkpoint ${checkpointId} in session '${sessionId}' of namespace '${namespace}'`);
   }
-  return { family: 'checkpoints', namespace, session_id: sessionId, checkpoint_id: String(cp.id), created_at: cp.createdAt, kind: cp.kind, name: cp.name, payload: cp.payload };
+  const seal = sealStatus(store);
+  return {
+    family: 'checkpoints',
+    namespace,
+    session_id: sessionId,
+    checkpoint_id: String(cp.id),
+    created_at: cp.createdAt,
+    kind: cp.kind,
+    name: cp.name,
+    payload: cp.payload,
+    // A store opened with keys hands out only rows whose seal, envelope and hash passed.
+    ...(seal === undefined ? {} : { seal }),
+  };
 }
 
 /** The ids of a plain session, oldest first (for a first-change walk). */

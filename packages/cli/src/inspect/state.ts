@@ -1,9 +1,10 @@
 import { CheckpointValidationError, type CheckpointStore } from '@session-checkpoint/core';
 import { langgraphState, langgraphWrites } from '@session-checkpoint/langgraph/rows';
 import { sessionState } from '@session-checkpoint/openai-agents/rows';
+import { sealStatus } from '../output/records.js';
 import { plainState } from './plain-rows.js';
 import { resolveFamily } from './threads.js';
-import type { Family, State, StepSelector, Writes } from './types.js';
+import type { Family, SealStatus, State, StepSelector, Writes } from './types.js';
 
 /** A session position given as text (a `checkpoint_id` of a session timeline). */
 export function positionOf(text: string): number {
@@ -11,20 +12,29 @@ export function positionOf(text: string): number {
   return Number(text);
 }
 
+/** A verified state with, on a store opened with keys, its seal status (every row it was built from passed its seal). */
+function withSeal<S extends object>(store: CheckpointStore, state: S): S & { seal?: SealStatus } {
+  const seal = sealStatus(store);
+  return seal === undefined ? state : { ...state, seal };
+}
+
 /** The state of a step of a thread whose family is known. */
 export async function stateIn(store: CheckpointStore, family: Family, namespace: string, selector: StepSelector & { position?: number }): Promise<State> {
   if (family === 'langgraph') {
     if (selector.position !== undefined) throw new CheckpointValidationError('--position is for OpenAI Agents sessions; a LangGraph step is named by its checkpoint id');
-    return langgraphState(store, {
-      namespace,
-      threadId: selector.threadId,
-      checkpointNs: selector.checkpointNs ?? '',
-      ...(selector.checkpointId === undefined ? {} : { checkpointId: selector.checkpointId }),
-    });
+    return withSeal(
+      store,
+      await langgraphState(store, {
+        namespace,
+        threadId: selector.threadId,
+        checkpointNs: selector.checkpointNs ?? '',
+        ...(selector.checkpointId === undefined ? {} : { checkpointId: selector.checkpointId }),
+      }),
+    );
   }
   if (family === 'openai-agents') {
     const position = selector.position ?? (selector.checkpointId === undefined ? undefined : positionOf(selector.checkpointId));
-    return sessionState(store, { namespace, sessionId: selector.threadId, ...(position === undefined ? {} : { position }) });
+    return withSeal(store, await sessionState(store, { namespace, sessionId: selector.threadId, ...(position === undefined ? {} : { position }) }));
   }
   if (selector.position !== undefined) throw new CheckpointValidationError('--position is for OpenAI Agents sessions; a plain checkpoint is named by its id');
   return plainState(store, namespace, selector.threadId, selector.checkpointId);

@@ -1,6 +1,7 @@
 import type { CheckpointStore } from '@session-checkpoint/core';
 import { langgraphTimeline } from '@session-checkpoint/langgraph/rows';
 import { sessionTimeline } from '@session-checkpoint/openai-agents/rows';
+import { sealStatus } from '../output/records.js';
 import { plainTimeline } from './plain-rows.js';
 import { resolveFamily } from './threads.js';
 import type { ThreadSelector, Timeline } from './types.js';
@@ -32,7 +33,11 @@ export async function readTimeline(store: CheckpointStore, options: TimelineOpti
   if (!Number.isSafeInteger(limit) || limit < 1 || limit > 1000) throw new CheckpointValidationError('limit must be an integer from 1 to 1000');
   const paging = { limit, ...(options.cursor === undefined ? {} : { cursor: options.cursor }) };
   const head = { family, namespace, thread_id: options.threadId, checkpoint_ns: family === 'langgraph' ? (options.checkpointNs ?? '') : '' };
-  if (family === 'langgraph') return { ...head, ...(await langgraphTimeline(store, { namespace, threadId: options.threadId, checkpointNs: options.checkpointNs ?? '', ...paging })) };
-  if (family === 'openai-agents') return { ...head, ...(await sessionTimeline(store, { namespace, sessionId: options.threadId, ...paging })) };
+  // The framework readers check rows through store.checkRows: on a store opened with keys a verified step's rows passed their seals.
+  const seal = sealStatus(store);
+  const sealed = <E extends { status: string }>(page: { entries: E[]; next_cursor: string | null }) =>
+    seal === undefined ? page : { ...page, entries: page.entries.map((entry) => (entry.status === 'verified' ? { ...entry, seal } : entry)) };
+  if (family === 'langgraph') return { ...head, ...sealed(await langgraphTimeline(store, { namespace, threadId: options.threadId, checkpointNs: options.checkpointNs ?? '', ...paging })) };
+  if (family === 'openai-agents') return { ...head, ...sealed(await sessionTimeline(store, { namespace, sessionId: options.threadId, ...paging })) };
   return { ...head, ...(await plainTimeline(store, namespace, options.threadId, limit, options.cursor)) };
 }

@@ -1,5 +1,6 @@
 import type { LanggraphState, LanggraphThreadSummary, LanggraphTimelineEntry, LanggraphWrite } from '@session-checkpoint/langgraph/rows';
 import type { SessionState, SessionSummary, SessionTimelineEntry } from '@session-checkpoint/openai-agents/rows';
+import type { SealStatus } from '../output/records.js';
 
 /*
  * Result shapes of the inspection readers (src/inspect), shared by `threads`, `state`, `diff`
@@ -41,10 +42,20 @@ export interface CheckpointsTimelineEntry {
   name: string;
   status: 'verified' | 'failed';
   error?: { code: string; message: string };
+  /** A store opened with keys: whether the row is sealed, encrypted and verified (seal, envelope, hash). */
+  seal?: SealStatus;
 }
 
+export type { SealStatus } from '../output/records.js';
+
+/**
+ * A LangGraph or session step with, on a store opened with keys, its seal status (`seal`): on
+ * every verified step (its rows' seals, envelopes and hashes passed); a failed step says why in `error`.
+ */
+export type WithSeal<T> = T & { seal?: SealStatus };
+
 /** A timeline entry of any family. */
-export type TimelineEntry = LanggraphTimelineEntry | SessionTimelineEntry | CheckpointsTimelineEntry;
+export type TimelineEntry = WithSeal<LanggraphTimelineEntry> | WithSeal<SessionTimelineEntry> | CheckpointsTimelineEntry;
 
 /** A page of a thread's timeline, newest first. */
 export interface Timeline {
@@ -67,10 +78,12 @@ export interface CheckpointsState {
   kind: string;
   name: string;
   payload: unknown;
+  /** A store opened with keys: the row is sealed, encrypted and verified. */
+  seal?: SealStatus;
 }
 
 /** The state at one step, of any family. */
-export type State = LanggraphState | SessionState | CheckpointsState;
+export type State = WithSeal<LanggraphState> | WithSeal<SessionState> | CheckpointsState;
 
 /** The pending writes of a step (LangGraph only; other families have none). */
 export type Writes = LanggraphWrite[];

@@ -1,4 +1,4 @@
-import type { Checkpoint, PreparedCheckpoint, SessionSummary } from '@session-checkpoint/core';
+import type { Checkpoint, CheckpointStore, PreparedCheckpoint, SessionSummary } from '@session-checkpoint/core';
 import { checkpointRecord } from '@session-checkpoint/core/internal';
 
 /*
@@ -6,20 +6,43 @@ import { checkpointRecord } from '@session-checkpoint/core/internal';
  * reference's order (output is compared byte for byte by scripts and by the parity test).
  */
 
+/** Whether a printed row is sealed, encrypted and verified (its seal, envelope and hash checked). */
+export interface SealStatus {
+  sealed: boolean;
+  encrypted: boolean;
+  verified: boolean;
+}
+
+/**
+ * The seal status of every row a store hands out, or `undefined` for a store opened without keys
+ * (whose output stays as it always was). A store opened with keys returns only rows whose seal,
+ * envelope and hash passed (a plaintext row is refused), so each is sealed, encrypted and verified.
+ *
+ * @example
+ * ```ts
+ * checkpointJson(cp, { seal: sealStatus(store) }); // { ..., seal: { sealed: true, encrypted: true, verified: true } }
+ * ```
+ */
+export function sealStatus(store: CheckpointStore): SealStatus | undefined {
+  return store.keyIds === undefined ? undefined : { sealed: true, encrypted: true, verified: true };
+}
+
 /**
  * A checkpoint as the CLI prints it. The payload is embedded as its stored canonical text, so
  * `12345678901234567890` and `1.0` print exactly as stored.
  *
  * @param options.payload Include the payload. Default is `true`; `list` and `delete` omit it.
+ * @param options.seal Add the row's seal status as `seal` (a store opened with keys). Default is none.
  * @example
  * ```ts
  * checkpointJson(cp, { payload: false }); // { id, namespace, session_id, kind, name, payload_sha256, created_at, source_ref }
  * ```
  */
-export function checkpointJson(cp: Checkpoint, options: { payload?: boolean } = {}): Record<string, unknown> {
+export function checkpointJson(cp: Checkpoint, options: { payload?: boolean; seal?: SealStatus | undefined } = {}): Record<string, unknown> {
   // The bundle item's record: one snake_case shape for `get` and export. Dropping a key keeps the others' order.
   const record: Record<string, unknown> = { ...checkpointRecord(cp) };
   if (options.payload === false) delete record.payload;
+  if (options.seal !== undefined) record.seal = options.seal;
   return record;
 }
 

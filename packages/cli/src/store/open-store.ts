@@ -1,4 +1,4 @@
-import type { CheckpointStore } from '@session-checkpoint/core';
+import type { CheckpointStore, Keyring } from '@session-checkpoint/core';
 import type { StoreSelection } from './store-selection.js';
 
 /** Options of {@link openStore}. */
@@ -15,6 +15,18 @@ export interface OpenStoreOptions {
    * Default is `false`.
    */
   readOnly?: boolean;
+  /**
+   * Seal and encrypt with these keys (a sealed store, docs/sealing.md). Default is none: a plain
+   * store, opened exactly as without sealing.
+   */
+  keys?: Keyring;
+  /** With `keys`: accept plaintext rows (migrating a plain store; `rekey --allow-plaintext`). Default is `false`. */
+  allowPlaintext?: boolean;
+  /**
+   * The command writes rows: a sealed store opened without keys is refused (`StoreSecurityError`)
+   * before anything is written, since its new rows would be plaintext. Default is `false`.
+   */
+  write?: boolean;
 }
 
 /** The URL with `default_transaction_read_only=on` added to the session's startup options. */
@@ -38,11 +50,13 @@ function readOnlyUrl(url: string): string {
  */
 export async function openStore(selection: StoreSelection, options: OpenStoreOptions = {}): Promise<CheckpointStore> {
   const adapter = await import('@session-checkpoint/store-kysely');
+  const keys = options.keys === undefined ? {} : { keys: options.keys, ...(options.allowPlaintext === true ? { allowPlaintext: true } : {}) };
   if (selection.kind === 'sqlite') {
-    return adapter.openSqliteStore(selection.path, { create: options.create === true, ...(options.readOnly === true ? { readOnly: true } : {}) });
+    return adapter.openSqliteStore(selection.path, { create: options.create === true, ...(options.readOnly === true ? { readOnly: true } : {}), ...keys });
   }
   return adapter.openPostgresStore(options.readOnly === true ? readOnlyUrl(selection.url) : selection.url, {
     create: options.create === true,
+    ...keys,
     ...(selection.schema === undefined ? {} : { schema: selection.schema }),
     ...(selection.connectTimeoutMs === undefined ? {} : { connectTimeoutMs: selection.connectTimeoutMs }),
   });

@@ -8,6 +8,8 @@ export const STORE_ENV = 'SESSION_CHECKPOINT_STORE';
 export const DATABASE_URL_ENV = 'SESSION_CHECKPOINT_DATABASE_URL';
 /** Environment variable naming the PostgreSQL schema when `--schema` is not given. */
 export const SCHEMA_ENV = 'SESSION_CHECKPOINT_SCHEMA';
+/** Environment variable naming the key file of a sealed store when `--key-file` is not given. */
+export const KEY_FILE_ENV = 'SESSION_CHECKPOINT_KEY_FILE';
 /** Environment variable holding the PostgreSQL connect timeout in seconds when `--connect-timeout` is not given. */
 export const CONNECT_TIMEOUT_ENV = 'SESSION_CHECKPOINT_CONNECT_TIMEOUT';
 
@@ -30,6 +32,8 @@ export interface StoreFlagValues {
   'database-url'?: string | undefined;
   schema?: string | undefined;
   'connect-timeout'?: string | undefined;
+  /** The key file of a sealed store (see key-selection.ts). */
+  'key-file'?: string | undefined;
 }
 
 function fromPath(path: string, origin: string): StoreSelection {

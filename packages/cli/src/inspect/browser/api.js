@@ -41,6 +41,8 @@ export function view(entry) {
     verified: entry.status === 'verified',
     // A row of an official saver's store (--from): it carries no hash, so it is neither verified nor failed.
     unverified: entry.status === 'unverified',
+    // A store opened with keys: { sealed, encrypted, verified } of the row; null otherwise.
+    seal: entry.seal ?? null,
     error: entry.error ? `${entry.error.code}: ${entry.error.message}` : null,
     channels: entry.changed_channels,
     changes: entry.changes,

@@ -67,6 +67,7 @@ function Entry({ entry, index, layout, selected, compare, onSelect }) {
     ${entry.changes && entry.changes.length > 0 ? html`<span class="changes" title=${entry.changes.map((c) => `${c.op} ${c.path}`).join('\n')}>${entry.changes.length} change${entry.changes.length > 1 ? 's' : ''}</span>` : null}
     ${entry.changeError ? html`<span class="change-error" title=${entry.changeError}>change unknown</span>` : null}
     <span class="bytes">${size(entry.bytes)}</span>
+    ${entry.seal ? html`<span class=${`badge seal ${entry.seal.sealed ? 'ok' : 'bad'}`} data-sealed=${entry.seal.sealed ? 'true' : 'false'} title=${entry.seal.sealed ? 'sealed and encrypted' : 'not sealed'}>${entry.seal.sealed ? 'sealed' : 'plaintext'}</span>` : null}
     ${entry.unverified
       ? html`<span class="badge unverified" title="a row of an official saver's store: it carries no hash to check">unverified</span>`
       : html`<span class=${`badge ${entry.verified ? 'ok' : 'bad'}`}>${entry.verified ? 'verified' : 'failed'}</span>`}
