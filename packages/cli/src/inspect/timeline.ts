@@ -1,6 +1,7 @@
 import type { CheckpointStore } from '@session-checkpoint/core';
 import { langgraphTimeline } from '@session-checkpoint/langgraph/rows';
 import { sessionTimeline } from '@session-checkpoint/openai-agents/rows';
+import { frameworkTimeline, isFrameworkFamily } from './framework-families.js';
 import { plainTimeline } from './plain-rows.js';
 import { resolveFamily } from './threads.js';
 import type { ThreadSelector, Timeline } from './types.js';
@@ -33,6 +34,7 @@ export async function readTimeline(store: CheckpointStore, options: TimelineOpti
   const paging = { limit, ...(options.cursor === undefined ? {} : { cursor: options.cursor }) };
   const head = { family, namespace, thread_id: options.threadId, checkpoint_ns: family === 'langgraph' ? (options.checkpointNs ?? '') : '' };
   if (family === 'langgraph') return { ...head, ...(await langgraphTimeline(store, { namespace, threadId: options.threadId, checkpointNs: options.checkpointNs ?? '', ...paging })) };
+  if (isFrameworkFamily(family)) return { ...head, ...(await frameworkTimeline(store, family, namespace, options, paging)) };
   if (family === 'openai-agents') return { ...head, ...(await sessionTimeline(store, { namespace, sessionId: options.threadId, ...paging })) };
   return { ...head, ...(await plainTimeline(store, namespace, options.threadId, limit, options.cursor)) };
 }
