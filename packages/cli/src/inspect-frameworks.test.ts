@@ -18,6 +18,8 @@ import fastJsonPatch from 'fast-json-patch';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromium as playwright } from 'playwright-core';
+import { findChromium } from './test-support/find-chromium.js';
 import { startInspect } from './test-support/inspect-server.js';
 import { fileHash, removeTempDirs, startCliSession, tempDir, type CliSession } from './test-support/run-cli.js';
 
@@ -26,6 +28,9 @@ const RUNTIME_OK = major > 22 || (major === 22 && minor >= 13);
 if (!RUNTIME_OK) console.warn(`Node ${process.version}: the CLI tests over AI SDK and Mastra stores are SKIPPED: ai@7 and @mastra/core@1 need Node 22.13 or later; CI runs them in its Node 24 pass`);
 const PG_URL = process.env.SC_PG_URL;
 if (!PG_URL) console.warn('SC_PG_URL is not set: the PostgreSQL framework inspection tests are SKIPPED');
+
+const CHROMIUM = findChromium();
+const BROWSER = CHROMIUM !== undefined || process.env.CI === 'true';
 
 const text = (id: string, role: 'user' | 'assistant', body: string) => ({ id, role, parts: [{ type: 'text' as const, text: body }] });
 
@@ -258,6 +263,36 @@ describe.each(targets)('AI SDK chats and Mastra threads and runs in threads, sta
       expect(doc.ok).toBe(false);
       expect(code).not.toBe(0);
       expect(['CheckpointNotFoundError', 'CheckpointValidationError']).toContain(doc.type);
+    }
+  });
+
+  it.skipIf(!target.available || !BROWSER || target.name !== 'sqlite')(`draws a chat's forks and a Mastra thread's changes in Chromium${CHROMIUM ? '' : ' (no chromium on PATH)'}`, async () => {
+    expect(CHROMIUM, 'CI=true requires Chromium on PATH').toBeDefined();
+    const inspector = await startInspect([...target.flags(), '--no-open'], dir);
+    const browser = await playwright.launch({ executablePath: CHROMIUM!, headless: true, args: ['--no-sandbox', '--disable-gpu'] });
+    try {
+      const page = await browser.newPage();
+      const errors: string[] = [];
+      page.on('pageerror', (error) => errors.push(error.message));
+      await page.goto(inspector.url);
+      await page.locator('.thread').first().waitFor();
+      const listed = await page.locator('.thread').evaluateAll((items) => items.map((item) => `${item.getAttribute('data-family')}:${item.getAttribute('data-thread-id')}`));
+      expect(listed.sort()).toEqual(['ai-sdk:chat-1', 'mastra-workflow:run-1', 'mastra:thread-1']);
+      // The chat: saves 2, 3 and 4 all branch from save 1.
+      await page.locator('.thread[data-thread-id="chat-1"]').click();
+      await page.locator('.timeline[data-loading="false"] .entries [data-checkpoint-id]').first().waitFor();
+      expect(await page.locator('.entries [data-checkpoint-id]').evaluateAll((items) => items.map((item) => item.getAttribute('data-checkpoint-id')))).toEqual(['5', '4', '3', '2', '1']);
+      await expect.poll(() => page.locator('[data-checkpoint-id="1"] .fork').count()).toBe(1);
+      await expect.poll(() => page.locator('.entry.branch').count()).toBeGreaterThan(0);
+      await expect.poll(() => page.locator('[data-checkpoint-id="3"]').textContent()).toContain('(fork)');
+      // The Mastra thread: each change labelled with what it did.
+      await page.locator('.thread[data-thread-id="thread-1"]').click();
+      await page.locator('.thread-title code', { hasText: 'thread-1' }).waitFor();
+      await expect.poll(() => page.locator('[data-checkpoint-id="5"]').textContent()).toContain('delete, 3 messages');
+      expect(errors).toEqual([]);
+    } finally {
+      await browser.close();
+      await inspector.stop();
     }
   });
 
