@@ -94,6 +94,11 @@ describe.skipIf(!RUNTIME_OK)('migrate --family mastra', () => {
     expect(state.messages.map((m: { id: string }) => m.id)).toEqual(source.map((m) => m.id));
     expect(state.messages.map((m: { content: unknown }) => m.content)).toEqual(JSON.parse(JSON.stringify(source.map((m) => m.content))));
     expect((await ok(['state', '--store', store, '--thread', 'run-1', '--path', '/status'])).value).toBe('suspended');
+    // The copy's versions of a thread: its record, its messages (one batch), the record again.
+    expect((await ok(['state', '--store', store, '--thread', 'thread-b', '--checkpoint', '1'])).messages).toEqual([]);
+    expect((await ok(['state', '--store', store, '--thread', 'thread-b', '--checkpoint', '2'])).messages).toHaveLength(25);
+    expect((await ok(['state', '--store', store, '--thread', 'thread-b', '--checkpoint', '3'])).thread).toMatchObject({ id: 'thread-b', title: 'Title thread-b' });
+    expect((await call(['state', '--store', store, '--thread', 'thread-b', '--checkpoint', '4'])).doc).toMatchObject({ ok: false, type: 'CheckpointNotFoundError' });
     expect((await ok(['verify', '--store', store])).failures ?? []).toEqual([]);
     await libsql.close();
   });
