@@ -42,7 +42,7 @@ await build({
   // (docs/decisions/0003-plugin-entry-bundled-resolve-hook-when-needed.md).
   input: Object.fromEntries([['oclif-commands', `${root}dist/command/oclif-commands.js`], ...entries('hooks'), ['plugin', `${root}dist/plugin.js`]]),
   platform: 'node',
-  external: [/^node:/, 'better-sqlite3', 'pg', /^@oclif\//, '@session-checkpoint/langgraph', /^@langchain\//],
+  external: [/^node:/, 'better-sqlite3', 'pg', /^@oclif\//, '@session-checkpoint/langgraph', /^@langchain\//, '@session-checkpoint/mastra', /^@mastra\//],
   output: output('bundle'),
   logLevel: 'warn',
 });
@@ -50,7 +50,7 @@ await build({
 await build({
   input: { main: `${root}dist/main.js` },
   platform: 'node',
-  external: [/^node:/, 'better-sqlite3', 'pg', /^@oclif\//, 'typescript', '@session-checkpoint/langgraph', /^@langchain\//],
+  external: [/^node:/, 'better-sqlite3', 'pg', /^@oclif\//, 'typescript', '@session-checkpoint/langgraph', /^@langchain\//, '@session-checkpoint/mastra', /^@mastra\//],
   // No comments and ASCII only: every call reads and parses these files, and one non-ASCII
   // character (a comment's dash, a literal U+10FFFF) makes V8 hold and scan the whole file as
   // UTF-16. No source maps, like the rest of dist (docs/releasing.md, "What a tarball holds"):

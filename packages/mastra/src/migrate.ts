@@ -37,6 +37,8 @@ export interface MastraMigrationReport {
   present: number;
   /** Every difference, when `verify` was on (empty when both sides answer alike). */
   differences?: MastraMigrationDifference[];
+  /** What the verification compared, when `verify` was on: every thread of the source (its record and all its messages) and every run (its snapshot). */
+  verified?: { threads: number; runs: number };
 }
 
 /** Dates as milliseconds, keys sorted, `updatedAt` and `undefined` members left out: what both sides must agree on. */
@@ -60,9 +62,10 @@ function normal(value: unknown): string {
 const BATCH = 100;
 
 /**
- * Copies Mastra's memory (threads, their messages, the resources they name) and workflow runs
- * (each run's latest snapshot) from one set of domains into another, through the domains' public
- * methods only: typically from `@mastra/libsql` or `@mastra/pg` into this package's domains.
+ * Copies Mastra's memory (threads, every message of each, the resources they name) and workflow
+ * runs (each run's snapshot: `@mastra/libsql` and `@mastra/pg` keep one per run, the latest, so
+ * that is the whole of a run there) from one set of domains into another, through the domains'
+ * public methods only: typically from `@mastra/libsql` or `@mastra/pg` into this package's domains.
  *
  * A dry run unless `apply: true`. Resumable: a thread, message, resource or run the target already
  * holds is left as it is, so a run killed midway finishes when run again, and a second run copies
@@ -130,7 +133,10 @@ export async function migrateMastra(source: MastraDomains, target: MastraDomains
     }
     options.onProgress?.({ phase: 'runs', done: i + 1, total: runs.length });
   }
-  if (options.verify ?? apply) report.differences = await verifyMastraMigration(source, target, threads, runs.map((r) => [r.workflowName, r.runId] as const), options.onProgress);
+  if (options.verify ?? apply) {
+    report.differences = await verifyMastraMigration(source, target, threads, runs.map((r) => [r.workflowName, r.runId] as const), options.onProgress);
+    report.verified = { threads: threads.length, runs: runs.length };
+  }
   return report;
 }
 

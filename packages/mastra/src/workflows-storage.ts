@@ -26,6 +26,11 @@ export interface CheckpointWorkflowsStorageOptions {
   namespace?: string;
 }
 
+/** True when two run records hold the same fields (whatever their key order). */
+function sameRun(a: StoredRun, b: StoredRun): boolean {
+  return a.workflowName === b.workflowName && a.runId === b.runId && a.createdAt === b.createdAt && a.resourceId === b.resourceId && a.status === b.status && Object.keys(a).length === Object.keys(b).length;
+}
+
 function runOut(run: StoredRun, latest: { snapshot: unknown; updatedAt: string }): WorkflowRun {
   return {
     workflowName: run.workflowName,
@@ -108,7 +113,9 @@ export class CheckpointWorkflowsStorage extends WorkflowsStorage {
     const status = (snapshot as { status?: unknown } | null)?.status;
     await putValue(tx, { namespace: this.namespace, sessionId, kind: KINDS.snapshot, name: `snapshot ${seq}`, ref: snapshotRef(run.workflowName, run.runId, seq), fields: { workflowName: run.workflowName, runId: run.runId, seq, updatedAt }, value: snapshot });
     const record: StoredRun = { workflowName: run.workflowName, runId: run.runId, createdAt: run.createdAt, ...(run.resourceId === undefined ? {} : { resourceId: run.resourceId }), ...(typeof status === 'string' ? { status } : {}) };
-    if (previous && JSON.stringify(previous.run) === JSON.stringify(record)) return;
+    // Field by field: the stored record comes back with its keys sorted (canonical JSON), so its
+    // JSON.stringify never equals the new record's, and every persist rewrote the record.
+    if (previous && sameRun(previous.run, record)) return;
     if (previous) await deleteValueRows(tx, this.namespace, [previous.row]);
     await tx.create({ namespace: this.namespace, sessionId, kind: KINDS.run, name: run.workflowName.slice(0, 200) || 'run', payload: record as unknown as object, sourceRef: runRef(run.workflowName, run.runId) });
   }

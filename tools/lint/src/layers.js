@@ -1,10 +1,10 @@
 /**
  * Which layer may import which, by Nx project tag (`nx.tags` in each package.json). Dependencies
  * point downward only: core <- conformance/adapter/bundle <- cli <- plugins and tools (the cli's
- * `migrate` also loads the langgraph package, on use only; `threads`, `state` and `diff` the
- * framework-free `rows` subpaths of langgraph and openai-agents, bundled into the binary). The
- * ai-sdk and mastra packages sit beside langgraph and openai-agents: core at run time, adapters
- * and bundles in tests; the CLI does not import them yet (issue 38 phase B adds them to its row).
+ * `migrate` also loads the langgraph and mastra packages, on use only; `threads`, `state`, `diff`
+ * and `inspect` the framework-free `rows` subpaths of langgraph, openai-agents, ai-sdk and mastra,
+ * bundled into the binary). The ai-sdk and mastra packages sit beside langgraph and
+ * openai-agents: core at run time, adapters and bundles in tests.
  * `test` lists what test files may import on top (the fixtures package, adapters to test against).
  */
 export const LAYER_RULES = {
@@ -16,7 +16,7 @@ export const LAYER_RULES = {
   'layer:openai-agents': { runtime: ['layer:core'], test: ['layer:adapter', 'layer:bundle', 'layer:fixtures'] },
   'layer:ai-sdk': { runtime: ['layer:core'], test: ['layer:adapter', 'layer:bundle', 'layer:fixtures'] },
   'layer:mastra': { runtime: ['layer:core'], test: ['layer:adapter', 'layer:bundle', 'layer:fixtures'] },
-  'layer:cli': { runtime: ['layer:core', 'layer:adapter', 'layer:bundle', 'layer:langgraph', 'layer:openai-agents'], test: ['layer:conformance', 'layer:fixtures'] },
+  'layer:cli': { runtime: ['layer:core', 'layer:adapter', 'layer:bundle', 'layer:langgraph', 'layer:openai-agents', 'layer:ai-sdk', 'layer:mastra'], test: ['layer:conformance', 'layer:fixtures'] },
   'layer:plugin': { runtime: ['layer:cli', 'layer:core', 'layer:adapter', 'layer:bundle'], test: ['layer:fixtures'] },
   'layer:tool': { runtime: ['*'], test: ['*'] },
   // tools/fixtures: the Python reference's fixture files, for tests only; it imports nothing of ours.

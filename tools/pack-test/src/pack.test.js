@@ -274,6 +274,33 @@ describe('installed globally (npm i -g of the tarballs), with the example plugin
     });
   });
 
+  const [nodeMajor, nodeMinor] = process.versions.node.split('.').map(Number);
+  // ai@7 and @mastra/core@1 (which write the rows here) need Node 22 and 22.13: skipped on an older Node (CI's Node 24 pass runs it).
+  it.skipIf(nodeMajor < 22 || (nodeMajor === 22 && nodeMinor < 13))('shows an AI SDK chat and a Mastra thread with neither ai nor Mastra installed', async () => {
+    const installed = (dir) => (existsSync(dir) ? readdirSync(dir) : []);
+    for (const dir of [join(prefix, 'lib', 'node_modules'), join(prefix, 'lib', 'node_modules', '@session-checkpoint', 'cli', 'node_modules')]) {
+      expect(installed(dir).filter((name) => name === 'ai' || name === '@mastra' || name === '@ai-sdk')).toEqual([]);
+      expect(installed(join(dir, '@session-checkpoint')).filter((name) => name === 'ai-sdk' || name === 'mastra')).toEqual([]);
+    }
+    // The rows are written here by the workspace's own chat store and Mastra domain.
+    const { createChatStore } = await import('@session-checkpoint/ai-sdk');
+    const { CheckpointMemoryStorage } = await import('@session-checkpoint/mastra');
+    const { openSqliteStore } = await import('@session-checkpoint/store-kysely');
+    const store = await openSqliteStore(join(home, 'frameworks.sqlite'));
+    try {
+      await createChatStore(store).saveChat({ chatId: 'chat-1', messages: [{ id: 'u1', role: 'user', parts: [{ type: 'text', text: 'hi' }] }] });
+      const memory = new CheckpointMemoryStorage(store);
+      await memory.saveThread({ thread: { id: 'thread-1', resourceId: 'user-1', title: 't', createdAt: new Date(), updatedAt: new Date(), metadata: {} } });
+      await memory.saveMessages({ messages: [{ id: 'm1', threadId: 'thread-1', resourceId: 'user-1', role: 'user', type: 'v2', createdAt: new Date(), content: { format: 2, parts: [{ type: 'text', text: 'remember me' }] } }] });
+    } finally {
+      await store.close();
+    }
+    const threads = global('threads', '--store', 'frameworks.sqlite');
+    expect(threads.json.result.map((t) => [t.family, t.thread_id]).sort()).toEqual([['ai-sdk', 'chat-1'], ['mastra', 'thread-1']]);
+    expect(global('state', '--store', 'frameworks.sqlite', '--thread', 'chat-1')).toMatchObject({ status: 0, json: { ok: true, result: { family: 'ai-sdk', save: 1, messages: [{ id: 'u1' }] } } });
+    expect(global('state', '--store', 'frameworks.sqlite', '--thread', 'thread-1', '--path', '/messages/0/content/parts/0/text')).toMatchObject({ status: 0, json: { ok: true, result: { family: 'mastra', value: 'remember me' } } });
+  });
+
   it('serves the inspect viewer from the installed package: the page, its bundled script and styles, the API, nothing from elsewhere', async () => {
     // Uses the store of the test above. The page's libraries (preact, htm, uPlot) are bundled into
     // the tarball's dist/inspect-ui at build time: nothing is fetched at run time.

@@ -14,10 +14,66 @@ export interface ChatTimelineOptions extends ChatRowsPlace {
   cursor?: string;
 }
 
+/** Save rows read per step of the walk that finds a fork's parent. */
+const WALK = 100;
+
+/**
+ * The parent of each save in `want` (save number to its `keep`): the newest older save whose chat
+ * is a prefix of the chat after it, so the chat after the parent plus what the save added is the
+ * chat after the save. An append's parent is the save before it; an edit or a regenerate (a save
+ * that replaced messages) forks from an older save, the last one before the replaced messages. A
+ * chat after save `s` is such a prefix when `count(s)` is at most the `keep` of every save after
+ * it up to this one. `null` when no older save is a prefix (a save that kept nothing). Reads older
+ * save rows (small, verified) only as far back as a fork reaches; a row it cannot read stops the
+ * walk there and the save before is taken as the parent.
+ */
+async function forkParents(store: CheckpointStore, namespace: string, chatId: string, known: Map<number, SavePayload>, want: Map<number, number>, oldestRef: string | null): Promise<Map<number, number | null>> {
+  const out = new Map<number, number | null>();
+  let before = oldestRef;
+  let exhausted = before === null;
+  for (const [save, keep] of want) {
+    let minKeep = keep;
+    let parent: number | null | undefined;
+    for (let s = save - 1; s >= 1; s--) {
+      let p = known.get(s);
+      while (p === undefined && !exhausted && before !== null) {
+        const page = await checkedRange(store, { namespace, prefix: savePrefix(chatId), descending: true, limit: WALK, before });
+        for (const c of page) {
+          if (!c.ok) continue;
+          try {
+            const q = savePayloadOf(chatId, c.row);
+            known.set(q.save, q);
+          } catch {
+            // An unreadable row: the walk stops at it (below).
+          }
+        }
+        const last = page[page.length - 1];
+        before = last ? (last.ok ? last.row : last.raw).sourceRef : null;
+        if (page.length < WALK) exhausted = true;
+        p = known.get(s);
+      }
+      if (p === undefined) {
+        parent = save - 1;
+        break;
+      }
+      if (p.count <= minKeep) {
+        parent = s;
+        break;
+      }
+      minKeep = Math.min(minKeep, p.keep);
+    }
+    out.set(save, parent === undefined ? null : parent);
+  }
+  return out;
+}
+
 /**
  * One page of a chat's saves, newest first, without decoding messages: save numbers, what each
- * kept, added and replaced (a fork replaces), times, bytes and verification status per save (its
- * part rows included). A row that fails verification is an entry with `status: "failed"`.
+ * kept, added and replaced, times, bytes and verification status per save (its part rows
+ * included). A row that fails verification is an entry with `status: "failed"`. An edit or a
+ * regenerate is a fork: its `parent_checkpoint_id` is the older save it branches from (the last
+ * one whose messages it keeps whole), not the save before it, so the saves form a tree like a
+ * LangGraph thread's checkpoints.
  *
  * @throws CheckpointValidationError for a bad `limit` or `cursor`.
  * @example
@@ -77,6 +133,19 @@ export async function chatTimeline(store: CheckpointStore, options: ChatTimeline
     if (decoded.error) entry.error = decoded.error;
     if (p?.parts !== undefined) parts.set(entry, p.parts.map((_, k) => partRef(options.chatId, save, k)));
     entries.push(entry);
+  }
+  // Fork parents: a save that replaced messages branches from an older save.
+  const known = new Map<number, SavePayload>();
+  for (const d of payloads as { payload?: SavePayload }[]) if (d.payload !== undefined) known.set(d.payload.save, d.payload);
+  const forks = new Map<number, number>();
+  for (const e of entries) if (e.status === 'verified' && e.replaced > 0) forks.set(Number(e.checkpoint_id), e.keep);
+  if (forks.size > 0) {
+    const oldest = page[page.length - 1];
+    const parents = await forkParents(store, namespace, options.chatId, known, forks, oldest ? (oldest.ok ? oldest.row : oldest.raw).sourceRef : null);
+    for (const e of entries) {
+      const parent = parents.get(Number(e.checkpoint_id));
+      if (parent !== undefined) e.parent_checkpoint_id = parent === null ? null : String(parent);
+    }
   }
   const refs = [...parts.values()].flat();
   if (refs.length > 0) {

@@ -39,7 +39,11 @@ export interface ChatSummary {
 export interface ChatTimelineEntry {
   /** The save number, as text (the step's id in the CLI and inspector). */
   checkpoint_id: string;
-  /** The previous save, as text; `null` for the first. */
+  /**
+   * The save this one follows, as text: the previous save for an append; for a fork (an edit or a
+   * regenerate, `replaced > 0`) the older save it branches from, the newest whose messages it
+   * keeps whole. `null` for the first save, and for a save that kept no message.
+   */
   parent_checkpoint_id: string | null;
   checkpoint_ns: '';
   /** Messages kept from the chat before this save. */

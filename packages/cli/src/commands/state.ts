@@ -24,7 +24,7 @@ export default defineCommand({
   flags: {
     ...THREAD_FLAGS,
     checkpoint: flag.string({ description: 'LangGraph checkpoint id (a session position, a plain checkpoint id). Default is the latest.' }),
-    path: flag.string({ description: 'RFC 6901 JSON pointer into values (LangGraph), items (sessions) or the payload: print only that value.' }),
+    path: flag.string({ description: 'RFC 6901 JSON pointer into values (LangGraph), items (sessions), the payload, messages (AI SDK chats), { thread, messages } (Mastra threads) or the snapshot (Mastra runs): print only that value.' }),
     position: flag.integer({ description: 'OpenAI Agents sessions: the items up to this position (1 is the first item).' }),
     step: flag.integer({ description: 'The step as `timeline` numbers it, on the line that ends at the latest checkpoint (LangGraph metadata.step; a session position; a plain checkpoint\'s place, 1 = oldest).' }),
     internal: flag.boolean({ description: 'LangGraph: keep the internal channels (__start__, branch:*, __pregel_*, ...) that are hidden by default.' }),
@@ -64,7 +64,7 @@ export default defineCommand({
     const at = inspect.valueAtPointer(inspect.stateDocument(state), path);
     if (!at.found) throw new CheckpointNotFoundError(`nothing at ${JSON.stringify(path)} in this state`);
     const header: Record<string, unknown> = { ...state };
-    for (const key of ['values', 'items', 'payload', 'pending_writes', 'checkpoint']) delete header[key];
+    for (const key of ['values', 'items', 'payload', 'pending_writes', 'checkpoint', 'messages', 'thread', 'snapshot']) delete header[key];
     return { ...header, path, value: at.value };
   },
 });

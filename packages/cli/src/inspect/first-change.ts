@@ -2,6 +2,7 @@ import { CheckpointNotFoundError, type CheckpointStore } from '@session-checkpoi
 import { langgraphChannelValues, langgraphTimeline, type LanggraphTimelineEntry } from '@session-checkpoint/langgraph/rows';
 import { sessionState } from '@session-checkpoint/openai-agents/rows';
 import { diffDocuments } from './diff.js';
+import { frameworkDocument, frameworkEntries, frameworkState, isFrameworkFamily } from './framework-families.js';
 import { plainIdsOldestFirst, plainState } from './plain-rows.js';
 import { parsePointer, valueAtPointer } from './pointer.js';
 import { positionOf } from './state.js';
@@ -122,6 +123,28 @@ export async function firstChange(store: CheckpointStore, options: FirstChangeOp
       const pos = oldest + n - 1;
       const before: At = n === 1 ? { found: false } : valueAtPointer(items.slice(0, n - 1), options.pointer);
       if (!same(before, after)) return hit(base, String(pos), pos > 1 ? String(pos - 1) : null, before, after);
+    }
+    return none();
+  }
+
+  if (isFrameworkFamily(family)) {
+    // The line of parents from `to` (a chat's fork skips the saves of the branch it left), each
+    // step's state rebuilt by the package's reader.
+    const entries = await frameworkEntries(store, family, namespace, options);
+    const start = options.to ?? [...entries.keys()].sort((a, b) => Number(a) - Number(b)).pop();
+    if (start === undefined || !entries.has(start)) throw new CheckpointNotFoundError(`no step ${String(start)} in ${family} thread '${options.threadId}'`);
+    const line: string[] = [];
+    for (let id: string | null = start; id !== null && entries.has(id) && line.length <= entries.size; id = entries.get(id)?.parent_checkpoint_id ?? null) line.push(id);
+    line.reverse();
+    let before: At = { found: false };
+    let beforeId: string | null = null;
+    for (const id of line) {
+      base.walked++;
+      base.rebuilt++;
+      const after = valueAtPointer(frameworkDocument(await frameworkState(store, family, namespace, { ...options, checkpointId: id })), options.pointer);
+      if (!same(before, after)) return hit(base, id, beforeId, before, after);
+      before = after;
+      beforeId = id;
     }
     return none();
   }

@@ -1,6 +1,7 @@
 import { CheckpointValidationError, type CheckpointStore } from '@session-checkpoint/core';
 import { langgraphState, langgraphWrites } from '@session-checkpoint/langgraph/rows';
 import { sessionState } from '@session-checkpoint/openai-agents/rows';
+import { frameworkDocument, frameworkState, isFrameworkFamily } from './framework-families.js';
 import { sealStatus } from '../output/records.js';
 import { plainState } from './plain-rows.js';
 import { resolveFamily } from './threads.js';
@@ -32,6 +33,7 @@ export async function stateIn(store: CheckpointStore, family: Family, namespace:
       }),
     );
   }
+  if (isFrameworkFamily(family)) return withSeal(store, await frameworkState(store, family, namespace, selector));
   if (family === 'openai-agents') {
     const position = selector.position ?? (selector.checkpointId === undefined ? undefined : positionOf(selector.checkpointId));
     return withSeal(store, await sessionState(store, { namespace, sessionId: selector.threadId, ...(position === undefined ? {} : { position }) }));
@@ -73,7 +75,8 @@ export async function readWrites(store: CheckpointStore, selector: StepSelector 
 
 /**
  * The document of a state that pointers and diffs address: `values` (LangGraph), `items`
- * (sessions) or `payload` (plain checkpoints).
+ * (sessions), `payload` (plain checkpoints), `messages` (AI SDK chats), `{ thread, messages }`
+ * (Mastra threads) or `snapshot` (Mastra workflow runs).
  *
  * @example
  * ```ts
@@ -83,5 +86,6 @@ export async function readWrites(store: CheckpointStore, selector: StepSelector 
 export function stateDocument(state: State): unknown {
   if (state.family === 'langgraph') return state.values;
   if (state.family === 'openai-agents') return state.items;
-  return state.payload;
+  if (state.family === 'checkpoints') return state.payload;
+  return frameworkDocument(state);
 }

@@ -2,14 +2,15 @@ import { CheckpointNotFoundError, CheckpointValidationError, type CheckpointStor
 import { langgraphThreads, langgraphTimeline } from '@session-checkpoint/langgraph/rows';
 import { agentSessions, sessionTimeline } from '@session-checkpoint/openai-agents/rows';
 import { DEFAULT_NAMESPACES } from './families.js';
+import { FRAMEWORK_FAMILIES, FRAMEWORK_KIND_PREFIXES, frameworkHolds, frameworkThreads, isFrameworkFamily } from './framework-families.js';
 import { plainSummary } from './plain-rows.js';
 import { FAMILIES, type Family, type ThreadSelector, type ThreadSummary } from './types.js';
 
 /**
  * The threads and sessions of a store, most recently active first. With `namespace`, the threads
  * of every family in that store namespace; without, those of each family's default namespace
- * (`langgraph`, `openai-agents`, and `default` for plain checkpoints). A session of plain
- * checkpoints is one whose rows no family claims.
+ * (`langgraph`, `openai-agents`, `ai-sdk-chats`, `mastra`, and `default` for plain checkpoints).
+ * A session of plain checkpoints is one whose rows no family claims.
  *
  * @example
  * ```ts
@@ -19,9 +20,11 @@ import { FAMILIES, type Family, type ThreadSelector, type ThreadSummary } from '
 export async function listThreads(store: CheckpointStore, options: { namespace?: string } = {}): Promise<ThreadSummary[]> {
   const ns = (family: Family) => options.namespace ?? DEFAULT_NAMESPACES[family];
   const out: ThreadSummary[] = [...(await langgraphThreads(store, { namespace: ns('langgraph') })), ...(await agentSessions(store, { namespace: ns('openai-agents') }))];
+  for (const family of FRAMEWORK_FAMILIES) out.push(...(await frameworkThreads(store, family, ns(family))));
   const claimed = new Set(out.filter((t) => t.namespace === ns('checkpoints')).map((t) => t.thread_id));
   for (const s of await store.sessions({ namespace: ns('checkpoints') })) {
     if (claimed.has(s.sessionId)) continue;
+    if (await frameworkSession(store, ns('checkpoints'), s.sessionId)) continue;
     const summary = await plainSummary(store, ns('checkpoints'), s.sessionId);
     if (summary) out.push(summary);
   }
@@ -29,12 +32,20 @@ export async function listThreads(store: CheckpointStore, options: { namespace?:
   return out.sort((a, b) => (a.latest_created_at < b.latest_created_at ? 1 : a.latest_created_at > b.latest_created_at ? -1 : 0));
 }
 
+/** True when a session's first row is a framework package's (a Mastra resource, an AI SDK part): not a plain session. */
+async function frameworkSession(store: CheckpointStore, namespace: string, sessionId: string): Promise<boolean> {
+  const [first] = await store.adapter.listRows({ namespace, sessionId, limit: 1, offset: 0 });
+  return first !== undefined && FRAMEWORK_KIND_PREFIXES.some((p) => String(first.kind).startsWith(p));
+}
+
 /** True when `family` holds the thread in `namespace` (one small range read). */
 async function holds(store: CheckpointStore, family: Family, namespace: string, threadId: string, checkpointNs?: string): Promise<boolean> {
+  if (isFrameworkFamily(family)) return frameworkHolds(store, family, namespace, threadId, checkpointNs);
   if (family === 'langgraph') return (await langgraphTimeline(store, { namespace, threadId, checkpointNs: checkpointNs ?? '', limit: 1 })).entries.length > 0;
   if (family === 'openai-agents') return (await sessionTimeline(store, { namespace, sessionId: threadId, limit: 1 })).entries.length > 0;
   if ((await langgraphTimeline(store, { namespace, threadId, limit: 1 })).entries.length > 0) return false;
   if ((await sessionTimeline(store, { namespace, sessionId: threadId, limit: 1 })).entries.length > 0) return false;
+  if (await frameworkSession(store, namespace, threadId)) return false;
   return (await store.adapter.listRows({ namespace, sessionId: threadId, limit: 1, offset: 0 })).length > 0;
 }
 

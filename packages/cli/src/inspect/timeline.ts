@@ -1,6 +1,7 @@
 import type { CheckpointStore } from '@session-checkpoint/core';
 import { langgraphTimeline } from '@session-checkpoint/langgraph/rows';
 import { sessionTimeline } from '@session-checkpoint/openai-agents/rows';
+import { frameworkTimeline, isFrameworkFamily } from './framework-families.js';
 import { sealStatus } from '../output/records.js';
 import { plainTimeline } from './plain-rows.js';
 import { resolveFamily } from './threads.js';
@@ -38,6 +39,7 @@ export async function readTimeline(store: CheckpointStore, options: TimelineOpti
   const sealed = <E extends { status: string }>(page: { entries: E[]; next_cursor: string | null }) =>
     seal === undefined ? page : { ...page, entries: page.entries.map((entry) => (entry.status === 'verified' ? { ...entry, seal } : entry)) };
   if (family === 'langgraph') return { ...head, ...sealed(await langgraphTimeline(store, { namespace, threadId: options.threadId, checkpointNs: options.checkpointNs ?? '', ...paging })) };
+  if (isFrameworkFamily(family)) return { ...head, ...sealed(await frameworkTimeline(store, family, namespace, options, paging)) };
   if (family === 'openai-agents') return { ...head, ...sealed(await sessionTimeline(store, { namespace, sessionId: options.threadId, ...paging })) };
   return { ...head, ...(await plainTimeline(store, namespace, options.threadId, limit, options.cursor)) };
 }

@@ -1,17 +1,22 @@
 import type { LanggraphState, LanggraphThreadSummary, LanggraphTimelineEntry, LanggraphWrite } from '@session-checkpoint/langgraph/rows';
 import type { SessionState, SessionSummary, SessionTimelineEntry } from '@session-checkpoint/openai-agents/rows';
 import type { SealStatus } from '../output/records.js';
+import type { FrameworkFamily, FrameworkState, FrameworkSummary, FrameworkTimelineEntry } from './framework-families.js';
 
 /*
  * Result shapes of the inspection readers (src/inspect), shared by `threads`, `state`, `diff`
  * and the `inspect` viewer. JSON-ready, snake_case.
  */
 
-/** What wrote a thread's rows: the LangGraph saver, an OpenAI Agents session, or plain `create` calls. */
-export type Family = 'langgraph' | 'openai-agents' | 'checkpoints';
+/**
+ * What wrote a thread's rows: the LangGraph saver, an OpenAI Agents session, plain `create` calls,
+ * an AI SDK chat store (`ai-sdk`), Mastra's memory domain (`mastra`) or workflows domain
+ * (`mastra-workflow`).
+ */
+export type Family = 'langgraph' | 'openai-agents' | 'checkpoints' | FrameworkFamily;
 
 /** The families, in the order listings use. */
-export const FAMILIES: readonly Family[] = ['langgraph', 'openai-agents', 'checkpoints'];
+export const FAMILIES: readonly Family[] = ['langgraph', 'openai-agents', 'checkpoints', 'ai-sdk', 'mastra', 'mastra-workflow'];
 
 /** One plain session (rows written by `create` or `CheckpointStore.create`). */
 export interface CheckpointsThreadSummary {
@@ -27,7 +32,7 @@ export interface CheckpointsThreadSummary {
 }
 
 /** One thread or session of any family. `count` is checkpoints (langgraph, checkpoints) or items (openai-agents). */
-export type ThreadSummary = LanggraphThreadSummary | SessionSummary | CheckpointsThreadSummary;
+export type ThreadSummary = LanggraphThreadSummary | SessionSummary | CheckpointsThreadSummary | FrameworkSummary;
 
 /** One plain checkpoint of a session's timeline (a row; its id is the row id). */
 export interface CheckpointsTimelineEntry {
@@ -55,7 +60,7 @@ export type { SealStatus } from '../output/records.js';
 export type WithSeal<T> = T & { seal?: SealStatus };
 
 /** A timeline entry of any family. */
-export type TimelineEntry = WithSeal<LanggraphTimelineEntry> | WithSeal<SessionTimelineEntry> | CheckpointsTimelineEntry;
+export type TimelineEntry = WithSeal<LanggraphTimelineEntry> | WithSeal<SessionTimelineEntry> | CheckpointsTimelineEntry | WithSeal<FrameworkTimelineEntry>;
 
 /** A page of a thread's timeline, newest first. */
 export interface Timeline {
@@ -83,7 +88,7 @@ export interface CheckpointsState {
 }
 
 /** The state at one step, of any family. */
-export type State = WithSeal<LanggraphState> | WithSeal<SessionState> | CheckpointsState;
+export type State = WithSeal<LanggraphState> | WithSeal<SessionState> | CheckpointsState | WithSeal<FrameworkState>;
 
 /** The pending writes of a step (LangGraph only; other families have none). */
 export type Writes = LanggraphWrite[];
@@ -103,7 +108,7 @@ export interface ThreadSelector {
   /** Needed only when the same id names threads of several families. */
   family?: Family;
   threadId: string;
-  /** LangGraph checkpoint namespace. Default is `""`. */
+  /** LangGraph checkpoint namespace (a Mastra run's workflow name). Default is `""`. */
   checkpointNs?: string;
 }
 

@@ -1,5 +1,5 @@
 import { CheckpointNotFoundError, CheckpointValidationError, type CheckpointStore } from '@session-checkpoint/core';
-import { checkedRange, decodeCursor, encodeCursor, rowError, utf8Length, type RowError } from '@session-checkpoint/core/toolkit';
+import { checkedRange, decodeCursor, encodeCursor, rawRange, rowError, utf8Length, type RowError } from '@session-checkpoint/core/toolkit';
 import { KINDS, MASTRA_NAMESPACE } from './namespace.js';
 import { seqOf, snapshotPrefix, snapshotRef } from './refs.js';
 import type { MastraRowsPlace } from './threads.js';
@@ -16,6 +16,17 @@ export interface MastraRunSummary {
   /** The newest snapshot's status. */
   status: string | null;
   created_at: string;
+  /** The run id again, under the name the other families' listings use (the CLI's `--thread`). */
+  thread_id: string;
+  /** `[workflow_name]`: the CLI's `--checkpoint-ns` picks the workflow when two share a run id. */
+  checkpoint_ns: string[];
+  /** Snapshots persisted (the run's steps). */
+  count: number;
+  /** UTF-8 bytes of the payloads of the run's record and snapshot rows (parts left out). */
+  bytes: number;
+  first_created_at: string;
+  /** When the newest snapshot row was written. */
+  latest_created_at: string;
 }
 
 /** One persisted snapshot of a run, newest first in a timeline page. */
@@ -46,7 +57,8 @@ export interface MastraRunState {
 }
 
 /**
- * The workflow runs of a store namespace (their records, verified), newest first.
+ * The workflow runs of a store namespace (their records, verified), newest first, with the count,
+ * bytes and newest time of their snapshot rows (read without parsing).
  *
  * @example
  * ```ts
@@ -56,10 +68,40 @@ export interface MastraRunState {
 export async function mastraRuns(store: CheckpointStore, options: MastraRowsPlace = {}): Promise<MastraRunSummary[]> {
   const namespace = options.namespace ?? MASTRA_NAMESPACE;
   const rows = await store.listBySourceRefPrefix({ namespace, prefix: 'w/', limit: 100_000, kind: KINDS.run });
-  return rows
-    .map((row) => row.payload as unknown as StoredRun)
-    .map((r): MastraRunSummary => ({ family: 'mastra-workflow', namespace, workflow_name: r.workflowName, run_id: r.runId, resource_id: r.resourceId ?? null, status: r.status ?? null, created_at: r.createdAt }))
-    .sort((a, b) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : 0));
+  const out: MastraRunSummary[] = [];
+  for (const row of rows) {
+    const r = row.payload as unknown as StoredRun;
+    // The snapshot rows, unparsed: how many, their bytes and the newest one's time.
+    let count = 0;
+    let bytes = utf8Length(row.payloadJson);
+    let latest = String(row.createdAt);
+    for (let after: string | undefined; ; ) {
+      const page = await rawRange(store, { namespace, prefix: snapshotPrefix(r.workflowName, r.runId), limit: 1000, ...(after === undefined ? {} : { after }) });
+      for (const s of page) {
+        count++;
+        bytes += utf8Length(s.payloadJson);
+        if (String(s.createdAt) > latest) latest = String(s.createdAt);
+      }
+      if (page.length < 1000) break;
+      after = page[page.length - 1]?.sourceRef ?? undefined;
+    }
+    out.push({
+      family: 'mastra-workflow',
+      namespace,
+      workflow_name: r.workflowName,
+      run_id: r.runId,
+      resource_id: r.resourceId ?? null,
+      status: r.status ?? null,
+      created_at: r.createdAt,
+      thread_id: r.runId,
+      checkpoint_ns: [r.workflowName],
+      count,
+      bytes,
+      first_created_at: String(row.createdAt),
+      latest_created_at: latest,
+    });
+  }
+  return out.sort((a, b) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : 0));
 }
 
 /**

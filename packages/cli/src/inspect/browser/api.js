@@ -25,12 +25,23 @@ export async function getJson(path) {
 }
 
 /**
+ * The label of a framework family's step: a chat save's messages added and replaced (a fork
+ * replaces), a Mastra thread change's operation, a workflow snapshot's status.
+ */
+function frameworkLabel(entry) {
+  if (typeof entry.added === 'number') return `+${entry.added}${entry.replaced > 0 ? ` -${entry.replaced} (fork)` : ''} message${entry.added === 1 ? '' : 's'}`;
+  if (typeof entry.op === 'string') return `${entry.op}, ${entry.count} message${entry.count === 1 ? '' : 's'}`;
+  if (typeof entry.run_status === 'string') return entry.run_status;
+  return undefined;
+}
+
+/**
  * A timeline entry as the page draws it, from the readers' shape (any family): id, parent,
  * verification, a step number and a short label.
  */
 export function view(entry) {
   const metadata = entry.metadata && typeof entry.metadata === 'object' ? entry.metadata : {};
-  const label = typeof metadata.source === 'string' ? metadata.source : entry.items !== undefined ? `${entry.items} item${entry.items === 1 ? '' : 's'}` : entry.kind ?? null;
+  const label = typeof metadata.source === 'string' ? metadata.source : entry.items !== undefined ? `${entry.items} item${entry.items === 1 ? '' : 's'}` : (frameworkLabel(entry) ?? entry.kind ?? null);
   return {
     id: entry.checkpoint_id,
     parent: entry.parent_checkpoint_id,
