@@ -1,4 +1,4 @@
-import { CheckpointConflictError, CheckpointError, CheckpointIntegrityError, CheckpointNotFoundError, CheckpointValidationError, isCheckpointConflictError, type IntegrityFailure } from '../errors.js';
+import { CheckpointConflictError, CheckpointError, CheckpointIntegrityError, CheckpointNotFoundError, CheckpointValidationError, isCheckpointConflictError, isCheckpointIntegrityError, type IntegrityFailure } from '../errors.js';
 import { resolveLimits, type CheckpointLimits } from '../limits.js';
 import type { CheckpointAdapter, InsertOptions, InsertPrecondition, SourceRefPrefixQuery } from '../port/adapter.js';
 import { CheckpointAdapterBase } from '../port/adapter-base.js';
@@ -19,7 +19,7 @@ import { insertConflict, rowsOf, sessionError, StoreSeal, type SealTx } from '..
 import { META_NAMESPACE } from '../port/meta-rows.js';
 import { parseEnvelope, type ChainPlace } from '../seal/row-envelope.js';
 import { RowFieldChecks } from './row-field-checks.js';
-import { sessionHeadKey } from '../seal/heads.js';
+import { sessionHeadKey, type SessionHead } from '../seal/heads.js';
 import type { ChainRow } from '../seal/chain.js';
 import { rekeyStore, type RekeyOptions, type RekeyReport } from '../seal/rekey.js';
 import { applySealedImport, checkSealedBundle, planSealedImport, type SealedImportOptions } from '../seal/sealed-import.js';
@@ -116,6 +116,12 @@ export interface PruneOptions extends NamespaceOption {
   /** Actually delete. Default is `false` (dry run). */
   apply?: boolean;
 }
+
+/**
+ * Re-reads of a sealed `latest` whose row and head disagree while writers keep changing the
+ * session: after these, the last pair read decides.
+ */
+const LATEST_RECHECKS = 8;
 
 /** Options of {@link CheckpointStore.verify}. */
 export interface VerifyOptions {
@@ -403,10 +409,27 @@ export class CheckpointStore {
     }
     // The newest row must be the one the session's head names: deleting newer rows, or putting an
     // older copy of the session back, fails here.
-    const [row, head] = await Promise.all([this.adapter.latestRow(namespace, session), seal.readHead(this.adapter, namespace, session)]);
-    const passed = row === undefined ? [] : seal.reader.passAll([row]);
-    seal.checkSessionPage(namespace, session, head, passed.map((p) => ({ id: p.record.id, createdAt: p.record.createdAt, opened: p.opened })), true);
-    return passed[0]?.record;
+    const adapter = this.adapter;
+    const check = (row: CheckpointRow | undefined, head: SessionHead | undefined): Checkpoint | undefined => {
+      const passed = row === undefined ? [] : seal.reader.passAll([row]);
+      seal.checkSessionPage(namespace, session, head, passed.map((p) => ({ id: p.record.id, createdAt: p.record.createdAt, opened: p.opened })), true);
+      return passed[0]?.record;
+    };
+    const [row, head] = await Promise.all([adapter.latestRow(namespace, session), seal.readHead(adapter, namespace, session)]);
+    try {
+      return check(row, head);
+    } catch (error) {
+      if (!isCheckpointIntegrityError(error) || this.#sealTx !== undefined) throw error;
+    }
+    // The two reads are not one snapshot: a writer may have committed between them. Read the head
+    // before and after the row; the same head text twice (every write of the session changes it)
+    // means the row read saw that head's state, and the verdict stands.
+    for (let attempt = 0; ; attempt++) {
+      const before = await seal.readHead(adapter, namespace, session);
+      const again = await adapter.latestRow(namespace, session);
+      const after = await seal.readHead(adapter, namespace, session);
+      if (before?.text === after?.text || attempt >= LATEST_RECHECKS) return check(again, after);
+    }
   }
 
   /**
