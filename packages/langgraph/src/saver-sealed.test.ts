@@ -136,10 +136,9 @@ describe.each(subjects)('the saver on a sealed store ($name)', (subject) => {
         expect(r.payload_json).not.toContain('xxxx');
         expect(JSON.parse(r.payload_json)).toMatchObject({ sealed: 1, key: 'lg-key' });
       }
-      // Retention kept the newest 4 of thread a, whole, with the values the pieces link to.
+      // Retention kept the newest 4 of thread a, whole (and the rows holding what their pieces link to).
       const listed = await listThread(saver, 'a');
       expect(listed.map((t) => t.checkpoint.id).slice(0, 4)).toEqual(ids.slice(-4).reverse());
-      expect(listed.length).toBeLessThan(8);
       expect(listed[0]?.checkpoint.channel_values.messages).toHaveLength(8);
       expect(listed[0]?.checkpoint.channel_values.blob).toBe(`${big}7`);
       expect(listed[0]?.pendingWrites).toEqual([['task-7', 'messages', 'pending 7']]);
