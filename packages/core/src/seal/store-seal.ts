@@ -171,7 +171,7 @@ export class StoreSeal {
   /** The sealed row to insert for `prepared` with this id, at `place`. */
   sealedRow(prepared: PreparedCheckpoint, id: number, place: ChainPlace, key = this.active): NewCheckpointRow & { id: number } {
     const sealed = sealRow(key, { ...prepared, id }, prepared.payloadJson, place, this.compress);
-    return {
+    const row = {
       id,
       namespace: prepared.namespace,
       sessionId: prepared.sessionId,
@@ -182,6 +182,8 @@ export class StoreSeal {
       createdAt: prepared.createdAt,
       sourceRef: prepared.sourceRef,
     };
+    this.reader.rememberWritten(row, place, key.id, prepared.payloadJson, prepared.payloadSha256);
+    return row;
   }
 
   /**
