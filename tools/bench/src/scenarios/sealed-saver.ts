@@ -90,7 +90,7 @@ async function open(ctx: BenchContext, backend: Backend, contender: Contender, l
 
 /** CPU and wall microseconds per call of each operation, for each contender, in interleaved rounds. */
 async function operations(ctx: BenchContext, backend: Backend, turn: number): Promise<Sample[]> {
-  const pair = [];
+  const pair: Opened[] = [];
   for (const contender of CONTENDERS) pair.push(await open(ctx, backend, contender, 'ops'));
   const profile = agentState(1024, 1);
   const tools = agentState(1024, 2);
