@@ -170,7 +170,7 @@ describe.each(subjects)('the saver on a sealed store ($name)', (subject) => {
       let parent: string | undefined;
       for (let i = 0; i < 4; i++) {
         const cp = checkpointWith({ messages: Array.from({ length: i + 1 }, (_, k) => `m${k}`), step: i }, i + 1);
-        const config = await source.put(cfg('t', parent), cp, meta(i), cp.channel_versions);
+        const config = await source.put(cfg('t', parent), cp, meta(i));
         parent = String(config.configurable?.checkpoint_id);
         await source.putWrites(config, [['step', i]], `task-${i}`);
       }
