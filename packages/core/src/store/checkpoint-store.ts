@@ -238,7 +238,7 @@ export class CheckpointStore {
       try {
         if (this.#sealTx === undefined && prepared.id === undefined && insertOptions.keepLatest === undefined) {
           const record = await seal.insertOptimistic(this.adapter, prepared);
-          if (record !== undefined) return record;
+          if (record !== undefined && record !== false) return record;
         }
         return await this.#sealedWrite(async (tx) => (await tx.insert(prepared, prepared.id, insertOptions.keepLatest)).record);
       } catch (error) {
@@ -845,18 +845,34 @@ export class CheckpointStore {
 
   /** {@link insertPreparedIfPresent} of a sealed store: the required rows checked on their plaintext, in the locked transaction. */
   async #sealedInsertIfPresent(prepared: PreparedCheckpoint, precondition: InsertPrecondition): Promise<Checkpoint | undefined> {
-    return this.#sealedWrite(async (sealTx, tx) => {
+    const seal = this.#seal as StoreSeal;
+    const holds = async (tx: CheckpointAdapter): Promise<boolean> => {
       const refs = precondition.present.map((p) => p.sourceRef);
       const found = new Map<string, Checkpoint>();
       if (refs.length > 0) {
         const rows = tx.findBySourceRefs ? await tx.findBySourceRefs(prepared.namespace, refs) : [];
         if (!tx.findBySourceRefs) for (const ref of refs) { const row = await tx.findBySourceRef(prepared.namespace, ref); if (row) rows.push(row); }
-        for (const record of (this.#seal as StoreSeal).reader.verifyRows(rows)) found.set(String(record.sourceRef), record);
+        for (const record of seal.reader.verifyRows(rows)) found.set(String(record.sourceRef), record);
       }
-      for (const required of precondition.present) {
+      return precondition.present.every((required) => {
         const record = found.get(required.sourceRef);
-        if (record === undefined || (required.payloadSha256 !== undefined && record.payloadSha256 !== required.payloadSha256)) return undefined;
+        return record !== undefined && (required.payloadSha256 === undefined || record.payloadSha256 === required.payloadSha256);
+      });
+    };
+    if (this.#sealTx === undefined) {
+      // Outside a transaction, the optimistic write: the rows are read after the store head it
+      // swaps is known, and any write since (a deletion too) changes that head, failing the swap.
+      try {
+        const record = await seal.insertOptimistic(this.adapter, prepared, () => holds(this.adapter));
+        if (record === false) return undefined;
+        if (record !== undefined) return record;
+      } catch (error) {
+        if (isCheckpointConflictError(error)) return undefined;
+        throw error;
       }
+    }
+    return this.#sealedWrite(async (sealTx, tx) => {
+      if (!(await holds(tx))) return undefined;
       try {
         return (await sealTx.insert(prepared)).record;
       } catch (error) {
