@@ -3,8 +3,9 @@
  * plain store and on a store opened with keys (sealed, chained, AES-256-GCM, compressed: the
  * defaults), each on storage of its own, in one run. Two parts:
  *
- * - put (1 of 3 channels of 1 KiB agent states changed), putWrites (2 writes) and getTuple of the
- *   latest checkpoint, in interleaved rounds of 50 calls whose order alternates (the machine's
+ * - put (1 of 3 channels of 1 KiB agent states changed), putWrites (2 writes, each call to the
+ *   chain's latest checkpoint) and getTuple of the latest checkpoint (by then it carries the writes
+ *   of every putWrites call of the run: a heavy tuple, read alike by both), in interleaved rounds of 50 calls whose order alternates (the machine's
  *   drift hits both alike; docs/decisions/0019-bench-method.md): CPU time of this process per
  *   call (`process.cpuUsage`) and wall time per call, on SQLite at "full" (the default) and at
  *   "normal", and on PostgreSQL when SC_PG_URL is set;
