@@ -37,6 +37,17 @@ function covered(before: typeof oracleStats, what: string, retention = false): v
 /** Runs per property in CI: bounded so that a backend takes well under a minute on 2 cores. */
 const CI_RUNS = 60;
 
+/** Runs per property of the sealed variants (the same seed: the first runs of the plain set). */
+const KEYED_CI_RUNS = 20;
+
+/** A sealed store after the runs: every row, chain and head holds (the saver deleted only through the store). */
+async function sealIntact(store: CheckpointStore, keyed: boolean): Promise<void> {
+  if (!keyed) return;
+  const report = await store.verify();
+  expect(report.failures).toEqual([]);
+  expect(report.seal?.problems).toEqual([]);
+}
+
 describe.each(list)('differential oracle against MemorySaver on $name', (backend) => {
   let store: CheckpointStore;
   beforeAll(async () => {
@@ -50,9 +61,10 @@ describe.each(list)('differential oracle against MemorySaver on $name', (backend
     const before = { ...oracleStats };
     await fc.assert(
       fc.asyncProperty(opsArb(), layoutArb, (ops: Op[], layout: OracleOptions) => runOracle(store, ops, layout)),
-      oracleParameters(CI_RUNS),
+      oracleParameters(backend.keyed ? KEYED_CI_RUNS : CI_RUNS),
     );
     covered(before, `${backend.name}, MemorySaver's answers`);
+    await sealIntact(store, backend.keyed);
   });
 
   it.skipIf(!backend.available)(`with retention, every answer is one of MemorySaver's, never a wrong one${SOAK ? ' (soak)' : ''}`, async () => {
@@ -61,9 +73,10 @@ describe.each(list)('differential oracle against MemorySaver on $name', (backend
       fc.asyncProperty(opsArb(), layoutArb, fc.integer({ min: 1, max: 5 }), (ops: Op[], layout: OracleOptions, max: number) =>
         runOracle(store, ops, { ...layout, maxCheckpointsPerThread: max }),
       ),
-      oracleParameters(CI_RUNS),
+      oracleParameters(backend.keyed ? KEYED_CI_RUNS : CI_RUNS),
     );
     covered(before, `${backend.name}, retention`, true);
+    await sealIntact(store, backend.keyed);
   });
 });
 
@@ -142,4 +155,5 @@ describe.each(list)('oracle regressions on $name', (backend) => {
   for (const { name, ops, options = {} } of REGRESSIONS) {
     it.skipIf(!backend.available)(name, () => runOracle(store, ops, options, ALL_ON));
   }
+  it.skipIf(!backend.available || !backend.keyed)('the sealed store verifies after the regressions', () => sealIntact(store, backend.keyed));
 });

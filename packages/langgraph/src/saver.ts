@@ -24,6 +24,7 @@ import { ListStates, planPut, type Holders } from './write/plan.js';
 import { pruneThreads, type PruneReport, type SaverPruneOptions } from './write/retention.js';
 import { checkRepeat, mergeWrite, writeCheckpoint, writeTaskRow } from './write/rows.js';
 import { lockThread } from './write/thread-lock.js';
+import { checkThreadHead } from './read/sealed-head.js';
 
 /** Options of {@link SessionCheckpointSaver}. */
 export interface SessionCheckpointSaverOptions {
@@ -158,8 +159,12 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
       return entry ? this.#handOut(entry) : undefined;
     }
     // The latest checkpoint's writes sort right above it: one descending range read (docs/decisions/0008).
-    for await (const entry of newestEntries(this.store, this.namespace, checkpointPrefix(thread, ns ?? ''), undefined, 1)) return this.#handOut(entry);
-    return undefined;
+    const newest = async () => {
+      for await (const entry of newestEntries(this.store, this.namespace, checkpointPrefix(thread, ns ?? ''), undefined, 1)) return entry;
+      return undefined;
+    };
+    const [entry] = await Promise.all([newest(), checkThreadHead(this.store, this.namespace, thread)]);
+    return entry ? this.#handOut(entry) : undefined;
   }
 
   /**
@@ -206,6 +211,7 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
       const metadata = (await this.#reader.metadata(p)) as Record<string, unknown>;
       return filter.every(([k, v]) => sameJson(metadata[k], v));
     };
+    if (thread !== undefined) await checkThreadHead(this.store, this.namespace, thread);
     if (thread !== undefined && ns !== undefined) {
       // One (thread, namespace): refs sort like checkpoint ids, so rows come newest first; pages
       // grow from `hint` checkpoints, so that a walk's first tuple waits for one small page only.

@@ -16,6 +16,7 @@ import { decodeEntries, encodeItem, entryText, ITEM_KIND, rowEntries, itemsName,
 import { PART_KIND, PART_OVERHEAD, splitText, type PartPayload } from './format/item-parts.js';
 import { allItemRows, endOf, itemRowsAscending, newestItemRows, newestItems, nextSeq, prefixPages, rowIds, type ItemRow, type SessionPlace } from './format/item-rows.js';
 import { deleteOrLoseRace, retryRaces } from './race.js';
+import { checkSessionHead } from './sealed-head.js';
 import { trimToMaxItems } from './max-items.js';
 import { AGENTS_NAMESPACE, escapeText, hasLoneSurrogate, itemRef, operationRef, partRef, sessionPrefix, storedSessionId } from './format/source-refs.js';
 
@@ -145,6 +146,9 @@ export class CheckpointSession implements Session, SessionHistoryTransactionAwar
    */
   async getItems(limit?: number): Promise<AgentInputItem[]> {
     const place = await this.#ready();
+    // Sealed: the head is checked beside the read (a rollback fails closed).
+    const head = checkSessionHead(this.store, place);
+    head.catch(() => undefined); // awaited below, after the read, whose own error comes first
     let items: AgentInputItem[];
     if (limit === undefined || limit === Infinity || Number.isNaN(limit)) {
       items = [];
@@ -155,6 +159,7 @@ export class CheckpointSession implements Session, SessionHistoryTransactionAwar
       const count = Math.ceil(limit);
       items = newestItems(await newestItemRows(this.store, place, count), count);
     }
+    await head;
     this.#debug('Getting items from', place, items);
     return items;
   }

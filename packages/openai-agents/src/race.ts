@@ -30,9 +30,10 @@ export async function retryRaces<T>(attempt: () => Promise<T>): Promise<T> {
 /**
  * Deletes rows of a session by id inside the caller's transaction; when another process deleted
  * one of them first, the transaction lost a race ({@link LostRace}: `during` says what it was doing).
+ * Through the store, not the adapter: on a sealed store the session's chain and head follow.
  */
 export async function deleteOrLoseRace(store: CheckpointStore, place: SessionPlace, ids: readonly number[], during: string): Promise<void> {
   if (ids.length === 0) return;
-  const deleted = await store.adapter.deleteRows(ids, place.namespace);
+  const deleted = await store.deleteIds(ids, { namespace: place.namespace });
   if (deleted.length !== ids.length) throw new LostRace(`session ${place.sessionId} changed during the ${during}; retrying`);
 }

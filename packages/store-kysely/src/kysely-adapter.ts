@@ -97,9 +97,13 @@ interface Shared {
   readonly reserved: Set<number>;
   /**
    * PostgreSQL: an id drawn from the sequence by the last successful `insertWithMeta`, while it
-   * held the swapped entry locked, for the next one (saves a round trip per sealed create).
+   * held the swapped entry locked, for the next one (saves a round trip per sealed create), with
+   * the entry's value that statement wrote (`after`). The id is used only by a swap that expects
+   * that very value: then no other write went between, and no id above it is in use. Another
+   * write (a transaction of this or another process) may have drawn higher ids meanwhile, and a
+   * row with a lower id than an older row of the same second would not be its session's newest.
    */
-  prefetched: number | undefined;
+  prefetched: { id: number; after: string } | undefined;
 }
 
 /** Shapes of insertIfPresent kept compiled; more (a caller with many required rows) are built per call. */
@@ -481,7 +485,8 @@ export class KyselyAdapter extends CheckpointAdapterBase {
     if (flavor === 'postgres' && swap.expected !== null && !this.#bound) {
       const id = await this.#single(async (runner) => {
         const postgres = shared.postgres as PostgresStatements;
-        const next = shared.prefetched ?? Number(first(await runner.rows(postgres.nextId()))?.id);
+        const prefetched = shared.prefetched?.after === swap.expected ? shared.prefetched.id : undefined;
+        const next = prefetched ?? Number(first(await runner.rows(postgres.nextId()))?.id);
         shared.prefetched = undefined;
         if (next > MAX_CHECKPOINT_ID) throw idLimitError();
         const made = { ...row(next), id: next };
@@ -490,7 +495,7 @@ export class KyselyAdapter extends CheckpointAdapterBase {
         if (text === undefined) return null;
         const [inserted] = await runner.rows(rawQuery<{ id: number | string; next: number | string }>(text, [...base.parameters, ...swapInsertParameters(swap, also), postgres.sequenceOf()]));
         if (inserted !== undefined) {
-          shared.prefetched = Number(inserted.next);
+          shared.prefetched = { id: Number(inserted.next), after: swap.value };
           return Number(inserted.id);
         }
         // Nothing written: a taken source ref is an error; a moved entry is not.

@@ -18,7 +18,9 @@
  * SC_PG_URL is set), so the two can run as separate processes.
  * sealedCost (issue 36) runs only when named in --only: create, get and latest through a plain
  * store and stores opened with keys, on SQLite (full and normal) and PostgreSQL, CPU and wall
- * time per call and bytes stored (scenarios/sealed-cost.ts).
+ * time per call and bytes stored (scenarios/sealed-cost.ts). sealedSaver (issue 36) likewise:
+ * the LangGraph saver's put, putWrites and getTuple, and the 60-turn chat, plain and sealed
+ * (scenarios/sealed-saver.ts).
  * inspect (issue 29) runs only when named in --only: `state` of the latest checkpoint of a 300-turn
  * chat against getTuple, and `diff` of two 2 MB states.
  * agents (issue 30) runs only when named in --only: --agents 1,8,32,64 (concurrent agents over 4
@@ -46,6 +48,7 @@ import { langgraphSaver } from './scenarios/langgraph-saver.js';
 import { memory } from './scenarios/memory.js';
 import { postgres } from './scenarios/postgres.js';
 import { sealedCost } from './scenarios/sealed-cost.js';
+import { sealedSaver } from './scenarios/sealed-saver.js';
 import { sqliteReads } from './scenarios/sqlite-reads.js';
 import { sqliteWrites } from './scenarios/sqlite-writes.js';
 import { RATIOS } from './targets.js';
@@ -76,6 +79,7 @@ const PER_RUN: Record<string, (c: typeof ctx) => Promise<Sample[]>> = {
 /** Scenarios run only when named in --only (each builds long threads on every saver). */
 const OPT_IN: Record<string, (c: typeof ctx) => Promise<Sample[]>> = {
   sealedCost,
+  sealedSaver,
   historyWalk: (c) => historyWalk(c, { turns: walkTurns, peerMaxTurns: Number(value('--walk-peer-turns') ?? Infinity), backends: value('--walk-backends')?.split(',') }),
   inspect,
   agents: (c) =>

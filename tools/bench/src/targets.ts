@@ -14,6 +14,7 @@ import { EVERY_READ_HASHED } from './scenarios/sqlite-reads.js';
 import { SESSION_RATIOS } from './session-targets.js';
 import { WALK_RATIOS } from './scenarios/history-walk.js';
 import { SEALED_RATIOS } from './scenarios/sealed-cost.js';
+import { SEALED_SAVER_RATIOS } from './scenarios/sealed-saver.js';
 
 const durabilities = ['full', 'normal'] as const;
 
@@ -62,6 +63,7 @@ export const RATIOS: RatioSpec[] = [
   ...SESSION_RATIOS,
   ...WALK_RATIOS,
   ...SEALED_RATIOS,
+  ...SEALED_SAVER_RATIOS,
   // CLI start-up: wall time of one call against a bare Node start, lower is better (issue 11).
   ...['get', 'list', 'create', 'floor script (get)', 'floor part: require better-sqlite3', 'floor part: node:crypto hash'].map((impl): RatioSpec => ({
     label: `CLI ${impl} vs node -e ""`,

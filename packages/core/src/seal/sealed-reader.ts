@@ -9,7 +9,9 @@
  * Opened rows are remembered (the same budget as the verified-text memo, docs/decisions/0012):
  * a row whose stored envelope text, hash and identity columns are all identical to one opened
  * before gets the same answer, since opening is a pure function of them and the keyring. A memo
- * hit compares the text in full and the five identity columns; it skips HMAC, AES-GCM and inflate.
+ * hit compares the text in full and the id and identity columns; it skips HMAC, AES-GCM and
+ * inflate. Rows this store seals are remembered as they are written ({@link rememberWritten}):
+ * agent loops read back what they wrote, and a sealed miss costs about four plain ones.
  */
 import type { IntegrityFailure } from '../errors.js';
 import { TwoGenerationCache } from '../cache/two-generation-cache.js';
@@ -19,7 +21,7 @@ import { RowFieldChecks } from '../store/row-field-checks.js';
 import { failureId, idProblem, integrityError, rowFailure, toCheckpoint } from '../store/verify-row.js';
 import type { VerifiedPayloads } from '../store/verified-payloads.js';
 import type { Keyring } from './keyring.js';
-import { openRow, parseEnvelope, type OpenedRow } from './row-envelope.js';
+import { openRow, parseEnvelope, type ChainPlace, type OpenedRow } from './row-envelope.js';
 
 /** Reads are never refused for size or depth (as plain reads). */
 const READ_LIMITS = { maxPayloadBytes: Number.MAX_SAFE_INTEGER, maxDepth: Number.MAX_SAFE_INTEGER };
@@ -36,7 +38,8 @@ interface Remembered {
   opened: OpenedRow;
 }
 
-const identityOf = (row: CheckpointRow) => `${row.namespace}\u0000${row.sessionId}\u0000${row.kind}\u0000${row.name}\u0000${row.createdAt}\u0000${row.sourceRef ?? '\u0001'}`;
+/** The columns a memo hit must match besides the text: the id too (a seal covers it; two rows alike in every other column may trade envelopes). */
+const identityOf = (row: CheckpointRow) => `${row.id}\u0000${row.namespace}\u0000${row.sessionId}\u0000${row.kind}\u0000${row.name}\u0000${row.createdAt}\u0000${row.sourceRef ?? '\u0001'}`;
 
 /** Opens and checks stored rows of a sealed store; see the module comment. */
 export class SealedReader {
@@ -83,6 +86,16 @@ export class SealedReader {
     if (typeof opened === 'string') return opened;
     memo?.set(row.payloadSha256, { text, identity, opened });
     return this.#passed(row, opened);
+  }
+
+  /**
+   * Remembers a row this store sealed and is inserting (`row` as stored, `payloadJson` and
+   * `payloadSha256` its plaintext's): reading it back is then a memo hit. Sound before the commit
+   * too: the memo answers only for this exact text under this exact identity, which opens to
+   * this plaintext whether or not the insert commits.
+   */
+  rememberWritten(row: CheckpointRow, place: ChainPlace, keyId: string, payloadJson: string, payloadSha256: string): void {
+    this.#memo?.set(row.payloadSha256, { text: row.payloadJson, identity: identityOf(row), opened: { ...place, keyId, payloadJson, payloadSha256 } });
   }
 
   /** The record of a row that passed: its columns, with the plaintext and its hash. */

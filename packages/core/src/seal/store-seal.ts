@@ -171,7 +171,7 @@ export class StoreSeal {
   /** The sealed row to insert for `prepared` with this id, at `place`. */
   sealedRow(prepared: PreparedCheckpoint, id: number, place: ChainPlace, key = this.active): NewCheckpointRow & { id: number } {
     const sealed = sealRow(key, { ...prepared, id }, prepared.payloadJson, place, this.compress);
-    return {
+    const row = {
       id,
       namespace: prepared.namespace,
       sessionId: prepared.sessionId,
@@ -182,19 +182,26 @@ export class StoreSeal {
       createdAt: prepared.createdAt,
       sourceRef: prepared.sourceRef,
     };
+    this.reader.rememberWritten(row, place, key.id, prepared.payloadJson, prepared.payloadSha256);
+    return row;
   }
 
   /**
    * The optimistic create (see the module comment): the record, or `undefined` when it lost the
    * race three times or the store head is under another key, and the caller takes the locked path.
    */
-  insertOptimistic(adapter: CheckpointAdapter, prepared: PreparedCheckpoint): Promise<Checkpoint | undefined> {
-    const run = this.#queue.then(() => this.#insertOptimistic(adapter, prepared));
+  insertOptimistic(adapter: CheckpointAdapter, prepared: PreparedCheckpoint, holds?: () => Promise<boolean>): Promise<Checkpoint | undefined | false> {
+    const run = this.#queue.then(() => this.#insertOptimistic(adapter, prepared, holds));
     this.#queue = run.catch(() => undefined);
     return run;
   }
 
-  async #insertOptimistic(adapter: CheckpointAdapter, prepared: PreparedCheckpoint): Promise<Checkpoint | undefined> {
+  /**
+   * `holds`: a precondition read after the store head the write will swap is known (see
+   * `insertPreparedIfPresent`): every sealed write, deletions included, changes the store head, so
+   * what `holds` saw still holds when the swap succeeds. `false` when it does not hold.
+   */
+  async #insertOptimistic(adapter: CheckpointAdapter, prepared: PreparedCheckpoint, holds?: () => Promise<boolean>): Promise<Checkpoint | undefined | false> {
     const { namespace, sessionId } = prepared;
     const key = sessionHeadKey(namespace, sessionId);
     for (let attempt = 0; attempt < OPTIMISTIC_ATTEMPTS; attempt++) {
@@ -205,6 +212,7 @@ export class StoreSeal {
       }
       // A first write, or a store head under another key (a rotation): the locked path.
       if (cache.storeText === null || cache.store.keyId !== this.keys.activeId) return undefined;
+      if (holds !== undefined && !(await holds())) return false;
       let session = cache.sessions.get(key);
       if (session === undefined) session = { head: await this.readHead(adapter, namespace, sessionId) };
       const place: ChainPlace = { link: newLink(), prev: session.head?.last ?? null };

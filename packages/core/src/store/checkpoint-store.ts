@@ -1,4 +1,4 @@
-import { CheckpointConflictError, CheckpointError, CheckpointIntegrityError, CheckpointNotFoundError, CheckpointValidationError, isCheckpointConflictError, type IntegrityFailure } from '../errors.js';
+import { CheckpointConflictError, CheckpointError, CheckpointIntegrityError, CheckpointNotFoundError, CheckpointValidationError, isCheckpointConflictError, isCheckpointIntegrityError, type IntegrityFailure } from '../errors.js';
 import { resolveLimits, type CheckpointLimits } from '../limits.js';
 import type { CheckpointAdapter, InsertOptions, InsertPrecondition, SourceRefPrefixQuery, StorageReport } from '../port/adapter.js';
 import { expireIdle, listPins, setPin, type ExpireIdleOptions, type ExpireIdleResult, type PinnedSession } from './idle-expiry.js';
@@ -21,7 +21,7 @@ import { insertConflict, rowsOf, sessionError, StoreSeal, type SealTx } from '..
 import { META_NAMESPACE } from '../port/meta-rows.js';
 import { parseEnvelope, type ChainPlace } from '../seal/row-envelope.js';
 import { RowFieldChecks } from './row-field-checks.js';
-import { sessionHeadKey } from '../seal/heads.js';
+import { sessionHeadKey, type SessionHead } from '../seal/heads.js';
 import type { ChainRow } from '../seal/chain.js';
 import { rekeyStore, type RekeyOptions, type RekeyReport } from '../seal/rekey.js';
 import { applySealedImport, checkSealedBundle, planSealedImport, type SealedImportOptions } from '../seal/sealed-import.js';
@@ -118,6 +118,12 @@ export interface PruneOptions extends NamespaceOption {
   /** Actually delete. Default is `false` (dry run). */
   apply?: boolean;
 }
+
+/**
+ * Re-reads of a sealed `latest` whose row and head disagree while writers keep changing the
+ * session: after these, the last pair read decides.
+ */
+const LATEST_RECHECKS = 8;
 
 /** Options of {@link CheckpointStore.verify}. */
 export interface VerifyOptions {
@@ -234,7 +240,7 @@ export class CheckpointStore {
       try {
         if (this.#sealTx === undefined && prepared.id === undefined && insertOptions.keepLatest === undefined) {
           const record = await seal.insertOptimistic(this.adapter, prepared);
-          if (record !== undefined) return record;
+          if (record !== undefined && record !== false) return record;
         }
         return await this.#sealedWrite(async (tx) => (await tx.insert(prepared, prepared.id, insertOptions.keepLatest)).record);
       } catch (error) {
@@ -405,10 +411,27 @@ export class CheckpointStore {
     }
     // The newest row must be the one the session's head names: deleting newer rows, or putting an
     // older copy of the session back, fails here.
-    const [row, head] = await Promise.all([this.adapter.latestRow(namespace, session), seal.readHead(this.adapter, namespace, session)]);
-    const passed = row === undefined ? [] : seal.reader.passAll([row]);
-    seal.checkSessionPage(namespace, session, head, passed.map((p) => ({ id: p.record.id, createdAt: p.record.createdAt, opened: p.opened })), true);
-    return passed[0]?.record;
+    const adapter = this.adapter;
+    const check = (row: CheckpointRow | undefined, head: SessionHead | undefined): Checkpoint | undefined => {
+      const passed = row === undefined ? [] : seal.reader.passAll([row]);
+      seal.checkSessionPage(namespace, session, head, passed.map((p) => ({ id: p.record.id, createdAt: p.record.createdAt, opened: p.opened })), true);
+      return passed[0]?.record;
+    };
+    const [row, head] = await Promise.all([adapter.latestRow(namespace, session), seal.readHead(adapter, namespace, session)]);
+    try {
+      return check(row, head);
+    } catch (error) {
+      if (!isCheckpointIntegrityError(error) || this.#sealTx !== undefined) throw error;
+    }
+    // The two reads are not one snapshot: a writer may have committed between them. Read the head
+    // before and after the row; the same head text twice (every write of the session changes it)
+    // means the row read saw that head's state, and the verdict stands.
+    for (let attempt = 0; ; attempt++) {
+      const before = await seal.readHead(adapter, namespace, session);
+      const again = await adapter.latestRow(namespace, session);
+      const after = await seal.readHead(adapter, namespace, session);
+      if (before?.text === after?.text || attempt >= LATEST_RECHECKS) return check(again, after);
+    }
   }
 
   /**
@@ -902,18 +925,34 @@ export class CheckpointStore {
 
   /** {@link insertPreparedIfPresent} of a sealed store: the required rows checked on their plaintext, in the locked transaction. */
   async #sealedInsertIfPresent(prepared: PreparedCheckpoint, precondition: InsertPrecondition): Promise<Checkpoint | undefined> {
-    return this.#sealedWrite(async (sealTx, tx) => {
+    const seal = this.#seal as StoreSeal;
+    const holds = async (tx: CheckpointAdapter): Promise<boolean> => {
       const refs = precondition.present.map((p) => p.sourceRef);
       const found = new Map<string, Checkpoint>();
       if (refs.length > 0) {
         const rows = tx.findBySourceRefs ? await tx.findBySourceRefs(prepared.namespace, refs) : [];
         if (!tx.findBySourceRefs) for (const ref of refs) { const row = await tx.findBySourceRef(prepared.namespace, ref); if (row) rows.push(row); }
-        for (const record of (this.#seal as StoreSeal).reader.verifyRows(rows)) found.set(String(record.sourceRef), record);
+        for (const record of seal.reader.verifyRows(rows)) found.set(String(record.sourceRef), record);
       }
-      for (const required of precondition.present) {
+      return precondition.present.every((required) => {
         const record = found.get(required.sourceRef);
-        if (record === undefined || (required.payloadSha256 !== undefined && record.payloadSha256 !== required.payloadSha256)) return undefined;
+        return record !== undefined && (required.payloadSha256 === undefined || record.payloadSha256 === required.payloadSha256);
+      });
+    };
+    if (this.#sealTx === undefined) {
+      // Outside a transaction, the optimistic write: the rows are read after the store head it
+      // swaps is known, and any write since (a deletion too) changes that head, failing the swap.
+      try {
+        const record = await seal.insertOptimistic(this.adapter, prepared, () => holds(this.adapter));
+        if (record === false) return undefined;
+        if (record !== undefined) return record;
+      } catch (error) {
+        if (isCheckpointConflictError(error)) return undefined;
+        throw error;
       }
+    }
+    return this.#sealedWrite(async (sealTx, tx) => {
+      if (!(await holds(tx))) return undefined;
       try {
         return (await sealTx.insert(prepared)).record;
       } catch (error) {

@@ -13,7 +13,7 @@ import {
   type CheckpointTuple,
   type PendingWrite,
 } from '@langchain/langgraph-checkpoint';
-import { CheckpointStore, MemoryAdapter } from '@session-checkpoint/core';
+import { CheckpointStore, Keyring, MemoryAdapter } from '@session-checkpoint/core';
 import { openPostgresStore, openSqliteStore } from '@session-checkpoint/store-kysely';
 import fc from 'fast-check';
 import { join } from 'node:path';
@@ -315,33 +315,46 @@ export function firstDifference(ours: unknown, theirs: unknown, path = '$'): str
 export interface OracleBackend {
   name: string;
   available: boolean;
+  /** True for the sealed and encrypted variant (the store opened with `keys`). */
+  keyed: boolean;
   /** A store (one per test file and backend: runs are kept apart by namespace). */
   open: () => Promise<CheckpointStore>;
   cleanup: () => Promise<void>;
 }
 
-/** Memory, SQLite and PostgreSQL stores with `maxPayloadBytes` = ORACLE_MAX_PAYLOAD_BYTES. */
+/** The keyring of the keyed variants: a fixed test secret (docs/sealing.md). */
+export const ORACLE_KEYS = new Keyring([{ id: 'oracle-key', secret: new Uint8Array(32).fill(28) }]);
+
+/**
+ * Memory, SQLite and PostgreSQL stores with `maxPayloadBytes` = ORACLE_MAX_PAYLOAD_BYTES, each
+ * plain and sealed (opened with `keys`: every row sealed, chained and encrypted).
+ */
 export function oracleBackends(): OracleBackend[] {
-  const limits = { maxPayloadBytes: ORACLE_MAX_PAYLOAD_BYTES };
   const tmp = tempDir();
   let files = 0;
   const schemas: string[] = [];
-  return [
-    { name: 'memory', available: true, open: async () => new CheckpointStore(new MemoryAdapter(), { limits }), cleanup: async () => undefined },
-    { name: 'sqlite', available: true, open: () => openSqliteStore(join(tmp.dir, `oracle-${files++}.db`), { limits }), cleanup: async () => tmp.remove() },
-    {
-      name: 'postgres',
-      available: PG_URL !== undefined,
-      open: () => {
-        const schema = uniqueSchema('sc_oracle');
-        schemas.push(schema);
-        return openPostgresStore(PG_URL ?? '', { schema, poolSize: 2, limits });
+  const variants = (keyed: boolean): OracleBackend[] => {
+    const options = keyed ? { limits: { maxPayloadBytes: ORACLE_MAX_PAYLOAD_BYTES }, keys: ORACLE_KEYS } : { limits: { maxPayloadBytes: ORACLE_MAX_PAYLOAD_BYTES } };
+    const suffix = keyed ? ' (sealed)' : '';
+    return [
+      { name: `memory${suffix}`, keyed, available: true, open: async () => new CheckpointStore(new MemoryAdapter(), options), cleanup: async () => undefined },
+      { name: `sqlite${suffix}`, keyed, available: true, open: () => openSqliteStore(join(tmp.dir, `oracle-${files++}.db`), options), cleanup: async () => tmp.remove() },
+      {
+        name: `postgres${suffix}`,
+        keyed,
+        available: PG_URL !== undefined,
+        open: () => {
+          const schema = uniqueSchema('sc_oracle');
+          schemas.push(schema);
+          return openPostgresStore(PG_URL ?? '', { schema, poolSize: 2, ...options });
+        },
+        cleanup: async () => {
+          for (const schema of schemas.splice(0)) await dropSchema(schema);
+        },
       },
-      cleanup: async () => {
-        for (const schema of schemas.splice(0)) await dropSchema(schema);
-      },
-    },
-  ];
+    ];
+  };
+  return [...variants(false), ...variants(true)];
 }
 
 // ---------------------------------------------------------------- the interpreter

@@ -59,6 +59,12 @@ export async function lockThread(tx: CheckpointStore, namespace: string, threadI
 export async function existingRefs(tx: CheckpointStore, namespace: string, refs: readonly string[]): Promise<Map<string, string>> {
   const found = new Map<string, string>();
   if (refs.length === 0) return found;
+  if (tx.keyIds !== undefined) {
+    // Sealed: the column holds the envelope's hash; the list pieces name the plaintext's, which
+    // only an opened row gives.
+    for (const row of await tx.findBySourceRefs(namespace, refs)) if (row.sourceRef != null) found.set(row.sourceRef, row.payloadSha256);
+    return found;
+  }
   const adapter = tx.adapter;
   const rows = adapter.findBySourceRefs
     ? await adapter.findBySourceRefs(namespace, refs)

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { CheckpointStore, MemoryAdapter } from '@session-checkpoint/core';
+import { CheckpointStore, Keyring, MemoryAdapter } from '@session-checkpoint/core';
 import { openPostgresStore, openSqliteStore } from '@session-checkpoint/store-kysely';
 import pg from 'pg';
 
@@ -35,11 +35,15 @@ export function tempDir(): { dir: string; remove: () => void } {
 /** Where a store lives: `sqlite:<file>` or `postgres:<schema>`, as the child scripts take it. */
 export type Target = string;
 
-/** Opens the store at a target. */
-export function openTarget(target: Target): Promise<CheckpointStore> {
+/** The keyring of the sealed variants: a fixed test secret (docs/sealing.md). */
+export const TEST_KEYS = new Keyring([{ id: 'agents-test-key', secret: new Uint8Array(32).fill(38) }]);
+
+/** Opens the store at a target; with `keys`, sealed and encrypted. */
+export function openTarget(target: Target, keys?: Keyring): Promise<CheckpointStore> {
+  const sealed = keys === undefined ? {} : { keys };
   return target.startsWith('sqlite:')
-    ? openSqliteStore(target.slice('sqlite:'.length))
-    : openPostgresStore(PG_URL ?? '', { schema: target.slice('postgres:'.length), poolSize: 2 });
+    ? openSqliteStore(target.slice('sqlite:'.length), sealed)
+    : openPostgresStore(PG_URL ?? '', { schema: target.slice('postgres:'.length), poolSize: 2, ...sealed });
 }
 
 /** One backend: a new empty target per call, and the cleanup of all of them. */
@@ -50,6 +54,18 @@ export interface Backend {
   target: () => Target | undefined;
   open: (target: Target | undefined) => Promise<CheckpointStore>;
   cleanup: () => Promise<void>;
+  /** True for the sealed variants (stores opened with {@link TEST_KEYS}). */
+  keyed?: boolean;
+}
+
+/** The same backends with every store opened with keys: every row sealed, chained and encrypted. */
+export function keyedBackends(): Backend[] {
+  return backends().map((b) => ({
+    ...b,
+    name: `${b.name} (sealed)`,
+    keyed: true,
+    open: (t) => (b.name === 'memory' ? Promise.resolve(new CheckpointStore(new MemoryAdapter(), { keys: TEST_KEYS })) : openTarget(t ?? '', TEST_KEYS)),
+  }));
 }
 
 /** Memory, a SQLite file per target, a PostgreSQL schema per target. */
