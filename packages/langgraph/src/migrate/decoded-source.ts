@@ -2,9 +2,9 @@ import type { RunnableConfig } from '@langchain/core/runnables';
 import type { BaseCheckpointSaver, Checkpoint, CheckpointMetadata, CheckpointTuple, PendingWrite } from '@langchain/langgraph-checkpoint';
 import { CheckpointNotFoundError } from '@session-checkpoint/core';
 import { isStockJsonPlus } from '../format/serde.js';
-import { officialCheckpoint, officialStoreOver, type DecodedValue, type OfficialStore } from '../official/index.js';
+import { officialCheckpoint, type DecodedValue } from '../official/index.js';
 import { SessionCheckpointSaver } from '../saver.js';
-import { postgresOf, sqliteDbOf } from './indexes.js';
+import { storeUnder } from './indexes.js';
 
 /*
  * The migration reads a SqliteSaver's or PostgresSaver's checkpoints through the same decoder as
@@ -19,21 +19,12 @@ export interface TupleReader {
   getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined>;
 }
 
-/** The official store under a SqliteSaver or PostgresSaver that uses LangGraph's stock serializer, else `undefined`. */
-function officialUnder(saver: BaseCheckpointSaver): OfficialStore | undefined {
-  if (saver instanceof SessionCheckpointSaver || !isStockJsonPlus(saver.serde)) return undefined;
-  const db = sqliteDbOf(saver);
-  if (db) return officialStoreOver({ kind: 'sqlite', db });
-  const pg = postgresOf(saver);
-  return pg ? officialStoreOver({ kind: 'postgres', pool: pg.pool as never, schema: pg.schema }) : undefined;
-}
-
 /**
  * How the migration reads `source`: through the `./official` decoder for a SqliteSaver or
  * PostgresSaver with the stock serializer, else through its own `getTuple`.
  */
 export function tupleReader(source: BaseCheckpointSaver): TupleReader {
-  const store = officialUnder(source);
+  const store = source instanceof SessionCheckpointSaver || !isStockJsonPlus(source.serde) ? undefined : storeUnder(source);
   if (store === undefined) return source;
   const revive = (v: DecodedValue): Promise<unknown> => (v.type === 'json' ? source.serde.loadsTyped('json', JSON.stringify(v.json)) : source.serde.loadsTyped('bytes', v.bytes));
   return {

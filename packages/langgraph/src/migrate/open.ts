@@ -2,7 +2,7 @@ import { existsSync, statSync } from 'node:fs';
 import type { BaseCheckpointSaver } from '@langchain/langgraph-checkpoint';
 import { MemorySaver } from '@langchain/langgraph-checkpoint';
 import { CheckpointError, CheckpointValidationError, StoreNotFoundError } from '@session-checkpoint/core';
-import { postgresOf, sqliteDbOf } from './indexes.js';
+import { hasCheckpointsTable, storeUnder } from './indexes.js';
 
 /**
  * An optional package that a feature needs is not installed. The message names the package and
@@ -99,9 +99,8 @@ export async function openOfficialSaver(location: string, options: OpenOfficialS
     }
     const { SqliteSaver } = await load('@langchain/langgraph-checkpoint-sqlite', 'A sqlite: location', () => import('@langchain/langgraph-checkpoint-sqlite'));
     const saver = SqliteSaver.fromConnString(path);
-    const db = sqliteDbOf(saver);
     const close = async () => (saver as unknown as { db: { close(): void } }).db.close();
-    const hasTables = db?.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'checkpoints'`).get() !== undefined;
+    const hasTables = await hasCheckpointsTable(storeUnder(saver));
     if (!hasTables && ifMissing !== 'create') {
       await close();
       if (ifMissing === 'empty') return empty();
@@ -117,8 +116,7 @@ export async function openOfficialSaver(location: string, options: OpenOfficialS
     const saver = PostgresSaver.fromConnString(url, { schema });
     const close = () => saver.end();
     try {
-      const pg = postgresOf(saver);
-      const found = pg ? (await pg.pool.query('SELECT to_regclass($1) IS NOT NULL AS e', [`"${schema}".checkpoints`])).rows[0]?.e === true : false;
+      const found = await hasCheckpointsTable(storeUnder(saver));
       if (!found && ifMissing === 'error') throw new StoreNotFoundError(`No PostgresSaver tables in schema ${JSON.stringify(schema)}`);
       if (!found && ifMissing === 'empty') {
         await close();

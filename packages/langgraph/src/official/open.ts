@@ -77,14 +77,7 @@ async function openSqlite(path: string): Promise<OfficialStore> {
     if ((error as { code?: unknown }).code === 'SQLITE_NOTADB') throw new StoreNotFoundError(`${path} is not a SQLite database`, { cause: error });
     throw error;
   }
-  return {
-    kind: 'sqlite',
-    location: `sqlite:${path}`,
-    schema: 'main',
-    tables: { checkpoints: 'checkpoints', writes: 'writes', blobs: null },
-    query: async (sql, args = []) => db.prepare(sql.replace(/\$\d+/g, '?')).all(...args) as OfficialRow[],
-    close: async () => db.close(),
-  };
+  return { ...officialStoreOver({ kind: 'sqlite', db }), location: `sqlite:${path}`, close: async () => db.close() };
 }
 
 /** The URL without its `schema` parameter, and the schema (the option first, then the parameter, then `public`). */
@@ -109,23 +102,16 @@ async function openPostgres(location: string, schemaOption: string | undefined):
   const Pool = (pg as { default?: { Pool: typeof import('pg').Pool } }).default?.Pool ?? (pg as unknown as { Pool: typeof import('pg').Pool }).Pool;
   // Every session of the pool is read-only: PostgreSQL refuses any write in it.
   const pool = new Pool({ connectionString: url, max: 2, options: '-c default_transaction_read_only=on' });
-  const quote = (name: string) => `"${schema.replace(/"/g, '""')}".${name}`;
+  const store: OfficialStore = { ...officialStoreOver({ kind: 'postgres', pool, schema }), location: shown, close: () => pool.end() };
   try {
-    const { rows } = await pool.query(`SELECT to_regclass($1) IS NOT NULL AS c, to_regclass($2) IS NOT NULL AS w, to_regclass($3) IS NOT NULL AS b`, [quote('checkpoints'), quote('checkpoint_writes'), quote('checkpoint_blobs')]);
+    const { rows } = await pool.query(`SELECT to_regclass($1) IS NOT NULL AS c, to_regclass($2) IS NOT NULL AS w, to_regclass($3) IS NOT NULL AS b`, [store.tables.checkpoints, store.tables.writes, store.tables.blobs]);
     const r = rows[0] as { c: boolean; w: boolean; b: boolean } | undefined;
     if (!r?.c || !r.w || !r.b) throw new StoreNotFoundError(`No PostgresSaver tables in schema ${JSON.stringify(schema)} of ${shown} (needs checkpoints, checkpoint_blobs and checkpoint_writes)`);
   } catch (error) {
     await pool.end().catch(() => undefined);
     throw error;
   }
-  return {
-    kind: 'postgres',
-    location: shown,
-    schema,
-    tables: { checkpoints: quote('checkpoints'), writes: quote('checkpoint_writes'), blobs: quote('checkpoint_blobs') },
-    query: async (sql, args = []) => (await pool.query(sql, [...args])).rows as OfficialRow[],
-    close: () => pool.end(),
-  };
+  return store;
 }
 
 /**
