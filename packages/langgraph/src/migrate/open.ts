@@ -2,6 +2,7 @@ import { existsSync, statSync } from 'node:fs';
 import type { BaseCheckpointSaver } from '@langchain/langgraph-checkpoint';
 import { MemorySaver } from '@langchain/langgraph-checkpoint';
 import { CheckpointError, CheckpointValidationError, StoreNotFoundError } from '@session-checkpoint/core';
+import { postgresLocation } from '../official/open.js';
 import { hasCheckpointsTable, storeUnder } from './indexes.js';
 
 /**
@@ -55,21 +56,6 @@ async function load<T>(name: string, why: string, loader: () => Promise<T>): Pro
   }
 }
 
-/** Parses `postgres://...` or `postgresql://...`; the `schema` query parameter is taken out. */
-function postgresLocation(location: string): { url: string; schema: string } {
-  let url: URL;
-  try {
-    url = new URL(location);
-  } catch {
-    throw new CheckpointValidationError(`Not a valid PostgreSQL URL: ${JSON.stringify(location.replace(/\/\/[^@/]*@/, '//***@'))} (expected postgres://user@host:5432/db[?schema=S])`);
-  }
-  if (url.hostname === '' && url.pathname.replace(/^\//, '') === '') throw new CheckpointValidationError('The PostgreSQL URL names no host or database (expected postgres://user@host:5432/db[?schema=S])');
-  const schema = url.searchParams.get('schema') ?? 'public';
-  if (schema === '') throw new CheckpointValidationError('The schema parameter of the PostgreSQL URL is empty');
-  url.searchParams.delete('schema');
-  return { url: url.toString(), schema };
-}
-
 /**
  * Opens one of LangGraph's official savers by location: `sqlite:PATH` opens a SqliteSaver on that
  * file (`@langchain/langgraph-checkpoint-sqlite`), `postgres://URL` (or `postgresql://`) a
@@ -111,7 +97,9 @@ export async function openOfficialSaver(location: string, options: OpenOfficialS
     return { saver, kind: 'sqlite', close };
   }
   if (/^postgres(ql)?:\/\//i.test(location)) {
-    const { url, schema } = postgresLocation(location);
+    const { url, schema } = postgresLocation(location, undefined);
+    const parsed = new URL(url);
+    if (parsed.hostname === '' && parsed.pathname.replace(/^\//, '') === '') throw new CheckpointValidationError('The PostgreSQL URL names no host or database (expected postgres://user@host:5432/db[?schema=S])');
     const { PostgresSaver } = await load('@langchain/langgraph-checkpoint-postgres', 'A postgres:// location', () => import('@langchain/langgraph-checkpoint-postgres'));
     const saver = PostgresSaver.fromConnString(url, { schema });
     const close = () => saver.end();

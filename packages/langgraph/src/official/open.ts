@@ -81,12 +81,12 @@ async function openSqlite(path: string): Promise<OfficialStore> {
 }
 
 /** The URL without its `schema` parameter, and the schema (the option first, then the parameter, then `public`). */
-function postgresLocation(location: string, schemaOption: string | undefined): { url: string; schema: string; shown: string } {
+export function postgresLocation(location: string, schemaOption: string | undefined): { url: string; schema: string; shown: string } {
   let url: URL;
   try {
     url = new URL(location);
   } catch {
-    throw new CheckpointValidationError(`Not a valid PostgreSQL URL (expected postgres://user@host:5432/db[?schema=S])`);
+    throw new CheckpointValidationError(`Not a valid PostgreSQL URL: ${JSON.stringify(location.replace(/\/\/[^@/]*@/, '//***@'))} (expected postgres://user@host:5432/db[?schema=S])`);
   }
   const schema = schemaOption ?? url.searchParams.get('schema') ?? 'public';
   if (schema === '') throw new CheckpointValidationError('the PostgreSQL schema is empty');

@@ -71,11 +71,8 @@ export async function langgraphTimeline(store: CheckpointStore, options: Langgra
       before = ref;
       const bytes = utf8Length(raw.payloadJson);
       if (parsed?.what === 'writes' || (checked.ok && checked.row.kind !== CHECKPOINT_KIND)) {
-        if (!checked.ok) {
-          pending.push({ bytes, error: rowError(checked.error), channels: [], partRefs: [] });
-          continue;
-        }
         try {
+          if (!checked.ok) throw checked.error;
           const w = writePayload(checked.row);
           pending.push({ bytes, channels: w.writes.map((x) => x.channel), partRefs: writePartRefs(w) });
         } catch (error) {
@@ -84,14 +81,12 @@ export async function langgraphTimeline(store: CheckpointStore, options: Langgra
         continue;
       }
       const step: Step = { ref, row: raw as CheckpointRow, bytes, writeChannels: new Set(), partRefs: [] };
-      if (!checked.ok) step.error = rowError(checked.error);
-      else {
-        try {
-          step.p = checkpointPayload(checked.row as StoredRow);
-          step.partRefs = valuePartRefs(step.p);
-        } catch (error) {
-          step.error = rowError(error);
-        }
+      try {
+        if (!checked.ok) throw checked.error;
+        step.p = checkpointPayload(checked.row as StoredRow);
+        step.partRefs = valuePartRefs(step.p);
+      } catch (error) {
+        step.error = rowError(error);
       }
       for (const w of pending) {
         step.bytes += w.bytes;
