@@ -1,6 +1,7 @@
 import type { RunnableConfig } from '@langchain/core/runnables';
 import type { BaseCheckpointSaver, Checkpoint, CheckpointMetadata, CheckpointTuple, PendingWrite } from '@langchain/langgraph-checkpoint';
 import { CheckpointNotFoundError } from '@session-checkpoint/core';
+import { setOwn } from '../format/json.js';
 import { isStockJsonPlus } from '../format/serde.js';
 import { officialCheckpoint, type DecodedValue } from '../official/index.js';
 import { SessionCheckpointSaver } from '../saver.js';
@@ -38,7 +39,7 @@ export function tupleReader(source: BaseCheckpointSaver): TupleReader {
         throw error;
       }
       const channel_values: Record<string, unknown> = {};
-      for (const [channel, value] of c.values) Object.defineProperty(channel_values, channel, { value: await revive(value), enumerable: true, writable: true, configurable: true });
+      for (const [channel, value] of c.values) setOwn(channel_values, channel, await revive(value));
       const pendingWrites: [string, ...PendingWrite][] = [];
       for (const w of c.writes) pendingWrites.push([w.task_id, w.channel, await revive(w.value)]);
       const at = (id: string) => ({ configurable: { thread_id, checkpoint_ns, checkpoint_id: id } });

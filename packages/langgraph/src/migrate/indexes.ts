@@ -117,10 +117,9 @@ function ourIndex(saver: SessionCheckpointSaver): SaverIndex {
   };
 }
 
-function listIndex(saver: BaseCheckpointSaver, threadIds: readonly string[] | undefined): SaverIndex {
+function listIndex(saver: BaseCheckpointSaver): SaverIndex {
   return {
     threads: async () => {
-      if (threadIds !== undefined) return [...new Set(threadIds)].sort();
       const ids = new Set<string>();
       for await (const t of saver.list({ configurable: {} })) ids.add(String(t.config.configurable?.thread_id));
       return [...ids].sort();
@@ -138,13 +137,7 @@ function listIndex(saver: BaseCheckpointSaver, threadIds: readonly string[] | un
 
 /** The index of a saver: by direct query for SqliteSaver and PostgresSaver, by index rows for ours, else through `list`. */
 export function saverIndex(saver: BaseCheckpointSaver, threadIds?: readonly string[]): SaverIndex {
-  const index = indexOf(saver);
-  if (threadIds === undefined || index === undefined) return index ?? listIndex(saver, threadIds);
-  return { ...index, threads: async () => [...new Set(threadIds)].sort() };
-}
-
-function indexOf(saver: BaseCheckpointSaver): SaverIndex | undefined {
-  if (saver instanceof SessionCheckpointSaver) return ourIndex(saver);
   const store = storeUnder(saver);
-  return store && tableIndex(store);
+  const index = saver instanceof SessionCheckpointSaver ? ourIndex(saver) : store ? tableIndex(store) : listIndex(saver);
+  return threadIds === undefined ? index : { ...index, threads: async () => [...new Set(threadIds)].sort() };
 }

@@ -2,7 +2,7 @@ import { existsSync, statSync } from 'node:fs';
 import type { BaseCheckpointSaver } from '@langchain/langgraph-checkpoint';
 import { MemorySaver } from '@langchain/langgraph-checkpoint';
 import { CheckpointError, CheckpointValidationError, StoreNotFoundError } from '@session-checkpoint/core';
-import { postgresLocation } from '../official/open.js';
+import { importOptional, postgresLocation } from '../official/open.js';
 import { hasCheckpointsTable, storeUnder } from './indexes.js';
 
 /**
@@ -45,16 +45,7 @@ export interface OpenOfficialSaverOptions {
   ifMissing?: 'error' | 'create' | 'empty';
 }
 
-/** `import(name)`, or a {@link MissingPackageError} when the package is not installed. */
-async function load<T>(name: string, why: string, loader: () => Promise<T>): Promise<T> {
-  try {
-    return await loader();
-  } catch (error) {
-    const code = (error as { code?: unknown }).code;
-    if ((code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') && String((error as Error).message).includes(name)) throw new MissingPackageError(name, why, { cause: error });
-    throw error;
-  }
-}
+const load = <T>(name: string, why: string, loader: () => Promise<T>): Promise<T> => importOptional(name, loader, (cause) => new MissingPackageError(name, why, { cause }));
 
 /**
  * Opens one of LangGraph's official savers by location: `sqlite:PATH` opens a SqliteSaver on that

@@ -45,15 +45,19 @@ interface SqliteDatabase {
   close(): void;
 }
 
-async function driver<T>(name: string, loader: () => Promise<T>): Promise<T> {
+/** `loader()` (an `import` of the package `name`), or the error of `missing` when that package is not installed. */
+export async function importOptional<T>(name: string, loader: () => Promise<T>, missing: (cause: unknown) => Error): Promise<T> {
   try {
     return await loader();
   } catch (error) {
     const code = (error as { code?: unknown }).code;
-    if (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') throw new CheckpointValidationError(`reading this store needs ${name}, which is not installed: run npm install ${name}`, { cause: error });
+    if ((code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') && String((error as Error).message).includes(name)) throw missing(error);
     throw error;
   }
 }
+
+const driver = <T>(name: string, loader: () => Promise<T>): Promise<T> =>
+  importOptional(name, loader, (cause) => new CheckpointValidationError(`reading this store needs ${name}, which is not installed: run npm install ${name}`, { cause }));
 
 async function openSqlite(path: string): Promise<OfficialStore> {
   if (path === '') throw new CheckpointValidationError('sqlite: needs a file path (sqlite:PATH)');

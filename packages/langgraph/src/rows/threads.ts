@@ -30,11 +30,9 @@ async function summary(store: CheckpointStore, namespace: string, threadId: stri
   let bytes = 0;
   let first: string | undefined;
   let latest: string | undefined;
-  let rows = 0;
   for (const range of [prefix, `lgp/${prefix.slice('lg/'.length)}`]) {
     // Raw rows: a listing counts rows, it shows no payload.
     for await (const row of pagedRows(PAGE, (after) => rawRange(store, { namespace, prefix: range, limit: PAGE, ...(after === undefined ? {} : { after }) }))) {
-      rows++;
       bytes += utf8Length(row.payloadJson);
       const at = String(row.createdAt);
       if (first === undefined || at < first) first = at;
@@ -46,7 +44,7 @@ async function summary(store: CheckpointStore, namespace: string, threadId: stri
       }
     }
   }
-  if (rows === 0 || first === undefined || latest === undefined) return undefined;
+  if (first === undefined || latest === undefined) return undefined;
   return {
     family: 'langgraph',
     namespace,

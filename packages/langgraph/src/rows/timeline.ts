@@ -15,6 +15,15 @@ export interface LanggraphTimelineOptions extends RowsPlace {
   cursor?: string;
 }
 
+/** The page size and the bound of a timeline page (also `./official`'s), checked. */
+export function pageStart(options: { limit?: number; cursor?: string }): { limit: number; before: string | undefined } {
+  const limit = options.limit ?? 100;
+  if (!Number.isSafeInteger(limit) || limit < 1 || limit > 1000) throw new CheckpointValidationError('limit must be an integer from 1 to 1000');
+  const before = options.cursor === undefined ? undefined : decodeCursor(options.cursor);
+  if (options.cursor !== undefined && before === undefined) throw new CheckpointValidationError(`not a timeline cursor: ${JSON.stringify(options.cursor)}`);
+  return { limit, before };
+}
+
 /** A checkpoint row of the page with the write rows read before it (descending order puts them first). */
 interface Step {
   ref: string;
@@ -44,13 +53,8 @@ interface Step {
  */
 export async function langgraphTimeline(store: CheckpointStore, options: LanggraphTimelineOptions): Promise<TimelinePage<LanggraphTimelineEntry>> {
   const namespace = options.namespace ?? LANGGRAPH_NAMESPACE;
-  const limit = options.limit ?? 100;
-  if (!Number.isSafeInteger(limit) || limit < 1 || limit > 1000) throw new CheckpointValidationError('limit must be an integer from 1 to 1000');
-  let before: string | undefined;
-  if (options.cursor !== undefined) {
-    before = decodeCursor(options.cursor);
-    if (before === undefined) throw new CheckpointValidationError(`not a timeline cursor: ${JSON.stringify(options.cursor)}`);
-  }
+  const { limit, before: start } = pageStart(options);
+  let before = start;
   const prefix = checkpointPrefix(options.threadId, options.checkpointNs ?? '');
   const steps: Step[] = [];
   // Writes come before their checkpoint in descending order: keep them until it shows up.
