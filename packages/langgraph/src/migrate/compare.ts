@@ -8,9 +8,6 @@ import type { CheckpointTuple } from '@langchain/langgraph-checkpoint';
  * `toJSON`), and Map, Set, Date, bytes and bigint by tagged forms JSON would otherwise lose.
  */
 
-/** Longest text of a value a difference report carries per side. */
-const SHOWN = 300;
-
 /**
  * A JSON-ready copy of `value` with object keys sorted, for comparing what two savers return.
  */
@@ -45,11 +42,6 @@ export function normalized(value: unknown, seen: Set<object> = new Set()): unkno
   }
 }
 
-/** {@link normalized} as text. */
-export function normalizedText(value: unknown): string {
-  return JSON.stringify(normalized(value));
-}
-
 /** Pending writes in a saver-independent order: by task (stable), as `[task, channel, value]`. */
 function writesOf(tuple: CheckpointTuple): unknown[] {
   const writes = [...(tuple.pendingWrites ?? [])];
@@ -77,15 +69,13 @@ export interface FieldDifference {
   target: string;
 }
 
-function shown(text: string): string {
-  return text.length <= SHOWN ? text : `${text.slice(0, SHOWN)}... (${text.length} characters)`;
-}
-
 /**
  * The fields in which two tuples of the same checkpoint differ; empty when they are the same.
  */
 export function tupleDifferences(source: CheckpointTuple, target: CheckpointTuple): FieldDifference[] {
   const out: FieldDifference[] = [];
+  // A difference report carries at most 300 characters of each side.
+  const shown = (text: string) => (text.length <= 300 ? text : `${text.slice(0, 300)}... (${text.length} characters)`);
   const check = (field: FieldDifference['field'], a: unknown, b: unknown) => {
     const ta = JSON.stringify(a);
     const tb = JSON.stringify(b);

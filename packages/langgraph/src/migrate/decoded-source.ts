@@ -1,10 +1,11 @@
 import type { RunnableConfig } from '@langchain/core/runnables';
 import type { BaseCheckpointSaver, Checkpoint, CheckpointMetadata, CheckpointTuple, PendingWrite } from '@langchain/langgraph-checkpoint';
 import { CheckpointNotFoundError } from '@session-checkpoint/core';
+import { setOwn } from '../format/json.js';
 import { isStockJsonPlus } from '../format/serde.js';
-import { officialCheckpoint, officialStoreOver, type DecodedValue, type OfficialStore } from '../official/index.js';
+import { officialCheckpoint, type DecodedValue } from '../official/index.js';
 import { SessionCheckpointSaver } from '../saver.js';
-import { postgresOf, sqliteDbOf } from './indexes.js';
+import { storeUnder } from './indexes.js';
 
 /*
  * The migration reads a SqliteSaver's or PostgresSaver's checkpoints through the same decoder as
@@ -19,21 +20,12 @@ export interface TupleReader {
   getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined>;
 }
 
-/** The official store under a SqliteSaver or PostgresSaver that uses LangGraph's stock serializer, else `undefined`. */
-function officialUnder(saver: BaseCheckpointSaver): OfficialStore | undefined {
-  if (saver instanceof SessionCheckpointSaver || !isStockJsonPlus(saver.serde)) return undefined;
-  const db = sqliteDbOf(saver);
-  if (db) return officialStoreOver({ kind: 'sqlite', db });
-  const pg = postgresOf(saver);
-  return pg ? officialStoreOver({ kind: 'postgres', pool: pg.pool as never, schema: pg.schema }) : undefined;
-}
-
 /**
  * How the migration reads `source`: through the `./official` decoder for a SqliteSaver or
  * PostgresSaver with the stock serializer, else through its own `getTuple`.
  */
 export function tupleReader(source: BaseCheckpointSaver): TupleReader {
-  const store = officialUnder(source);
+  const store = source instanceof SessionCheckpointSaver || !isStockJsonPlus(source.serde) ? undefined : storeUnder(source);
   if (store === undefined) return source;
   const revive = (v: DecodedValue): Promise<unknown> => (v.type === 'json' ? source.serde.loadsTyped('json', JSON.stringify(v.json)) : source.serde.loadsTyped('bytes', v.bytes));
   return {
@@ -47,7 +39,7 @@ export function tupleReader(source: BaseCheckpointSaver): TupleReader {
         throw error;
       }
       const channel_values: Record<string, unknown> = {};
-      for (const [channel, value] of c.values) Object.defineProperty(channel_values, channel, { value: await revive(value), enumerable: true, writable: true, configurable: true });
+      for (const [channel, value] of c.values) setOwn(channel_values, channel, await revive(value));
       const pendingWrites: [string, ...PendingWrite][] = [];
       for (const w of c.writes) pendingWrites.push([w.task_id, w.channel, await revive(w.value)]);
       const at = (id: string) => ({ configurable: { thread_id, checkpoint_ns, checkpoint_id: id } });

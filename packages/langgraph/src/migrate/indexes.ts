@@ -2,6 +2,7 @@ import type { BaseCheckpointSaver } from '@langchain/langgraph-checkpoint';
 import { checkpointPayload, isCheckpointRow, WRITE_KIND, writePayload } from '../format/payloads.js';
 import { checkpointPrefix, checkpointRef } from '../format/refs.js';
 import { rowsByPrefix } from '../read/entries.js';
+import { officialStoreOver, type OfficialConnection, type OfficialStore } from '../official/index.js';
 import { SessionCheckpointSaver } from '../saver.js';
 
 /*
@@ -32,24 +33,22 @@ export interface SaverIndex {
   count?(threads: readonly string[] | undefined): Promise<number>;
 }
 
-interface SqliteDb {
-  prepare(sql: string): { all(...args: unknown[]): unknown[]; get(...args: unknown[]): unknown };
-}
-interface PgPool {
-  query(sql: string, args?: unknown[]): Promise<{ rows: Record<string, unknown>[] }>;
-}
-
-/** The better-sqlite3 database of a SqliteSaver (structurally: its public `db`), else `undefined`. */
-export function sqliteDbOf(saver: BaseCheckpointSaver): SqliteDb | undefined {
-  const db = (saver as { db?: unknown }).db;
-  return typeof (db as SqliteDb | undefined)?.prepare === 'function' ? (db as SqliteDb) : undefined;
+/**
+ * The tables under a SqliteSaver (its public better-sqlite3 `db`) or a PostgresSaver (`pool` and
+ * `options.schema`), found structurally, else `undefined`.
+ */
+export function storeUnder(saver: BaseCheckpointSaver): OfficialStore | undefined {
+  const { db, pool, options } = saver as { db?: { prepare?: unknown }; pool?: { query?: unknown }; options?: { schema?: unknown } };
+  if (typeof db?.prepare === 'function') return officialStoreOver({ kind: 'sqlite', db: db as Extract<OfficialConnection, { kind: 'sqlite' }>['db'] });
+  if (typeof pool?.query !== 'function' || typeof options?.schema !== 'string') return undefined;
+  return officialStoreOver({ kind: 'postgres', pool: pool as Extract<OfficialConnection, { kind: 'postgres' }>['pool'], schema: options.schema });
 }
 
-/** The pool and schema of a PostgresSaver (structurally: `pool` and `options.schema`), else `undefined`. */
-export function postgresOf(saver: BaseCheckpointSaver): { pool: PgPool; schema: string } | undefined {
-  const { pool, options } = saver as { pool?: unknown; options?: { schema?: unknown } };
-  if (typeof (pool as PgPool | undefined)?.query !== 'function' || typeof options?.schema !== 'string') return undefined;
-  return { pool: pool as PgPool, schema: options.schema };
+/** True when the store has its `checkpoints` table (a new target gets it with its setup()). */
+export async function hasCheckpointsTable(store: OfficialStore | undefined): Promise<boolean> {
+  if (store === undefined) return false;
+  const sql = store.kind === 'sqlite' ? `SELECT 1 AS e FROM sqlite_master WHERE type = 'table' AND name = 'checkpoints'` : 'SELECT 1 AS e WHERE to_regclass($1) IS NOT NULL';
+  return (await store.query(sql, store.kind === 'sqlite' ? [] : [store.tables.checkpoints])).length > 0;
 }
 
 /** JavaScript string order (what LangGraph's savers sort ids by), namespace first. */
@@ -60,12 +59,13 @@ function byKey(a: CheckpointKey, b: CheckpointKey): number {
 
 /**
  * The index of a SqliteSaver's or PostgresSaver's tables (`checkpoints`, and `writes` or
- * `checkpoint_writes`), through `query` with `$n` parameters. A location without the tables (a
- * new target) holds nothing; only tables found are remembered, since a target's appear with its setup().
+ * `checkpoint_writes`). A location without the tables (a new target) holds nothing; only tables
+ * found are remembered, since a target's appear with its setup().
  */
-function tableIndex(query: (sql: string, args?: unknown[]) => Promise<Record<string, unknown>[]>, exists: () => Promise<boolean>, checkpoints: string, writes: string): SaverIndex {
+function tableIndex(store: OfficialStore): SaverIndex {
+  const { query, tables: { checkpoints, writes } } = store;
   let found = false;
-  const present = async () => (found ||= await exists());
+  const present = async () => (found ||= await hasCheckpointsTable(store));
   const count = async (sql: string, args?: unknown[]) => Number((await query(sql, args))[0]?.n ?? 0);
   return {
     threads: async () => ((await present()) ? (await query(`SELECT DISTINCT thread_id AS t FROM ${checkpoints} ORDER BY thread_id`)).map((r) => String(r.t)) : []),
@@ -89,21 +89,6 @@ function tableIndex(query: (sql: string, args?: unknown[]) => Promise<Record<str
       return n;
     },
   };
-}
-
-function sqliteIndex(db: SqliteDb): SaverIndex {
-  // Every query numbers its parameters in order: `$n` becomes SQLite's `?`.
-  const query = async (sql: string, args: unknown[] = []) => db.prepare(sql.replace(/\$\d+/g, '?')).all(...args) as Record<string, unknown>[];
-  const exists = async () => db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'checkpoints'`).get() !== undefined;
-  return tableIndex(query, exists, 'checkpoints', 'writes');
-}
-
-function postgresIndex({ pool, schema }: { pool: PgPool; schema: string }): SaverIndex {
-  // PostgresSaver's own quoting of its schema (sql.js: `"${schema}".checkpoints`).
-  const table = (name: string) => `"${schema}".${name}`;
-  const query = async (sql: string, args?: unknown[]) => (await pool.query(sql, args)).rows;
-  const exists = async () => (await pool.query('SELECT to_regclass($1) IS NOT NULL AS e', [table('checkpoints')])).rows[0]?.e === true;
-  return tableIndex(query, exists, table('checkpoints'), table('checkpoint_writes'));
 }
 
 function ourIndex(saver: SessionCheckpointSaver): SaverIndex {
@@ -132,10 +117,9 @@ function ourIndex(saver: SessionCheckpointSaver): SaverIndex {
   };
 }
 
-function listIndex(saver: BaseCheckpointSaver, threadIds: readonly string[] | undefined): SaverIndex {
+function listIndex(saver: BaseCheckpointSaver): SaverIndex {
   return {
     threads: async () => {
-      if (threadIds !== undefined) return [...new Set(threadIds)].sort();
       const ids = new Set<string>();
       for await (const t of saver.list({ configurable: {} })) ids.add(String(t.config.configurable?.thread_id));
       return [...ids].sort();
@@ -153,15 +137,7 @@ function listIndex(saver: BaseCheckpointSaver, threadIds: readonly string[] | un
 
 /** The index of a saver: by direct query for SqliteSaver and PostgresSaver, by index rows for ours, else through `list`. */
 export function saverIndex(saver: BaseCheckpointSaver, threadIds?: readonly string[]): SaverIndex {
-  const index = indexOf(saver);
-  if (threadIds === undefined || index === undefined) return index ?? listIndex(saver, threadIds);
-  return { ...index, threads: async () => [...new Set(threadIds)].sort() };
-}
-
-function indexOf(saver: BaseCheckpointSaver): SaverIndex | undefined {
-  if (saver instanceof SessionCheckpointSaver) return ourIndex(saver);
-  const db = sqliteDbOf(saver);
-  if (db) return sqliteIndex(db);
-  const pg = postgresOf(saver);
-  return pg ? postgresIndex(pg) : undefined;
+  const store = storeUnder(saver);
+  const index = saver instanceof SessionCheckpointSaver ? ourIndex(saver) : store ? tableIndex(store) : listIndex(saver);
+  return threadIds === undefined ? index : { ...index, threads: async () => [...new Set(threadIds)].sort() };
 }

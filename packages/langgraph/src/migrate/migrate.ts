@@ -69,12 +69,12 @@ function configOf(thread: string, ns: string, id?: string): RunnableConfig {
 }
 
 /** The keys of one thread grouped by namespace, keeping their order. */
-function byNamespace(keys: CheckpointKey[]): CheckpointKey[][] {
-  const groups: CheckpointKey[][] = [];
+function byNamespace(keys: CheckpointKey[]): Map<string, CheckpointKey[]> {
+  const groups = new Map<string, CheckpointKey[]>();
   for (const key of keys) {
-    const last = groups[groups.length - 1];
-    if (last && last[0]?.ns === key.ns) last.push(key);
-    else groups.push([key]);
+    const group = groups.get(key.ns);
+    if (group) group.push(key);
+    else groups.set(key.ns, [key]);
   }
   return groups;
 }
@@ -128,9 +128,7 @@ export async function migrateCheckpoints(source: BaseCheckpointSaver, target: Ba
   if (apply) await (target as { setup?: () => unknown }).setup?.();
   const read = tupleReader(source);
   for (const thread of threads) {
-    for (const group of byNamespace(await from.checkpoints(thread))) {
-      await copyNamespace(read, target, to, { thread, ns: group[0]?.ns ?? '', apply }, group, report, tick);
-    }
+    for (const [ns, group] of byNamespace(await from.checkpoints(thread))) await copyNamespace(read, target, to, { thread, ns, apply }, group, report, tick);
   }
   if (options.verify ?? apply) report.verification = await verifyMigration(source, target, { threadIds: threads, ...(options.onProgress ? { onProgress: options.onProgress } : {}) });
   return report;
@@ -220,10 +218,8 @@ export async function verifyMigration(source: BaseCheckpointSaver, target: BaseC
   const diff = (threadId: string, checkpointNs: string, checkpointId: string | null, what: MigrationDifference['what'], s: string | null, t: string | null) =>
     report.differences.push({ threadId, checkpointNs, checkpointId, what, source: s, target: t });
   for (const thread of threads) {
-    const theirs = byNamespace(await to.checkpoints(thread));
-    const targetIds = new Map(theirs.map((g) => [g[0]?.ns ?? '', new Set(g.map((k) => k.id))]));
-    for (const group of byNamespace(await from.checkpoints(thread))) {
-      const ns = group[0]?.ns ?? '';
+    const targetIds = new Map([...byNamespace(await to.checkpoints(thread))].map(([ns, g]) => [ns, new Set(g.map((k) => k.id))]));
+    for (const [ns, group] of byNamespace(await from.checkpoints(thread))) {
       const present = targetIds.get(ns) ?? new Set<string>();
       targetIds.delete(ns);
       for (const key of group) {

@@ -2,7 +2,8 @@ import { existsSync, statSync } from 'node:fs';
 import type { BaseCheckpointSaver } from '@langchain/langgraph-checkpoint';
 import { MemorySaver } from '@langchain/langgraph-checkpoint';
 import { CheckpointError, CheckpointValidationError, StoreNotFoundError } from '@session-checkpoint/core';
-import { postgresOf, sqliteDbOf } from './indexes.js';
+import { importOptional, postgresLocation } from '../official/open.js';
+import { hasCheckpointsTable, storeUnder } from './indexes.js';
 
 /**
  * An optional package that a feature needs is not installed. The message names the package and
@@ -44,31 +45,7 @@ export interface OpenOfficialSaverOptions {
   ifMissing?: 'error' | 'create' | 'empty';
 }
 
-/** `import(name)`, or a {@link MissingPackageError} when the package is not installed. */
-async function load<T>(name: string, why: string, loader: () => Promise<T>): Promise<T> {
-  try {
-    return await loader();
-  } catch (error) {
-    const code = (error as { code?: unknown }).code;
-    if ((code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') && String((error as Error).message).includes(name)) throw new MissingPackageError(name, why, { cause: error });
-    throw error;
-  }
-}
-
-/** Parses `postgres://...` or `postgresql://...`; the `schema` query parameter is taken out. */
-function postgresLocation(location: string): { url: string; schema: string } {
-  let url: URL;
-  try {
-    url = new URL(location);
-  } catch {
-    throw new CheckpointValidationError(`Not a valid PostgreSQL URL: ${JSON.stringify(location.replace(/\/\/[^@/]*@/, '//***@'))} (expected postgres://user@host:5432/db[?schema=S])`);
-  }
-  if (url.hostname === '' && url.pathname.replace(/^\//, '') === '') throw new CheckpointValidationError('The PostgreSQL URL names no host or database (expected postgres://user@host:5432/db[?schema=S])');
-  const schema = url.searchParams.get('schema') ?? 'public';
-  if (schema === '') throw new CheckpointValidationError('The schema parameter of the PostgreSQL URL is empty');
-  url.searchParams.delete('schema');
-  return { url: url.toString(), schema };
-}
+const load = <T>(name: string, why: string, loader: () => Promise<T>): Promise<T> => importOptional(name, loader, (cause) => new MissingPackageError(name, why, { cause }));
 
 /**
  * Opens one of LangGraph's official savers by location: `sqlite:PATH` opens a SqliteSaver on that
@@ -99,9 +76,8 @@ export async function openOfficialSaver(location: string, options: OpenOfficialS
     }
     const { SqliteSaver } = await load('@langchain/langgraph-checkpoint-sqlite', 'A sqlite: location', () => import('@langchain/langgraph-checkpoint-sqlite'));
     const saver = SqliteSaver.fromConnString(path);
-    const db = sqliteDbOf(saver);
     const close = async () => (saver as unknown as { db: { close(): void } }).db.close();
-    const hasTables = db?.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'checkpoints'`).get() !== undefined;
+    const hasTables = await hasCheckpointsTable(storeUnder(saver));
     if (!hasTables && ifMissing !== 'create') {
       await close();
       if (ifMissing === 'empty') return empty();
@@ -112,13 +88,14 @@ export async function openOfficialSaver(location: string, options: OpenOfficialS
     return { saver, kind: 'sqlite', close };
   }
   if (/^postgres(ql)?:\/\//i.test(location)) {
-    const { url, schema } = postgresLocation(location);
+    const { url, schema } = postgresLocation(location, undefined);
+    const parsed = new URL(url);
+    if (parsed.hostname === '' && parsed.pathname.replace(/^\//, '') === '') throw new CheckpointValidationError('The PostgreSQL URL names no host or database (expected postgres://user@host:5432/db[?schema=S])');
     const { PostgresSaver } = await load('@langchain/langgraph-checkpoint-postgres', 'A postgres:// location', () => import('@langchain/langgraph-checkpoint-postgres'));
     const saver = PostgresSaver.fromConnString(url, { schema });
     const close = () => saver.end();
     try {
-      const pg = postgresOf(saver);
-      const found = pg ? (await pg.pool.query('SELECT to_regclass($1) IS NOT NULL AS e', [`"${schema}".checkpoints`])).rows[0]?.e === true : false;
+      const found = await hasCheckpointsTable(storeUnder(saver));
       if (!found && ifMissing === 'error') throw new StoreNotFoundError(`No PostgresSaver tables in schema ${JSON.stringify(schema)}`);
       if (!found && ifMissing === 'empty') {
         await close();

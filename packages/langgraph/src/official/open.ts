@@ -45,15 +45,19 @@ interface SqliteDatabase {
   close(): void;
 }
 
-async function driver<T>(name: string, loader: () => Promise<T>): Promise<T> {
+/** `loader()` (an `import` of the package `name`), or the error of `missing` when that package is not installed. */
+export async function importOptional<T>(name: string, loader: () => Promise<T>, missing: (cause: unknown) => Error): Promise<T> {
   try {
     return await loader();
   } catch (error) {
     const code = (error as { code?: unknown }).code;
-    if (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') throw new CheckpointValidationError(`reading this store needs ${name}, which is not installed: run npm install ${name}`, { cause: error });
+    if ((code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') && String((error as Error).message).includes(name)) throw missing(error);
     throw error;
   }
 }
+
+const driver = <T>(name: string, loader: () => Promise<T>): Promise<T> =>
+  importOptional(name, loader, (cause) => new CheckpointValidationError(`reading this store needs ${name}, which is not installed: run npm install ${name}`, { cause }));
 
 async function openSqlite(path: string): Promise<OfficialStore> {
   if (path === '') throw new CheckpointValidationError('sqlite: needs a file path (sqlite:PATH)');
@@ -77,23 +81,16 @@ async function openSqlite(path: string): Promise<OfficialStore> {
     if ((error as { code?: unknown }).code === 'SQLITE_NOTADB') throw new StoreNotFoundError(`${path} is not a SQLite database`, { cause: error });
     throw error;
   }
-  return {
-    kind: 'sqlite',
-    location: `sqlite:${path}`,
-    schema: 'main',
-    tables: { checkpoints: 'checkpoints', writes: 'writes', blobs: null },
-    query: async (sql, args = []) => db.prepare(sql.replace(/\$\d+/g, '?')).all(...args) as OfficialRow[],
-    close: async () => db.close(),
-  };
+  return { ...officialStoreOver({ kind: 'sqlite', db }), location: `sqlite:${path}`, close: async () => db.close() };
 }
 
 /** The URL without its `schema` parameter, and the schema (the option first, then the parameter, then `public`). */
-function postgresLocation(location: string, schemaOption: string | undefined): { url: string; schema: string; shown: string } {
+export function postgresLocation(location: string, schemaOption: string | undefined): { url: string; schema: string; shown: string } {
   let url: URL;
   try {
     url = new URL(location);
   } catch {
-    throw new CheckpointValidationError(`Not a valid PostgreSQL URL (expected postgres://user@host:5432/db[?schema=S])`);
+    throw new CheckpointValidationError(`Not a valid PostgreSQL URL: ${JSON.stringify(location.replace(/\/\/[^@/]*@/, '//***@'))} (expected postgres://user@host:5432/db[?schema=S])`);
   }
   const schema = schemaOption ?? url.searchParams.get('schema') ?? 'public';
   if (schema === '') throw new CheckpointValidationError('the PostgreSQL schema is empty');
@@ -109,23 +106,16 @@ async function openPostgres(location: string, schemaOption: string | undefined):
   const Pool = (pg as { default?: { Pool: typeof import('pg').Pool } }).default?.Pool ?? (pg as unknown as { Pool: typeof import('pg').Pool }).Pool;
   // Every session of the pool is read-only: PostgreSQL refuses any write in it.
   const pool = new Pool({ connectionString: url, max: 2, options: '-c default_transaction_read_only=on' });
-  const quote = (name: string) => `"${schema.replace(/"/g, '""')}".${name}`;
+  const store: OfficialStore = { ...officialStoreOver({ kind: 'postgres', pool, schema }), location: shown, close: () => pool.end() };
   try {
-    const { rows } = await pool.query(`SELECT to_regclass($1) IS NOT NULL AS c, to_regclass($2) IS NOT NULL AS w, to_regclass($3) IS NOT NULL AS b`, [quote('checkpoints'), quote('checkpoint_writes'), quote('checkpoint_blobs')]);
+    const { rows } = await pool.query(`SELECT to_regclass($1) IS NOT NULL AS c, to_regclass($2) IS NOT NULL AS w, to_regclass($3) IS NOT NULL AS b`, [store.tables.checkpoints, store.tables.writes, store.tables.blobs]);
     const r = rows[0] as { c: boolean; w: boolean; b: boolean } | undefined;
     if (!r?.c || !r.w || !r.b) throw new StoreNotFoundError(`No PostgresSaver tables in schema ${JSON.stringify(schema)} of ${shown} (needs checkpoints, checkpoint_blobs and checkpoint_writes)`);
   } catch (error) {
     await pool.end().catch(() => undefined);
     throw error;
   }
-  return {
-    kind: 'postgres',
-    location: shown,
-    schema,
-    tables: { checkpoints: quote('checkpoints'), writes: quote('checkpoint_writes'), blobs: quote('checkpoint_blobs') },
-    query: async (sql, args = []) => (await pool.query(sql, [...args])).rows as OfficialRow[],
-    close: () => pool.end(),
-  };
+  return store;
 }
 
 /**

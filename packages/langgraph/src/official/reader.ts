@@ -1,7 +1,9 @@
 import { CheckpointNotFoundError, CheckpointValidationError } from '@session-checkpoint/core';
-import { decodeCursor, encodeCursor } from '@session-checkpoint/core/toolkit';
+import { encodeCursor } from '@session-checkpoint/core/toolkit';
+import { recordOf } from '../format/json.js';
 import { nextNodes } from '../rows/state.js';
-import type { LanggraphState, LanggraphThreadSummary, LanggraphTimelineEntry, LanggraphWrite, OfficialSource, PendingWriteTuple, TimelinePage } from '../rows/types.js';
+import { pageStart, type LanggraphTimelineOptions } from '../rows/timeline.js';
+import type { CheckpointSelector, LanggraphState, LanggraphThreadSummary, LanggraphTimelineEntry, LanggraphWrite, OfficialSource, PendingWriteTuple, TimelinePage } from '../rows/types.js';
 import { decodeStored, decodeStoredValue, jsonFormOf, type DecodedValue, type ValuePlace } from './decode.js';
 import type { OfficialRow, OfficialStore } from './open.js';
 
@@ -12,25 +14,11 @@ import type { OfficialRow, OfficialStore } from './open.js';
  * blobs and its writes. Nothing is verified (the rows carry no hash): each answer says so.
  */
 
-/** Which checkpoint of which thread of an official store. */
-export interface OfficialSelector {
-  threadId: string;
-  /** Default is `""` (the root graph). */
-  checkpointNs?: string;
-  /** Default is the latest checkpoint of (thread, checkpoint_ns), by id as the savers order them. */
-  checkpointId?: string;
-}
+/** Which checkpoint of which thread of an official store: `./rows`' selector without a store namespace (latest: by id, as the savers order them). */
+export type OfficialSelector = Omit<CheckpointSelector, 'namespace'>;
 
-/** Options of {@link officialTimeline}. */
-export interface OfficialTimelineOptions {
-  threadId: string;
-  /** Default is `""` (the root graph). */
-  checkpointNs?: string;
-  /** Checkpoints per page, 1 to 1000. Default is `100`. */
-  limit?: number;
-  /** `next_cursor` of the previous page. Default is the newest page. */
-  cursor?: string;
-}
+/** Options of {@link officialTimeline}: those of `./rows`' timeline without a store namespace. */
+export type OfficialTimelineOptions = Omit<LanggraphTimelineOptions, 'namespace'>;
 
 /** The name each saver goes by in answers. */
 export function sourceOf(store: OfficialStore): OfficialSource {
@@ -215,13 +203,7 @@ async function blobInfo(store: OfficialStore, thread: string, ns: string, rows: 
  * ```
  */
 export async function officialTimeline(store: OfficialStore, options: OfficialTimelineOptions): Promise<TimelinePage<LanggraphTimelineEntry>> {
-  const limit = options.limit ?? 100;
-  if (!Number.isSafeInteger(limit) || limit < 1 || limit > 1000) throw new CheckpointValidationError('limit must be an integer from 1 to 1000');
-  let before: string | undefined;
-  if (options.cursor !== undefined) {
-    before = decodeCursor(options.cursor);
-    if (before === undefined) throw new CheckpointValidationError(`not a timeline cursor: ${JSON.stringify(options.cursor)}`);
-  }
+  const { limit, before } = pageStart(options);
   const thread = options.threadId;
   const ns = options.checkpointNs ?? '';
   const raw = await store.query(
@@ -341,9 +323,7 @@ async function postgresValues(store: OfficialStore, thread: string, ns: string, 
 
 /** Channel values in their JSON form, as an object (own properties, `__proto__` kept as data). */
 function valuesObject(values: Map<string, DecodedValue>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [channel, value] of values) Object.defineProperty(out, channel, { value: jsonFormOf(value), enumerable: true, writable: true, configurable: true });
-  return out;
+  return recordOf([...values].map(([channel, value]) => [channel, jsonFormOf(value)]));
 }
 
 /** The checkpoint document of a row: SqliteSaver's serialized checkpoint, or PostgresSaver's jsonb (without values). */

@@ -13,16 +13,20 @@ import { checkpointBound, checkpointRef, writePartRef, writesBeyondBound } from 
 /** Rows read per range query. */
 export const PAGE_SIZE = 500;
 
-/** Every verified row of a prefix range, ascending by source ref, read page by page. */
-export async function* rowsByPrefix(store: CheckpointStore, query: Omit<SourceRefPrefixQuery, 'limit' | 'descending'>): AsyncGenerator<StoredRow> {
-  let after = query.after;
+/** Every row of an ascending range read, page by page: `read` gets the source ref to go on after. */
+export async function* pagedRows<R extends { sourceRef: string | null }>(pageSize: number, read: (after: string | undefined) => Promise<readonly R[]>, after?: string): AsyncGenerator<R> {
   for (;;) {
-    const page = await store.listBySourceRefPrefix({ ...query, ...(after === undefined ? {} : { after }), limit: PAGE_SIZE });
+    const page = await read(after);
     yield* page;
-    if (page.length < PAGE_SIZE) return;
+    if (page.length < pageSize) return;
     after = page[page.length - 1]?.sourceRef ?? undefined;
     if (after === undefined) return;
   }
+}
+
+/** Every verified row of a prefix range, ascending by source ref, read page by page. */
+export function rowsByPrefix(store: CheckpointStore, query: Omit<SourceRefPrefixQuery, 'limit' | 'descending'>): AsyncGenerator<StoredRow> {
+  return pagedRows(PAGE_SIZE, (after) => store.listBySourceRefPrefix({ ...query, ...(after === undefined ? {} : { after }), limit: PAGE_SIZE }), query.after);
 }
 
 /** {@link rowsByPrefix} collected into an array. */

@@ -1,6 +1,6 @@
 import { CheckpointNotFoundError, type CheckpointStore } from '@session-checkpoint/core';
 import { jsonForm, LANGGRAPH_NAMESPACE } from '../format/payloads.js';
-import { setOwn } from '../format/json.js';
+import { own, setOwn } from '../format/json.js';
 import { checkpointPrefix } from '../format/refs.js';
 import { entryAt, newestEntries, sortedWrites, storedWrite, writePartRows, type CheckpointEntry } from '../read/entries.js';
 import { storedValues } from '../read/rebuild.js';
@@ -125,8 +125,7 @@ export function nextNodes(checkpoint: Record<string, unknown>, present: Readonly
   for (const channel of Object.keys(versions)) {
     const node = channel === START ? START : channel.startsWith(BRANCH) ? channel.slice(BRANCH.length) : undefined;
     if (node === undefined || !present.has(channel)) continue;
-    const nodeSeen = Object.hasOwn(seen, node) ? seen[node] : undefined;
-    if (newer(versions[channel], nodeSeen !== undefined && Object.hasOwn(nodeSeen, channel) ? nodeSeen[channel] : undefined)) out.push(node);
+    if (newer(versions[channel], own(own(seen, node), channel))) out.push(node);
   }
   return out.sort();
 }

@@ -2,23 +2,11 @@ import type { CheckpointRow, CheckpointStore } from '@session-checkpoint/core';
 import { rawRange, utf8Length } from '@session-checkpoint/core/toolkit';
 import { CHECKPOINT_KIND, LANGGRAPH_NAMESPACE } from '../format/payloads.js';
 import { checkpointPrefix, parseSourceRef } from '../format/refs.js';
+import { pagedRows } from '../read/entries.js';
 import type { LanggraphThreadSummary, RowsPlace } from './types.js';
 
 /** Rows per range read of a listing. */
 const PAGE = 1000;
-
-/** Every raw row of a prefix range, ascending: a listing counts rows, it shows no payload. */
-async function* everyRow(store: CheckpointStore, namespace: string, prefix: string): AsyncGenerator<CheckpointRow> {
-  let after: string | undefined;
-  for (;;) {
-    const query = { namespace, prefix, limit: PAGE, ...(after === undefined ? {} : { after }) };
-    const page = await rawRange(store, query);
-    yield* page;
-    if (page.length < PAGE) return;
-    after = page[page.length - 1]?.sourceRef ?? undefined;
-    if (after === undefined) return;
-  }
-}
 
 /** A checkpoint namespace back from its ref part (escaped; a hashed part needs the payload). */
 function nsOf(part: string, row: CheckpointRow): string {
@@ -42,10 +30,9 @@ async function summary(store: CheckpointStore, namespace: string, threadId: stri
   let bytes = 0;
   let first: string | undefined;
   let latest: string | undefined;
-  let rows = 0;
   for (const range of [prefix, `lgp/${prefix.slice('lg/'.length)}`]) {
-    for await (const row of everyRow(store, namespace, range)) {
-      rows++;
+    // Raw rows: a listing counts rows, it shows no payload.
+    for await (const row of pagedRows(PAGE, (after) => rawRange(store, { namespace, prefix: range, limit: PAGE, ...(after === undefined ? {} : { after }) }))) {
       bytes += utf8Length(row.payloadJson);
       const at = String(row.createdAt);
       if (first === undefined || at < first) first = at;
@@ -57,7 +44,7 @@ async function summary(store: CheckpointStore, namespace: string, threadId: stri
       }
     }
   }
-  if (rows === 0 || first === undefined || latest === undefined) return undefined;
+  if (first === undefined || latest === undefined) return undefined;
   return {
     family: 'langgraph',
     namespace,

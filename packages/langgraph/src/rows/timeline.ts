@@ -15,6 +15,15 @@ export interface LanggraphTimelineOptions extends RowsPlace {
   cursor?: string;
 }
 
+/** The page size and the bound of a timeline page (also `./official`'s), checked. */
+export function pageStart(options: { limit?: number; cursor?: string }): { limit: number; before: string | undefined } {
+  const limit = options.limit ?? 100;
+  if (!Number.isSafeInteger(limit) || limit < 1 || limit > 1000) throw new CheckpointValidationError('limit must be an integer from 1 to 1000');
+  const before = options.cursor === undefined ? undefined : decodeCursor(options.cursor);
+  if (options.cursor !== undefined && before === undefined) throw new CheckpointValidationError(`not a timeline cursor: ${JSON.stringify(options.cursor)}`);
+  return { limit, before };
+}
+
 /** A checkpoint row of the page with the write rows read before it (descending order puts them first). */
 interface Step {
   ref: string;
@@ -44,13 +53,8 @@ interface Step {
  */
 export async function langgraphTimeline(store: CheckpointStore, options: LanggraphTimelineOptions): Promise<TimelinePage<LanggraphTimelineEntry>> {
   const namespace = options.namespace ?? LANGGRAPH_NAMESPACE;
-  const limit = options.limit ?? 100;
-  if (!Number.isSafeInteger(limit) || limit < 1 || limit > 1000) throw new CheckpointValidationError('limit must be an integer from 1 to 1000');
-  let before: string | undefined;
-  if (options.cursor !== undefined) {
-    before = decodeCursor(options.cursor);
-    if (before === undefined) throw new CheckpointValidationError(`not a timeline cursor: ${JSON.stringify(options.cursor)}`);
-  }
+  const { limit, before: start } = pageStart(options);
+  let before = start;
   const prefix = checkpointPrefix(options.threadId, options.checkpointNs ?? '');
   const steps: Step[] = [];
   // Writes come before their checkpoint in descending order: keep them until it shows up.
@@ -71,11 +75,8 @@ export async function langgraphTimeline(store: CheckpointStore, options: Langgra
       before = ref;
       const bytes = utf8Length(raw.payloadJson);
       if (parsed?.what === 'writes' || (checked.ok && checked.row.kind !== CHECKPOINT_KIND)) {
-        if (!checked.ok) {
-          pending.push({ bytes, error: rowError(checked.error), channels: [], partRefs: [] });
-          continue;
-        }
         try {
+          if (!checked.ok) throw checked.error;
           const w = writePayload(checked.row);
           pending.push({ bytes, channels: w.writes.map((x) => x.channel), partRefs: writePartRefs(w) });
         } catch (error) {
@@ -84,14 +85,12 @@ export async function langgraphTimeline(store: CheckpointStore, options: Langgra
         continue;
       }
       const step: Step = { ref, row: raw as CheckpointRow, bytes, writeChannels: new Set(), partRefs: [] };
-      if (!checked.ok) step.error = rowError(checked.error);
-      else {
-        try {
-          step.p = checkpointPayload(checked.row as StoredRow);
-          step.partRefs = valuePartRefs(step.p);
-        } catch (error) {
-          step.error = rowError(error);
-        }
+      try {
+        if (!checked.ok) throw checked.error;
+        step.p = checkpointPayload(checked.row as StoredRow);
+        step.partRefs = valuePartRefs(step.p);
+      } catch (error) {
+        step.error = rowError(error);
       }
       for (const w of pending) {
         step.bytes += w.bytes;
