@@ -116,6 +116,23 @@ async function checkCommands(tuples: CheckpointTuple[], source: string, extra: s
   const stepDiff = ok(await runCli(['diff', '--source', source, ...extra, '--thread', 'chat-1', '--from-step', String(older.step), '--to-step', String(newer.step)], { cwd }));
   const idDiff = ok(await runCli(['diff', '--source', source, ...extra, '--thread', 'chat-1', '--from', older.checkpoint_id, '--to', newer.checkpoint_id], { cwd }));
   expect(stepDiff).toEqual(idDiff);
+  // diff --first-change on their store: the first checkpoint on the latest line where /messages/1
+  // differs from its parent's, as the saver's own tuples say; walked counts the whole line.
+  const byId = new Map(root.map((t) => [t.config.configurable?.checkpoint_id as string, t]));
+  const chain: CheckpointTuple[] = [];
+  for (let t: CheckpointTuple | undefined = root[0]; t !== undefined; t = byId.get(t.parentConfig?.configurable?.checkpoint_id as string)) chain.unshift(t);
+  const second = async (t: CheckpointTuple) => ((await serialised(t.checkpoint.channel_values)) as { messages?: unknown[] }).messages?.[1];
+  let expected: string | null = null;
+  for (const [i, t] of chain.entries()) {
+    if (JSON.stringify(await second(t)) !== JSON.stringify(i === 0 ? undefined : await second(chain[i - 1]!))) {
+      expected = t.config.configurable?.checkpoint_id as string;
+      break;
+    }
+  }
+  const change = ok(await runCli(['diff', '--source', source, ...extra, '--thread', 'chat-1', '--first-change', '/messages/1'], { cwd })) as unknown as { checkpoint_id: string | null; walked: number };
+  expect(expected).not.toBeNull();
+  expect(change.checkpoint_id).toBe(expected);
+  expect(change.walked).toBe(chain.length);
   // stats --from: every thread, chat-1 holding the 200 KB message (so the largest), its checkpoints counted.
   const stats = ok(await runCli(['stats', '--from', source, ...extra], { cwd })) as unknown as {
     threads: { thread_id: string; checkpoints: number; bytes: number; estimated_bytes_in_our_layout: number }[];
@@ -188,7 +205,6 @@ describe('the CLI on a SqliteSaver file (--from sqlite:PATH)', () => {
     await fail(['threads', '--from', 'mysql://x'], 'UsageError', /sqlite:PATH/);
     await fail(['threads', '--from', 'sqlite:a.db', '--source', 'sqlite:b.db'], 'UsageError', /not both/);
     await fail(['threads', '--from', 'sqlite:a.db', '--store', 'x.sqlite'], 'UsageError', /instead of --store/);
-    await fail(['diff', '--source', 'sqlite:a.db', '--thread', 't', '--first-change', '/x'], 'UsageError', /--first-change/);
     await fail(['state', '--from', 'sqlite:a.db', '--thread', 't', '--family', 'openai-agents'], 'UsageError', /LangGraph/);
   });
 });

@@ -43,14 +43,22 @@ export default defineCommand({
     const selector = threadSelector(flags);
     const location = officialLocation({ ...flags, from: undefined });
     if (location !== undefined) {
-      if (pointer !== undefined) throw new UsageError('--first-change reads our store only; with --source, diff two checkpoints with --from/--to or --from-step/--to-step');
-      const at = { threadId: selector.threadId, ...(selector.checkpointNs === undefined ? {} : { checkpointNs: selector.checkpointNs }) };
+      const at = { threadId: selector.threadId, checkpointNs: selector.checkpointNs ?? '' };
       return withOfficial(location, flags.schema, async (lib, official) => {
         if (fromStep !== undefined || toStep !== undefined) {
           const { source, ref } = await officialThread(official, selector);
           const lines = await inspect.threadLines(source, ref);
           if (fromStep !== undefined) from = await inspect.checkpointAtStep(source, ref, fromStep, lines);
           if (toStep !== undefined) to = await inspect.checkpointAtStep(source, ref, toStep, lines);
+        }
+        if (pointer !== undefined) {
+          return inspect.lineFirstChange(
+            {
+              page: (cursor) => lib.officialTimeline(official, { ...at, limit: 1000, ...(cursor === undefined ? {} : { cursor }) }),
+              channelValues: (checkpointId, channels) => lib.officialChannelValues(official, { ...at, checkpointId, channels }),
+            },
+            { ...selector, pointer, ...(to === undefined ? {} : { to }) },
+          );
         }
         const a = await lib.officialState(official, { ...at, checkpointId: from! });
         const b = await lib.officialState(official, { ...at, checkpointId: to! });

@@ -34,24 +34,76 @@ function hit(base: Omit<FirstChange, 'checkpoint_id' | 'parent_checkpoint_id'>, 
   };
 }
 
-/** Every timeline entry of a LangGraph (thread, ns), by checkpoint id (pages of 1000, no state rebuilt). */
-async function allEntries(store: CheckpointStore, namespace: string, threadId: string, checkpointNs: string): Promise<Map<string, LanggraphTimelineEntry>> {
-  const out = new Map<string, LanggraphTimelineEntry>();
+/**
+ * Where a LangGraph line is read from: our rows (`./rows`) or an official saver's store
+ * (`./official`), which give the same timeline entries and channel values.
+ */
+export interface LanggraphLineSource {
+  /** A page of the (thread, ns) timeline, newest first; `cursor` is the previous page's `next_cursor`. */
+  page(cursor: string | undefined): Promise<{ entries: LanggraphTimelineEntry[]; next_cursor: string | null }>;
+  /** The values of `channels` at checkpoint `id`. */
+  channelValues(id: string, channels: readonly string[]): Promise<Record<string, unknown>>;
+}
+
+/**
+ * {@link firstChange} on a LangGraph line read through `source`. Checkpoints whose rows do not
+ * change the pointer's channel are skipped without rebuilding a state (the timeline says which
+ * channels each checkpoint stores); only the pointer's channel is rebuilt at the others.
+ *
+ * @throws CheckpointValidationError for a bad pointer; CheckpointNotFoundError for an unknown `to`.
+ */
+export async function lineFirstChange(source: LanggraphLineSource, options: FirstChangeOptions): Promise<FirstChange> {
+  const tokens = parsePointer(options.pointer);
+  const base = { family: 'langgraph' as const, pointer: options.pointer, walked: 0, rebuilt: 0 };
+  const entries = new Map<string, LanggraphTimelineEntry>();
   let cursor: string | undefined;
   do {
-    const page = await langgraphTimeline(store, { namespace, threadId, checkpointNs, limit: 1000, ...(cursor === undefined ? {} : { cursor }) });
-    for (const e of page.entries) out.set(e.checkpoint_id, e);
+    const page = await source.page(cursor);
+    for (const e of page.entries) entries.set(e.checkpoint_id, e);
     cursor = page.next_cursor ?? undefined;
   } while (cursor !== undefined);
-  return out;
+  const start = options.to ?? [...entries.keys()].sort().pop();
+  if (start === undefined || !entries.has(start)) throw new CheckpointNotFoundError(`no LangGraph checkpoint ${String(start)} in thread '${options.threadId}'`);
+  const line: LanggraphTimelineEntry[] = [];
+  for (let id: string | null = start; id !== null && entries.has(id) && line.length <= entries.size; ) {
+    const e = entries.get(id) as LanggraphTimelineEntry;
+    line.push(e);
+    id = e.parent_checkpoint_id;
+  }
+  line.reverse();
+  // `walked` is the line's length (as docs/cli.md says), also when the search stops early.
+  base.walked = line.length;
+  const channel = tokens[0];
+  const rest = `/${tokens.slice(1).map((t) => t.replace(/~/g, '~0').replace(/\//g, '~1')).join('/')}`;
+  const at = async (id: string): Promise<At> => {
+    base.rebuilt++;
+    const values = await source.channelValues(id, channel === undefined ? (entries.get(id)?.channels ?? []) : [channel]);
+    if (channel === undefined) return { found: true, value: values };
+    if (!Object.hasOwn(values, channel)) return { found: false };
+    return tokens.length === 1 ? { found: true, value: values[channel] } : valueAtPointer(values[channel], rest);
+  };
+  let before: At = { found: false };
+  let beforeId: string | null = null;
+  let present = false;
+  for (const e of line) {
+    // A channel not stored here and present as before holds its parent's value: nothing to rebuild.
+    const has = channel === undefined || (e.channels ?? []).includes(channel);
+    const touched = channel === undefined || e.status === 'failed' || (e.changed_channels ?? []).includes(channel) || has !== present;
+    present = has;
+    if (touched) {
+      const after = await at(e.checkpoint_id);
+      if (!same(before, after)) return hit(base, e.checkpoint_id, beforeId, before, after);
+      before = after;
+    }
+    beforeId = e.checkpoint_id;
+  }
+  return { ...base, checkpoint_id: null, parent_checkpoint_id: null };
 }
 
 /**
  * The first checkpoint on a thread's line (the parent chain from `to`, oldest first) where the
  * value at `pointer` differs from its parent's: "which step made this value what it is". For
- * LangGraph, checkpoints whose rows do not change the pointer's channel are skipped without
- * rebuilding a state (the timeline says which channels each checkpoint stores); only the
- * pointer's channel is rebuilt at the others. For sessions the line is the item rows (each
+ * LangGraph, {@link lineFirstChange} over the store's rows. For sessions the line is the item rows (each
  * state a prefix of the history, read once); for plain checkpoints, the rows oldest first.
  *
  * @throws CheckpointValidationError for a bad pointer; CheckpointNotFoundError for an unknown thread or `to`.
@@ -67,44 +119,14 @@ export async function firstChange(store: CheckpointStore, options: FirstChangeOp
   const none = (): FirstChange => ({ ...base, checkpoint_id: null, parent_checkpoint_id: null });
 
   if (family === 'langgraph') {
-    const ns = options.checkpointNs ?? '';
-    const entries = await allEntries(store, namespace, options.threadId, ns);
-    const start = options.to ?? [...entries.keys()].sort().pop();
-    if (start === undefined || !entries.has(start)) throw new CheckpointNotFoundError(`no LangGraph checkpoint ${String(start)} in thread '${options.threadId}'`);
-    const line: LanggraphTimelineEntry[] = [];
-    for (let id: string | null = start; id !== null && entries.has(id) && line.length <= entries.size; ) {
-      const e = entries.get(id) as LanggraphTimelineEntry;
-      line.push(e);
-      id = e.parent_checkpoint_id;
-    }
-    line.reverse();
-    // `walked` is the line's length (as docs/cli.md says), also when the search stops early.
-    base.walked = line.length;
-    const channel = tokens[0];
-    const rest = `/${tokens.slice(1).map((t) => t.replace(/~/g, '~0').replace(/\//g, '~1')).join('/')}`;
-    const at = async (id: string): Promise<At> => {
-      base.rebuilt++;
-      const values = await langgraphChannelValues(store, { namespace, threadId: options.threadId, checkpointNs: ns, checkpointId: id, channels: channel === undefined ? (entries.get(id)?.channels ?? []) : [channel] });
-      if (channel === undefined) return { found: true, value: values };
-      if (!Object.hasOwn(values, channel)) return { found: false };
-      return tokens.length === 1 ? { found: true, value: values[channel] } : valueAtPointer(values[channel], rest);
-    };
-    let before: At = { found: false };
-    let beforeId: string | null = null;
-    let present = false;
-    for (const e of line) {
-      // A channel not stored here and present as before holds its parent's value: nothing to rebuild.
-      const has = channel === undefined || (e.channels ?? []).includes(channel);
-      const touched = channel === undefined || e.status === 'failed' || (e.changed_channels ?? []).includes(channel) || has !== present;
-      present = has;
-      if (touched) {
-        const after = await at(e.checkpoint_id);
-        if (!same(before, after)) return hit(base, e.checkpoint_id, beforeId, before, after);
-        before = after;
-      }
-      beforeId = e.checkpoint_id;
-    }
-    return none();
+    const at = { namespace, threadId: options.threadId, checkpointNs: options.checkpointNs ?? '' };
+    return lineFirstChange(
+      {
+        page: (cursor) => langgraphTimeline(store, { ...at, limit: 1000, ...(cursor === undefined ? {} : { cursor }) }),
+        channelValues: (checkpointId, channels) => langgraphChannelValues(store, { ...at, checkpointId, channels: [...channels] }),
+      },
+      options,
+    );
   }
 
   if (family === 'openai-agents') {

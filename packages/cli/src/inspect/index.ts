@@ -16,7 +16,7 @@ export { listThreads, resolveFamily } from './threads.js';
 export { readTimeline, type TimelineOptions } from './timeline.js';
 export { readState, readWrites, stateDocument } from './state.js';
 export { diffDocuments, diffSteps, type DiffResult } from './diff.js';
-export { firstChange, type FirstChangeOptions } from './first-change.js';
+export { firstChange, lineFirstChange, type FirstChangeOptions, type LanggraphLineSource } from './first-change.js';
 export { valueAtPointer, parsePointer } from './pointer.js';
 export * from './types.js';
 export { hideInternalChannels, hideInternalOperations, isInternalChannel } from './internal.js';
