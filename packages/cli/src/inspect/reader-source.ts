@@ -1,5 +1,8 @@
 import type { CheckpointStore } from '@session-checkpoint/core';
-import { diffDocuments, diffSteps, listThreads, readState, readTimeline, readWrites, stateDocument } from './index.js';
+import { diffDocuments, diffSteps } from './diff.js';
+import { readState, readWrites, stateDocument } from './state.js';
+import { listThreads } from './threads.js';
+import { readTimeline } from './timeline.js';
 import { statsJson } from '../output/upkeep.js';
 import type { InspectSource, ThreadRef } from './source.js';
 import type { ThreadSelector } from './types.js';
