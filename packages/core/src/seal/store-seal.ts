@@ -108,6 +108,13 @@ interface HeadCache {
 
 /** Attempts of the optimistic path before a write takes the locked one. */
 const OPTIMISTIC_ATTEMPTS = 3;
+/**
+ * How many times verify reads a session (or the store's heads) again when its head moved between
+ * two reads of one check (a concurrent writer); each retry is a few statements.
+ */
+const VERIFY_RECHECKS = 20;
+/** The start of a verify problem that says a part could not be checked because writers kept changing it: not damage. */
+export const UNSETTLED = 'busy, not damage (writers kept writing while verify ran: verify again)';
 
 /** The sealing of one store, shared with the stores its transactions bind. */
 export class StoreSeal {
@@ -295,10 +302,31 @@ export class StoreSeal {
    * Checks every sealed row of a scan against the chains and heads (see `walkChain`), and, for a
    * whole store, the store head against the set of session heads.
    */
-  async verifyChains(adapter: CheckpointAdapter, rows: Map<string, { namespace: string; sessionId: string; rows: ChainRow[] }>, namespace: string | undefined): Promise<Omit<SealReport, 'sealed' | 'plaintext'>> {
+  async verifyChains(
+    adapter: CheckpointAdapter,
+    rows: Map<string, { namespace: string; sessionId: string; rows: ChainRow[] }>,
+    namespace: string | undefined,
+    reread?: (namespace: string, sessionId: string) => Promise<ChainRow[]>,
+  ): Promise<Omit<SealReport, 'sealed' | 'plaintext'>> {
     const problems: SealProblem[] = [];
     const heads = new Map<string, SessionHead>();
-    for (const entry of await listMeta(adapter, SESSION_HEAD_PREFIX)) {
+    // The session heads and the store head are read in separate statements: a writer may commit
+    // between them. The store head changes on every sealed write, so the same store head text
+    // before and after the listing means the listing is of that head's state.
+    let entries: { key: string; value: string }[] = [];
+    let storeText: string | undefined;
+    let settled = true;
+    for (let attempt = 0; ; attempt++) {
+      const before = namespace === undefined ? (await readMeta(adapter, [STORE_HEAD_KEY]))[0]?.value : undefined;
+      entries = await listMeta(adapter, SESSION_HEAD_PREFIX);
+      storeText = namespace === undefined ? (await readMeta(adapter, [STORE_HEAD_KEY]))[0]?.value : undefined;
+      if (before === storeText) break;
+      if (attempt >= VERIFY_RECHECKS) {
+        settled = false;
+        break;
+      }
+    }
+    for (const entry of entries) {
       let claimed: { ns?: unknown; session?: unknown };
       try {
         claimed = JSON.parse(entry.value) as typeof claimed;
@@ -325,22 +353,32 @@ export class StoreSeal {
       if (head === undefined) {
         // A damaged head was reported above; a missing one is reported here.
         if (session !== undefined && !problems.some((p) => p.namespace === session.namespace && p.sessionId === session.sessionId)) {
-          problems.push({ namespace: session.namespace, sessionId: session.sessionId, reason: 'its rows are sealed but its head is missing (it was deleted)', ids: session.rows.map((r) => r.id) });
+          const found = [{ reason: 'its rows are sealed but its head is missing (it was deleted)', ids: session.rows.map((r) => r.id) }];
+          const confirmed = reread === undefined ? found : await this.#recheckSession(adapter, session.namespace, session.sessionId, reread);
+          for (const p of confirmed) problems.push({ namespace: session.namespace, sessionId: session.sessionId, ...p });
         }
         continue;
       }
-      for (const p of walkChain(head, session?.rows ?? [])) problems.push({ namespace: head.namespace, sessionId: head.sessionId, ...p });
+      let found = walkChain(head, session?.rows ?? []);
+      // The rows were scanned before the heads were read: a write in between looks like a broken
+      // chain. Only a problem that is still there in a settled re-read of the session is reported.
+      if (found.length > 0 && reread !== undefined) found = await this.#recheckSession(adapter, head.namespace, head.sessionId, reread);
+      for (const p of found) problems.push({ namespace: head.namespace, sessionId: head.sessionId, ...p });
     }
     let digest: string | null = null;
     if (namespace === undefined) {
       try {
-        const { head: store } = await this.readStoreHead(adapter);
+        const opened = storeText === undefined ? undefined : openStoreHead(this.keys, storeText);
+        if (typeof opened === 'string') throw storeHeadError(opened);
+        const store = opened ?? (await this.readStoreHead(adapter)).head;
         digest = headDigest(store);
         const key = derivedKey(this.keys, store.keyId);
         let acc: Uint8Array = new Uint8Array(32);
         for (const head of heads.values()) acc = xor(acc, accumulatorTerm(key as DerivedKey, head));
         const damaged = problems.some((p) => p.reason.startsWith('session head'));
-        if (!damaged && !acc.every((b, i) => b === store.acc[i])) {
+        if (!settled) {
+          problems.push({ namespace: null, sessionId: null, reason: `${UNSETTLED}: the store head changed on each of ${VERIFY_RECHECKS + 1} reads, so it was not checked against the session heads`, ids: [] });
+        } else if (!damaged && !acc.every((b, i) => b === store.acc[i])) {
           problems.push({ namespace: null, sessionId: null, reason: 'the store head does not match the set of session heads: a session was restored from an older copy with its head, or a head was deleted', ids: [] });
         }
       } catch (error) {
@@ -348,6 +386,28 @@ export class StoreSeal {
       }
     }
     return { sessions: keys.size, problems, head: digest };
+  }
+
+  /**
+   * Checks one session again from a settled read: its head, its rows, its head again, until the
+   * head text is the same twice (every write of the session, retention's deletions included,
+   * changes it), so the rows read are the ones that head names. Returns the problems of that
+   * read: a real one (rows deleted, reordered, copied, spliced) is there every time; one a
+   * concurrent write caused is not. A session that changes on every read is reported as such,
+   * not as damage.
+   */
+  async #recheckSession(adapter: CheckpointAdapter, namespace: string, sessionId: string, reread: (namespace: string, sessionId: string) => Promise<ChainRow[]>): Promise<{ reason: string; ids: number[] }[]> {
+    const key = sessionHeadKey(namespace, sessionId);
+    for (let attempt = 0; attempt <= VERIFY_RECHECKS; attempt++) {
+      const before = (await readMeta(adapter, [key]))[0]?.value;
+      const rows = await reread(namespace, sessionId);
+      const after = (await readMeta(adapter, [key]))[0]?.value;
+      if (before !== after) continue;
+      if (after === undefined) return rows.length === 0 ? [] : [{ reason: 'its rows are sealed but its head is missing (it was deleted)', ids: rows.map((r) => r.id) }];
+      const head = openSessionHead(this.keys, after, namespace, sessionId);
+      return typeof head === 'string' ? [{ reason: head, ids: [] }] : walkChain(head, rows);
+    }
+    return [{ reason: `${UNSETTLED}: its head changed on each of ${VERIFY_RECHECKS + 1} reads, so its chain was not checked`, ids: [] }];
   }
 }
 

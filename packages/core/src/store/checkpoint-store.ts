@@ -708,7 +708,7 @@ export class CheckpointStore {
       }
     }
     const report: VerifyReport = { namespace: namespace ?? null, checked, ok: checked - failures.length, failures };
-    if (seal !== undefined) report.seal = { sealed, plaintext, ...(await seal.verifyChains(this.adapter, chains, namespace)) };
+    if (seal !== undefined) report.seal = { sealed, plaintext, ...(await seal.verifyChains(this.adapter, chains, namespace, (ns, session) => this.#chainRows(ns, session))) };
     if (options.expectHead !== undefined) {
       if (seal === undefined) throw new CheckpointValidationError('expectHead needs a store opened with keys');
       await seal.checkHead(this.adapter, options.expectHead);
@@ -1009,6 +1009,26 @@ export class CheckpointStore {
       const last = page[page.length - 1]?.sourceRef;
       if (page.length < query.limit || typeof last !== 'string') return out;
       bound = query.descending === true ? { before: last } : { after: last };
+    }
+  }
+
+  /**
+   * Where every row of one session sits in its chain, by id ascending, as verify's scan records
+   * it (a row whose seal fails still says where it sits). Read in pages, not one snapshot: the
+   * caller reads the session's head before and after.
+   */
+  async #chainRows(namespace: string, sessionId: string): Promise<ChainRow[]> {
+    const seal = this.#requireSeal('verify');
+    const out: ChainRow[] = [];
+    const limit = 500;
+    for (let offset = 0; ; offset += limit) {
+      const page = await this.adapter.listRows({ namespace, sessionId, limit, offset });
+      for (const row of page) {
+        const result = seal.reader.check(row, undefined, false);
+        const place: ChainPlace | undefined = typeof result === 'string' ? parseEnvelope(row.payloadJson) : result.opened;
+        if (place !== undefined) out.push({ id: Number(row.id), link: place.link, prev: place.prev, createdAt: String(row.createdAt) });
+      }
+      if (page.length < limit) return out.sort((a, b) => a.id - b.id);
     }
   }
 
