@@ -109,10 +109,11 @@ interface HeadCache {
 /** Attempts of the optimistic path before a write takes the locked one. */
 const OPTIMISTIC_ATTEMPTS = 3;
 /**
- * How many times verify reads a session (or the store's heads) again when its head moved between
- * two reads of one check (a concurrent writer); each retry is a few statements.
+ * How many times verify reads a session (or the store's heads) again, without blocking anyone,
+ * when its head moved between two reads of one check (a concurrent writer); after that it reads
+ * once holding the store head, which writers wait for.
  */
-const VERIFY_RECHECKS = 20;
+const VERIFY_RECHECKS = 5;
 /** The start of a verify problem that says a part could not be checked because writers kept changing it: not damage. */
 export const UNSETTLED = 'busy, not damage (writers kept writing while verify ran: verify again)';
 
@@ -306,26 +307,26 @@ export class StoreSeal {
     adapter: CheckpointAdapter,
     rows: Map<string, { namespace: string; sessionId: string; rows: ChainRow[] }>,
     namespace: string | undefined,
-    reread?: (namespace: string, sessionId: string) => Promise<ChainRow[]>,
+    reread?: (adapter: CheckpointAdapter, namespace: string, sessionId: string) => Promise<ChainRow[]>,
   ): Promise<Omit<SealReport, 'sealed' | 'plaintext'>> {
     const problems: SealProblem[] = [];
     const heads = new Map<string, SessionHead>();
     // The session heads and the store head are read in separate statements: a writer may commit
     // between them. The store head changes on every sealed write, so the same store head text
     // before and after the listing means the listing is of that head's state.
-    let entries: { key: string; value: string }[] = [];
-    let storeText: string | undefined;
-    let settled = true;
-    for (let attempt = 0; ; attempt++) {
-      const before = namespace === undefined ? (await readMeta(adapter, [STORE_HEAD_KEY]))[0]?.value : undefined;
-      entries = await listMeta(adapter, SESSION_HEAD_PREFIX);
-      storeText = namespace === undefined ? (await readMeta(adapter, [STORE_HEAD_KEY]))[0]?.value : undefined;
-      if (before === storeText) break;
-      if (attempt >= VERIFY_RECHECKS) {
-        settled = false;
-        break;
-      }
-    }
+    // When writers keep changing it, the listing is made once more holding the store head, as a
+    // writer does: writers wait for that moment.
+    const listHeads = async (from: CheckpointAdapter) => {
+      const before = namespace === undefined ? (await readMeta(from, [STORE_HEAD_KEY]))[0]?.value : undefined;
+      const entries = await listMeta(from, SESSION_HEAD_PREFIX);
+      const after = namespace === undefined ? (await readMeta(from, [STORE_HEAD_KEY]))[0]?.value : undefined;
+      return before === after ? { entries, storeText: after } : undefined;
+    };
+    let listed = await this.#settled(adapter, listHeads);
+    if (listed === undefined && reread !== undefined) listed = await this.#whileHeld(adapter, listHeads).catch(() => undefined);
+    const settled = listed !== undefined;
+    const entries = listed?.entries ?? (await listMeta(adapter, SESSION_HEAD_PREFIX));
+    const storeText = listed?.storeText;
     for (const entry of entries) {
       let claimed: { ns?: unknown; session?: unknown };
       try {
@@ -377,7 +378,7 @@ export class StoreSeal {
         for (const head of heads.values()) acc = xor(acc, accumulatorTerm(key as DerivedKey, head));
         const damaged = problems.some((p) => p.reason.startsWith('session head'));
         if (!settled) {
-          problems.push({ namespace: null, sessionId: null, reason: `${UNSETTLED}: the store head changed on each of ${VERIFY_RECHECKS + 1} reads, so it was not checked against the session heads`, ids: [] });
+          problems.push({ namespace: null, sessionId: null, reason: `${UNSETTLED}: the store head changed on each of ${VERIFY_RECHECKS} reads, and a read holding it failed, so it was not checked against the session heads`, ids: [] });
         } else if (!damaged && !acc.every((b, i) => b === store.acc[i])) {
           problems.push({ namespace: null, sessionId: null, reason: 'the store head does not match the set of session heads: a session was restored from an older copy with its head, or a head was deleted', ids: [] });
         }
@@ -393,21 +394,50 @@ export class StoreSeal {
    * head text is the same twice (every write of the session, retention's deletions included,
    * changes it), so the rows read are the ones that head names. Returns the problems of that
    * read: a real one (rows deleted, reordered, copied, spliced) is there every time; one a
-   * concurrent write caused is not. A session that changes on every read is reported as such,
-   * not as damage.
+   * concurrent write caused is not. A session that changes on every read is read once more
+   * holding the store head; if even that fails (a read-only file), it is reported as busy, not as
+   * damage.
    */
-  async #recheckSession(adapter: CheckpointAdapter, namespace: string, sessionId: string, reread: (namespace: string, sessionId: string) => Promise<ChainRow[]>): Promise<{ reason: string; ids: number[] }[]> {
+  async #recheckSession(adapter: CheckpointAdapter, namespace: string, sessionId: string, reread: (adapter: CheckpointAdapter, namespace: string, sessionId: string) => Promise<ChainRow[]>): Promise<{ reason: string; ids: number[] }[]> {
     const key = sessionHeadKey(namespace, sessionId);
-    for (let attempt = 0; attempt <= VERIFY_RECHECKS; attempt++) {
-      const before = (await readMeta(adapter, [key]))[0]?.value;
-      const rows = await reread(namespace, sessionId);
-      const after = (await readMeta(adapter, [key]))[0]?.value;
-      if (before !== after) continue;
-      if (after === undefined) return rows.length === 0 ? [] : [{ reason: 'its rows are sealed but its head is missing (it was deleted)', ids: rows.map((r) => r.id) }];
-      const head = openSessionHead(this.keys, after, namespace, sessionId);
+    const read = async (from: CheckpointAdapter) => {
+      const before = (await readMeta(from, [key]))[0]?.value;
+      const rows = await reread(from, namespace, sessionId);
+      const after = (await readMeta(from, [key]))[0]?.value;
+      return before === after ? { text: after, rows } : undefined;
+    };
+    // A quiet session settles at once (a real problem is found again without a transaction, so a
+    // read-only store reports it); a busy one is read while holding the store head.
+    const found = (await this.#settled(adapter, read)) ?? (await this.#whileHeld(adapter, read).catch(() => undefined));
+    if (found !== undefined) {
+      const { text, rows } = found;
+      if (text === undefined) return rows.length === 0 ? [] : [{ reason: 'its rows are sealed but its head is missing (it was deleted)', ids: rows.map((r) => r.id) }];
+      const head = openSessionHead(this.keys, text, namespace, sessionId);
       return typeof head === 'string' ? [{ reason: head, ids: [] }] : walkChain(head, rows);
     }
-    return [{ reason: `${UNSETTLED}: its head changed on each of ${VERIFY_RECHECKS + 1} reads, so its chain was not checked`, ids: [] }];
+    return [{ reason: `${UNSETTLED}: its head changed on each of ${VERIFY_RECHECKS} reads, and a read holding the store head failed, so its chain was not checked`, ids: [] }];
+  }
+
+  /** Runs `read` up to {@link VERIFY_RECHECKS} times until it answers (a settled read). */
+  async #settled<T>(adapter: CheckpointAdapter, read: (adapter: CheckpointAdapter) => Promise<T | undefined>): Promise<T | undefined> {
+    for (let attempt = 0; attempt < VERIFY_RECHECKS; attempt++) {
+      const found = await read(adapter);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  }
+
+  /**
+   * Runs `read` once in a transaction that holds the store head as a sealed writer does (the seal
+   * lock, then the head read for update; SQLite's transactions take the write lock): every sealed
+   * write changes the store head, so none commits until the read is done, and it settles.
+   */
+  async #whileHeld<T>(adapter: CheckpointAdapter, read: (adapter: CheckpointAdapter) => Promise<T | undefined>): Promise<T | undefined> {
+    return adapter.transaction(async (tx) => {
+      if (tx.capabilities.transactionLocks === true && tx.transactionLock) await tx.transactionLock(SEAL_LOCK);
+      await readMeta(tx, [STORE_HEAD_KEY], true);
+      return read(tx);
+    });
   }
 }
 

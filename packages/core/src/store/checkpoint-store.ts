@@ -708,7 +708,7 @@ export class CheckpointStore {
       }
     }
     const report: VerifyReport = { namespace: namespace ?? null, checked, ok: checked - failures.length, failures };
-    if (seal !== undefined) report.seal = { sealed, plaintext, ...(await seal.verifyChains(this.adapter, chains, namespace, (ns, session) => this.#chainRows(ns, session))) };
+    if (seal !== undefined) report.seal = { sealed, plaintext, ...(await seal.verifyChains(this.adapter, chains, namespace, this.#sealTx === undefined ? (adapter, ns, session) => this.#chainRows(adapter, ns, session) : undefined)) };
     if (options.expectHead !== undefined) {
       if (seal === undefined) throw new CheckpointValidationError('expectHead needs a store opened with keys');
       await seal.checkHead(this.adapter, options.expectHead);
@@ -1014,15 +1014,15 @@ export class CheckpointStore {
 
   /**
    * Where every row of one session sits in its chain, by id ascending, as verify's scan records
-   * it (a row whose seal fails still says where it sits). Read in pages, not one snapshot: the
-   * caller reads the session's head before and after.
+   * it (a row whose seal fails still says where it sits). Read in pages on `adapter` (the store's,
+   * or a transaction's), not one snapshot: the caller reads the session's head before and after.
    */
-  async #chainRows(namespace: string, sessionId: string): Promise<ChainRow[]> {
+  async #chainRows(adapter: CheckpointAdapter, namespace: string, sessionId: string): Promise<ChainRow[]> {
     const seal = this.#requireSeal('verify');
     const out: ChainRow[] = [];
     const limit = 500;
     for (let offset = 0; ; offset += limit) {
-      const page = await this.adapter.listRows({ namespace, sessionId, limit, offset });
+      const page = await adapter.listRows({ namespace, sessionId, limit, offset });
       for (const row of page) {
         const result = seal.reader.check(row, undefined, false);
         const place: ChainPlace | undefined = typeof result === 'string' ? parseEnvelope(row.payloadJson) : result.opened;
