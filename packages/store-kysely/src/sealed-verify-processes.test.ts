@@ -51,6 +51,11 @@ for (const [backend, available, target] of targets) {
       const store = await open(keys);
       const quiet: number[] = [];
       for (let i = 0; i < 5; i++) quiet.push((await store.create({ namespace: 'app', sessionId: 'quiet', payload: { i } })).id);
+      // A long session the writer keeps writing to: re-reading it takes longer than a write, so
+      // verify must take its settled read holding the store head.
+      await store.transaction(async (tx) => {
+        for (let i = 0; i < 1500; i++) await tx.create({ namespace: 'app', sessionId: 'shared', payload: { i, seed: true } });
+      });
       const writer = startChild('sealed-loop.mjs', [spec, keyFile, 'write', 'app', 'w']);
       const tamperer = raw();
       try {
@@ -65,7 +70,8 @@ for (const [backend, available, target] of targets) {
           const report = await store.verify(rounds % 2 === 0 ? {} : { namespace: 'app' });
           if ((await store.sealHead()) !== before) overlapped++;
           expect(report.failures).toEqual([]);
-          expect(damage(report)).toEqual([]);
+          // Not even a busy one: the store is writable, so the held read is always possible.
+          expect(report.seal?.problems).toEqual([]);
         }
         expect(overlapped).toBe(8);
         // A row cut out of the middle of a session, while the writer keeps writing, is reported.
