@@ -668,7 +668,9 @@ export class CheckpointStore {
 
   /**
    * Scans a namespace or the whole store and reports every row that fails verification. Never
-   * throws for bad rows: that is its job.
+   * throws for bad rows: that is its job. On a sealed store it may run beside writers: a chain
+   * that looks out of step with its head is read again from a settled state (docs/sealing.md,
+   * "What each read checks") and reported only if the problem is still there.
    *
    * @example
    * ```ts
