@@ -155,6 +155,16 @@ export interface ScanOptions {
 }
 
 /**
+ * Where a checked row sits in its session's chain (verify's scan and its re-reads). A row whose
+ * seal fails still says where it sits, from its envelope: the chain is checked around it, not
+ * broken by it. `undefined` for a plaintext row or one with no envelope.
+ */
+function chainRow(row: CheckpointRow, result: ReturnType<SealedReader['check']>): ChainRow | undefined {
+  const place: ChainPlace | undefined = typeof result === 'string' ? parseEnvelope(row.payloadJson) : result.opened;
+  return place === undefined ? undefined : { id: Number(row.id), link: place.link, prev: place.prev, createdAt: String(row.createdAt) };
+}
+
+/**
  * The checkpoint store: validates, canonicalises, hashes, writes through any
  * {@link CheckpointAdapter}, and verifies every row it returns. A row that fails verification is
  * never returned: the call throws `CheckpointIntegrityError` naming it.
@@ -699,12 +709,11 @@ export class CheckpointStore {
         if (typeof result === 'string') failures.push({ id: Number(row.id), reason: result });
         else if (result.opened === undefined) plaintext++;
         else sealed++;
-        // A row whose seal fails still says where it sits: the chain is checked around it, not broken by it.
-        const place: ChainPlace | undefined = typeof result === 'string' ? parseEnvelope(row.payloadJson) : result.opened;
+        const place = chainRow(row, result);
         if (place !== undefined && typeof row.namespace === 'string' && typeof row.sessionId === 'string') {
           const key = sessionHeadKey(row.namespace, row.sessionId);
           const chain = chains.get(key) ?? { namespace: row.namespace, sessionId: row.sessionId, rows: [] };
-          chain.rows.push({ id: Number(row.id), link: place.link, prev: place.prev, createdAt: String(row.createdAt) });
+          chain.rows.push(place);
           chains.set(key, chain);
         }
       }
@@ -1026,9 +1035,8 @@ export class CheckpointStore {
     for (let offset = 0; ; offset += limit) {
       const page = await adapter.listRows({ namespace, sessionId, limit, offset });
       for (const row of page) {
-        const result = seal.reader.check(row, undefined, false);
-        const place: ChainPlace | undefined = typeof result === 'string' ? parseEnvelope(row.payloadJson) : result.opened;
-        if (place !== undefined) out.push({ id: Number(row.id), link: place.link, prev: place.prev, createdAt: String(row.createdAt) });
+        const place = chainRow(row, seal.reader.check(row, undefined, false));
+        if (place !== undefined) out.push(place);
       }
       if (page.length < limit) return out.sort((a, b) => a.id - b.id);
     }
