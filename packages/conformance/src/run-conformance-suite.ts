@@ -13,6 +13,7 @@ export const DEFAULT_CASE_TIMEOUT_MS = 60_000;
 function missing(requirement: ConformanceRequirement | undefined, capabilities: AdapterCapabilities, subject: ConformanceSubject): string | undefined {
   if (requirement === undefined) return undefined;
   if (requirement === 'storesBytes') return subject.storesBytes ? undefined : 'the subject does not declare storesBytes';
+  if (requirement === 'sourceRefAt') return typeof subject.adapter.sourceRefAt === 'function' ? undefined : 'the adapter has no sourceRefAt';
   return capabilities[requirement] ? undefined : `the adapter does not declare the capability ${requirement}`;
 }
 

@@ -82,8 +82,11 @@ export interface ConformanceTestApi {
 /** The name of a group of cases, e.g. `'transactions'`; see {@link CONFORMANCE_GROUPS}. */
 export type ConformanceGroup = keyof typeof CONFORMANCE_GROUPS;
 
-/** What a case needs beyond the contract: an adapter capability, or a subject that stores bytes. */
-export type ConformanceRequirement = keyof AdapterCapabilities | 'storesBytes';
+/**
+ * What a case needs beyond the contract: an adapter capability, a subject that stores bytes, or
+ * an optional adapter member that has no capability flag (`sourceRefAt`).
+ */
+export type ConformanceRequirement = keyof AdapterCapabilities | 'storesBytes' | 'sourceRefAt';
 
 /** One named case of the contract. Its name states the rule it checks. */
 export interface ConformanceCase {

@@ -6,7 +6,7 @@ import { InMemoryStore, type MemoryStorage } from '@mastra/core/storage';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CheckpointMemoryStorage } from './index.js';
-import { backends, RUNTIME_OK } from './test-support/backends.js';
+import { backends, fallbackBackend, RUNTIME_OK } from './test-support/backends.js';
 
 /*
  * A differential oracle: random sequences of memory-domain calls run against this package's
@@ -118,7 +118,8 @@ const TIMESTAMPED = new Set(['resource']);
 const IN_MEMORY_DIFFERS = new Set(['resource']);
 
 const tmp = mkdtempSync(join(tmpdir(), 'sc-mastra-oracle-'));
-const list = backends().filter((b) => b.name !== 'memory');
+// The memory backend without sourceRefAt runs the fallback of a page's offset and a snapshot's seq.
+const list = [...backends().filter((b) => b.name !== 'memory'), fallbackBackend()];
 afterAll(async () => {
   for (const b of list) await b.cleanup();
   rmSync(tmp, { recursive: true, force: true });

@@ -22,7 +22,7 @@ import { KINDS, MASTRA_NAMESPACE } from './rows/namespace.js';
 import { changePrefix, changeRef, messageIdRef, messagePrefix, messageRef, resourceRef, seqOf, sessionOf, threadRef } from './rows/refs.js';
 import { valuesOf } from './rows/values.js';
 import type { ChangePayload, StoredMessage, StoredThread } from './rows/types.js';
-import { deleteExactly, domainStore, inTransaction, rowsByPrefix } from './store-rows.js';
+import { deleteExactly, domainStore, inTransaction, refAt, rowsByPrefix } from './store-rows.js';
 import { deleteValueRows, jsonOf, putValue } from './value-writer.js';
 
 /** Options of {@link CheckpointMemoryStorage}. */
@@ -316,16 +316,10 @@ export class CheckpointMemoryStorage extends MemoryStorage {
     const prefix = messagePrefix(threadId);
     const descending = direction === 'DESC';
     let from: string | undefined;
-    // Skip `offset` messages: only their refs are needed (a filter by resource needs their values).
+    // Skip `offset` messages: only the last one's ref is needed (a filter by resource needs their values).
     if (offset > 0 && !resourceId) {
-      for (let left = offset; left > 0; ) {
-        const limit = Math.min(1000, left);
-        const bound = from === undefined ? {} : descending ? { before: from } : { after: from };
-        const skipped = await rawRange(this.store, { namespace: this.namespace, prefix, limit, descending, ...bound });
-        left -= skipped.length;
-        from = skipped[skipped.length - 1]?.sourceRef ?? from;
-        if (skipped.length < limit) break;
-      }
+      from = await refAt(this.store, this.namespace, prefix, offset - 1, descending);
+      if (from === undefined) return { messages: [], total: wantTotal ? (await this.#lastChange(this.store, threadId)).count : offset, more: false };
     }
     const found: MastraDBMessage[] = [];
     let matched = resourceId ? 0 : offset;

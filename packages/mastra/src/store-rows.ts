@@ -1,5 +1,5 @@
 import { CheckpointConflictError, isCheckpointConflictError, type Checkpoint, type CheckpointStore } from '@session-checkpoint/core';
-import { storeArgument } from '@session-checkpoint/core/toolkit';
+import { rawRange, storeArgument } from '@session-checkpoint/core/toolkit';
 
 /** Attempts before a write that keeps losing races gives up (each loss means another writer won). */
 const MAX_ATTEMPTS = 200;
@@ -44,6 +44,27 @@ export async function rowsByPrefix(store: CheckpointStore, namespace: string, pr
     if (page.length < limit) return out;
     from = page[page.length - 1]?.sourceRef ?? undefined;
   }
+}
+
+/**
+ * The ref `offset` rows into a prefix range (in `descending` order), or `undefined` when the range
+ * is shorter. Unverified, and only a ref: a caller reads (and verifies) the rows after it, or
+ * takes the seq it ends with to number the next row. The adapter's `sourceRefAt` passes over the
+ * rows before it without reading them; without that member they are read raw, 1,000 at a time.
+ */
+export async function refAt(store: CheckpointStore, namespace: string, prefix: string, offset: number, descending: boolean): Promise<string | undefined> {
+  const adapter = store.adapter;
+  if (adapter.sourceRefAt) return adapter.sourceRefAt({ namespace, prefix, descending, offset });
+  let from: string | undefined;
+  for (let left = offset + 1; left > 0; ) {
+    const limit = Math.min(1000, left);
+    const bound = from === undefined ? {} : descending ? { before: from } : { after: from };
+    const rows = await rawRange(store, { namespace, prefix, limit, descending, ...bound });
+    if (rows.length < limit) return undefined;
+    left -= rows.length;
+    from = rows[rows.length - 1]?.sourceRef ?? undefined;
+  }
+  return from;
 }
 
 /** The methods the domains call on their store, checked at construction. */

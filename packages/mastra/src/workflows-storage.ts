@@ -17,7 +17,7 @@ import { runRef, seqOf, sessionOf, snapshotPrefix, snapshotRef } from './rows/re
 import { rawRange } from '@session-checkpoint/core/toolkit';
 import type { StoredRun } from './rows/workflow-types.js';
 import { valuesOf } from './rows/values.js';
-import { domainStore, inTransaction, rowsByPrefix } from './store-rows.js';
+import { domainStore, inTransaction, refAt, rowsByPrefix } from './store-rows.js';
 import { deleteValueRows, jsonOf, putValue } from './value-writer.js';
 
 /** Options of {@link CheckpointWorkflowsStorage}. */
@@ -107,8 +107,8 @@ export class CheckpointWorkflowsStorage extends WorkflowsStorage {
    * so most persists are one read of the record, one of the newest snapshot's ref and one insert.
    */
   async #persist(tx: CheckpointStore, previous: { row: Checkpoint; run: StoredRun } | undefined, run: StoredRun, snapshot: unknown, updatedAt: string): Promise<void> {
-    const [newest] = await rawRange(tx, { namespace: this.namespace, prefix: snapshotPrefix(run.workflowName, run.runId), descending: true, limit: 1 });
-    const seq = newest === undefined ? 1 : seqOf(newest.sourceRef) + 1;
+    const newest = await refAt(tx, this.namespace, snapshotPrefix(run.workflowName, run.runId), 0, true);
+    const seq = newest === undefined ? 1 : seqOf(newest) + 1;
     const sessionId = sessionOf(run.runId);
     const status = (snapshot as { status?: unknown } | null)?.status;
     await putValue(tx, { namespace: this.namespace, sessionId, kind: KINDS.snapshot, name: `snapshot ${seq}`, ref: snapshotRef(run.workflowName, run.runId, seq), fields: { workflowName: run.workflowName, runId: run.runId, seq, updatedAt }, value: snapshot });

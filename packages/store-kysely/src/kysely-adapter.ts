@@ -21,16 +21,17 @@ import {
   type SessionStatsRow,
   type SessionSummaryRow,
   type StorageReport,
+  type SourceRefPositionQuery,
   type SourceRefPrefixQuery,
 } from '@session-checkpoint/core';
 import { isIdLimitError, runInTransaction, sourceRefBounds } from '@session-checkpoint/core/toolkit';
-import type { Kysely } from 'kysely';
+import type { CompiledQuery, Kysely } from 'kysely';
 import { KyselyConnection, type AdapterConnection, type QueryRunner } from './adapter-connection.js';
 import { conditionalInsertParameters, conditionalInsertShape, conditionalInsertSql } from './conditional-insert-sql.js';
 import { rawQuery } from './raw-query.js';
 import { changeMetaQuery, claimMetaQuery, listMetaQuery, readMetaQuery, swapInsertParameters, swapInsertSql } from './meta-entries.js';
 import type { PostgresStatements } from './postgres/postgres-statements.js';
-import type { CheckpointQueries, IdRow, InsertValues, SourceRefRange } from './queries.js';
+import type { CheckpointQueries, IdRow, InsertValues, SourceRefPosition, SourceRefRange } from './queries.js';
 import type { QueryTemplate } from './query-template.js';
 import type { CheckpointDatabase } from './schema.js';
 import { detectFlavor, type SqlFlavor } from './sql-flavor.js';
@@ -87,6 +88,10 @@ interface Shared {
   readonly schema: string;
   /** SQLite only: sourceRef range templates with a literal LIMIT, by direction and limit (see {@link LITERAL_LIMITS}). */
   readonly literalRanges: Map<string, QueryTemplate<Omit<SourceRefRange, 'limit'>, CheckpointRow>> | undefined;
+  /** {@link KyselyAdapter.sourceRefAt}'s statements, by direction and collation, compiled on first use. */
+  readonly positions: Map<string, QueryTemplate<SourceRefPosition, { sourceRef: string }>>;
+  /** {@link KyselyAdapter.findBySourceRefs}'s statements by padded length (parameters: namespace, then the refs). */
+  readonly refLists: Map<number, CompiledQuery<CheckpointRow>>;
   /** SQL of insertIfPresent per shape of precondition (see {@link conditionalInsertShape}); `null`: not expressible. */
   readonly conditionalInsertTexts: Map<string, string | null>;
   closed: boolean;
@@ -195,6 +200,8 @@ export class KyselyAdapter extends CheckpointAdapterBase {
         byteOrder: true,
         schema: 'public',
         literalRanges: new Map(),
+        positions: new Map(),
+        refLists: new Map(),
         conditionalInsertTexts: new Map(),
         closed: false,
         reserved: new Set(),
@@ -220,6 +227,8 @@ export class KyselyAdapter extends CheckpointAdapterBase {
       byteOrder: flavor === 'postgres' ? undefined : true,
       schema,
       literalRanges: flavor === 'postgres' ? undefined : new Map(),
+      positions: new Map(),
+      refLists: new Map(),
       conditionalInsertTexts: new Map(),
       closed: false,
       reserved: new Set(),
@@ -309,7 +318,14 @@ export class KyselyAdapter extends CheckpointAdapterBase {
         let size = 2;
         while (size < chunk.length) size *= 2;
         while (chunk.length < size) chunk.push(chunk[chunk.length - 1] as string);
-        out.push(...numericIds(await runner.rows(bySourceRefsQuery(compiler, namespace, chunk))));
+        // Compiled once per padded length (the text does not change with the values): a save that
+        // looks up two refs no longer pays Kysely's compile on every call.
+        let compiled = this.#shared.refLists.get(size);
+        if (compiled === undefined) {
+          compiled = bySourceRefsQuery(compiler, namespace, chunk);
+          this.#shared.refLists.set(size, compiled);
+        }
+        out.push(...numericIds(await runner.rows<CheckpointRow>({ ...compiled, parameters: [namespace, ...chunk] })));
       }
       return out;
     });
@@ -329,6 +345,30 @@ export class KyselyAdapter extends CheckpointAdapterBase {
       const kind = query.kind ?? null;
       if (literal) return numericIds(await runner.rows(literal.withValues({ namespace: query.namespace, lo, hi, kind })));
       return numericIds(await runner.rows(template.withValues({ namespace: query.namespace, lo, hi, kind, limit: query.limit })));
+    });
+  }
+
+  /**
+   * The sourceRef `offset` rows into a range: `LIMIT 1 OFFSET n` over the `(namespace, source_ref)`
+   * index, so the rows passed over are not read (a page deep in a long range). Its statements are
+   * compiled with Kysely once per adapter and order, on first use.
+   */
+  override async sourceRefAt(query: SourceRefPositionQuery): Promise<string | undefined> {
+    if (!Number.isSafeInteger(query.offset) || query.offset < 0) throw new RangeError('offset must be a non-negative safe integer');
+    const { lo, hi } = sourceRefBounds(query);
+    const direction = query.descending === true ? 'desc' : 'asc';
+    return this.#single(async (runner) => {
+      this.#shared.byteOrder ??= await byteOrderCollation(runner, this.#shared.postgres);
+      const native = this.#shared.byteOrder;
+      const key = `${direction} ${native}`;
+      let template = this.#shared.positions.get(key);
+      if (template === undefined) {
+        const [{ sourceRefAtTemplate }, compiler] = await Promise.all([perCallQueries(), this.#shared.compiler()]);
+        template = sourceRefAtTemplate(compiler, direction, native);
+        this.#shared.positions.set(key, template);
+      }
+      const [row] = await runner.rows(template.withValues({ namespace: query.namespace, lo, hi, kind: query.kind ?? null, offset: query.offset }));
+      return row?.sourceRef;
     });
   }
 

@@ -286,6 +286,30 @@ export function sourceRefRangeWithLimit(
   return QueryTemplate.compile((p) => sourceRefRange(db, p, direction, true, sql.lit(limit)));
 }
 
+/** Where {@link sourceRefAtTemplate} looks: a range as {@link SourceRefRange} has it, and how many rows to pass over. */
+export type SourceRefPosition = Omit<SourceRefRange, 'limit'> & { offset: number };
+
+/**
+ * The sourceRef `offset` rows into a range (`LIMIT 1 OFFSET ?`): the index walks past the rows
+ * before it without their payloads being read. Compiled once per direction and collation by the
+ * adapter, on first use.
+ */
+export function sourceRefAtTemplate(db: Kysely<CheckpointDatabase>, direction: 'asc' | 'desc', native: boolean): QueryTemplate<SourceRefPosition, { sourceRef: string }> {
+  const column = native ? sql<string>`source_ref` : sql<string>`source_ref collate "C"`;
+  return QueryTemplate.compile<SourceRefPosition, { sourceRef: string }>((p) =>
+    db
+      .selectFrom('checkpoints')
+      .select(sql<string>`source_ref`.as('sourceRef'))
+      .where('namespace', '=', p.namespace)
+      .where(column, '>=', p.lo)
+      .where(column, '<', p.hi)
+      .where((eb) => eb.or([eb(eb.cast(eb.val(p.kind), 'text'), 'is', null), eb('kind', '=', p.kind as string)]))
+      .orderBy(column, direction)
+      .limit(1)
+      .offset(p.offset),
+  );
+}
+
 /** Ids selected by a prune query, ascending. Built per call: prune is rare and has many shapes. */
 export function prunableQuery(db: Kysely<CheckpointDatabase>, query: PruneQuery): CompiledQuery<IdRow> {
   let ranked = db

@@ -48,6 +48,27 @@ export const sourceRef: ConformanceCase[] = [
     },
   },
   {
+    name: 'sourceRefAt gives the ref a given number of rows into a prefix range',
+    requires: 'sourceRefAt',
+    async run({ adapter, make }) {
+      const refs = Array.from({ length: 12 }, (_, i) => `p/${String(i).padStart(2, '0')}`);
+      for (const [i, ref] of refs.entries()) await make({ sourceRef: ref, kind: i % 3 === 0 ? 'k.a' : 'k.b' });
+      await make({ sourceRef: 'p' });
+      await make({ sourceRef: 'q/00' });
+      await make({ namespace: 'other', sourceRef: 'p/000' });
+      const at = (q: { offset: number; prefix?: string; descending?: boolean; after?: string; before?: string; kind?: string }) => (adapter.sourceRefAt as NonNullable<typeof adapter.sourceRefAt>)({ namespace: 'app', prefix: 'p/', ...q });
+      ensureEqual(await at({ offset: 0 }), 'p/00', 'offset 0 must give the first ref of the range');
+      ensureEqual(await at({ offset: 7 }), 'p/07', 'an offset must count the rows of the range before it');
+      ensureEqual(await at({ offset: 11 }), 'p/11', 'the last row of the range must be reachable');
+      ensureEqual(await at({ offset: 12 }), undefined, 'an offset past the range must give undefined');
+      ensureEqual(await at({ offset: 2, descending: true }), 'p/09', 'a descending range must count from its highest ref');
+      ensureEqual(await at({ offset: 1, after: 'p/04' }), 'p/06', 'after must bound the range the offset counts in');
+      ensureEqual(await at({ offset: 0, before: 'p/03', descending: true }), 'p/02', 'before must bound a descending range');
+      ensureEqual(await at({ offset: 2, kind: 'k.a' }), 'p/06', 'with kind, only rows of that kind must be counted');
+      ensureEqual(await at({ offset: 0, prefix: 'z/' }), undefined, 'a prefix nothing has must give undefined');
+    },
+  },
+  {
     name: 'findBySourceRefs finds the rows of several source refs of one namespace at once',
     async run({ store, make }) {
       const many = Array.from({ length: 70 }, (_, i) => `m/${String(i).padStart(2, '0')}`);

@@ -13,6 +13,7 @@ import type {
   SessionStatsQuery,
   SessionStatsRow,
   SessionSummaryRow,
+  SourceRefPositionQuery,
   SourceRefPrefixQuery,
 } from './adapter.js';
 import { META_NAMESPACE, insertWithMetaRows, listMetaRows, readMetaRows, writeMetaRows } from './meta-rows.js';
@@ -95,6 +96,13 @@ export abstract class CheckpointAdapterBase implements CheckpointAdapter {
   /** Default: {@link selectSourceRefPrefix} over a scan of the namespace. */
   async listBySourceRefPrefix(query: SourceRefPrefixQuery): Promise<CheckpointRow[]> {
     return selectSourceRefPrefix(await this.allRows(query.namespace), query);
+  }
+
+  /** Default: the last row of a range read of `offset + 1` rows. */
+  async sourceRefAt(query: SourceRefPositionQuery): Promise<string | undefined> {
+    const { offset, ...range } = query;
+    const rows = await this.listBySourceRefPrefix({ ...range, limit: offset + 1 });
+    return rows.length > offset ? (rows[offset]?.sourceRef ?? undefined) : undefined;
   }
 
   /** Default: the first row of a one-row page. */

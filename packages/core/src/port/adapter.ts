@@ -175,6 +175,12 @@ export interface SourceRefPrefixQuery {
   kind?: string;
 }
 
+/** A position in a sourceRef range, as {@link CheckpointAdapter.sourceRefAt} reads it. */
+export type SourceRefPositionQuery = Omit<SourceRefPrefixQuery, 'limit'> & {
+  /** How many rows of the range to pass over (0: the first row). A non-negative safe integer. */
+  offset: number;
+};
+
 /** Which rows {@link CheckpointAdapter.sessionStats} sums up. */
 export interface SessionStatsQuery {
   /** Only this namespace. Default is every namespace (the reserved metadata namespace left out). */
@@ -301,6 +307,22 @@ export interface CheckpointAdapter {
    * compiling; {@link CheckpointAdapterBase} gives a default that scans the namespace.
    */
   listBySourceRefPrefix?(query: SourceRefPrefixQuery): Promise<CheckpointRow[]>;
+
+  /**
+   * The sourceRef of the row `query.offset` rows into a range (in the range's order, `kind`
+   * honoured as {@link listBySourceRefPrefix} honours it), or `undefined` when the range is not
+   * that long: where a page that starts at an offset begins, without reading the rows before it
+   * (SQL: `LIMIT 1 OFFSET n` over the `(namespace, sourceRef)` index). Only a ref comes back, no
+   * row to verify: the caller reads the page itself with `after` (or `before`) and verifies it.
+   * Optional: callers without it read the rows before the page. {@link CheckpointAdapterBase}
+   * gives a default over its range read.
+   *
+   * @example
+   * ```ts
+   * const last = await adapter.sourceRefAt?.({ namespace: 'app', prefix: 'm/t1/', offset: 479 });
+   * ```
+   */
+  sourceRefAt?(query: SourceRefPositionQuery): Promise<string | undefined>;
 
   /** A page of rows, newest first. */
   listRows(query: ListRowsQuery): Promise<CheckpointRow[]>;

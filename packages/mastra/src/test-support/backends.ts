@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { CheckpointStore, MemoryAdapter } from '@session-checkpoint/core';
+import { CheckpointStore, MemoryAdapter, type CheckpointAdapter } from '@session-checkpoint/core';
 import { openPostgresStore, openSqliteStore } from '@session-checkpoint/store-kysely';
 import pg from 'pg';
 
@@ -74,6 +74,27 @@ export function backends(): Backend[] {
       },
     },
   ];
+}
+
+/**
+ * `adapter` as an adapter without the optional `sourceRefAt` (also in its transactions), as a
+ * third-party adapter may be: the domains then take their fallback (reading the rows before a
+ * page, or the newest snapshot, raw).
+ */
+export function withoutSourceRefAt(adapter: CheckpointAdapter): CheckpointAdapter {
+  return new Proxy(adapter, {
+    get(target, key) {
+      if (key === 'sourceRefAt') return undefined;
+      if (key === 'transaction') return <T>(fn: (tx: CheckpointAdapter) => Promise<T>) => target.transaction((tx) => fn(withoutSourceRefAt(tx)));
+      const value: unknown = Reflect.get(target, key, target);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+}
+
+/** The memory backend over {@link withoutSourceRefAt}: the oracles run the domains' fallbacks on it. */
+export function fallbackBackend(): Backend {
+  return { name: 'memory without sourceRefAt', available: true, target: () => undefined, open: async () => new CheckpointStore(withoutSourceRefAt(new MemoryAdapter())), cleanup: async () => undefined };
 }
 
 /**
