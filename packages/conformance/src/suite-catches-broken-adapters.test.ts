@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
-import { MemoryAdapter, type AdapterCapabilities, type CheckpointRow, type InsertOptions, type InsertResult, type ListRowsQuery, type NewCheckpointRow } from '@session-checkpoint/core';
+import { MemoryAdapter, type AdapterCapabilities, type CheckpointRow, type InsertOptions, type InsertResult, type ListRowsQuery, type NewCheckpointRow, type SourceRefPositionQuery } from '@session-checkpoint/core';
 import { describe, expect, it } from 'vitest';
 import { ConformanceFailure, runConformanceGroup, runConformanceSuite, type ConformanceOptions } from './index.js';
 import { JsonFileAdapter, jsonFileSubject, type FileState, type OpenFile } from './test-support/json-file-adapter.js';
@@ -77,6 +77,13 @@ class OldestFirstAdapter extends MemoryAdapter {
   override async listRows(query: ListRowsQuery): Promise<CheckpointRow[]> {
     const all = await super.listRows({ ...query, limit: 100_000, offset: 0 });
     return all.reverse().slice(query.offset, query.offset + query.limit);
+  }
+}
+
+/** Counts a range's offset from 1 instead of 0 (the row after the asked one). */
+class OffByOneAdapter extends MemoryAdapter {
+  override async sourceRefAt(query: SourceRefPositionQuery): Promise<string | undefined> {
+    return super.sourceRefAt({ ...query, offset: query.offset + 1 });
   }
 }
 
@@ -188,7 +195,7 @@ const CONDITIONAL_CASES = [
 describe('the conformance suite', () => {
   it('passes the correct reference adapter on every case it can run, and reports the rest as skipped', async () => {
     const outcomes = await runSuite(memorySubject(() => new MemoryAdapter()));
-    expect(outcomes.length).toBe(51);
+    expect(outcomes.length).toBe(52);
     expect(failed(outcomes)).toEqual([]);
     expect(outcomes.filter((o) => o.skipped).map((o) => o.name)).toEqual([
       'transactions > a transaction lock is held until its holder commits, and the next holder sees what it committed (skipped: the adapter does not declare the capability transactionLocks)',
@@ -204,7 +211,7 @@ describe('the conformance suite', () => {
 
   it('passes a correct persistent JSON-file adapter on every case, only the multi-process one skipped (it locks within its own process)', async () => {
     const outcomes = await runSuite(() => jsonFileSubject());
-    expect(outcomes.length).toBe(51);
+    expect(outcomes.length).toBe(52);
     expect(outcomes.filter((o) => o.skipped).map((o) => o.name)).toEqual([
       'concurrency > creates from several OS processes at once are all stored, with distinct ids (skipped: the adapter does not declare the capability multiProcess)',
       SEALED_PROCESSES_SKIPPED,
@@ -302,6 +309,12 @@ describe('the conformance suite', () => {
     expect(names).toContain('ordering > list orders by created_at desc, then id desc, and pages with limit/offset');
   });
 
+  it('fails an adapter whose sourceRefAt passes over one row too many', async () => {
+    const outcomes = await runSuite(memorySubject(() => new OffByOneAdapter()), { only: ['sourceRef'] });
+    expect(failed(outcomes)).toEqual(['sourceRef > sourceRefAt gives the ref a given number of rows into a prefix range']);
+    expect(String(failure(outcomes, 'sourceRef > sourceRefAt gives the ref a given number of rows into a prefix range'))).toMatch(/offset 0 must give the first ref of the range/);
+  });
+
   it('fails an adapter that does not return the stored payload text untouched', async () => {
     const outcomes = await runSuite(memorySubject(() => new ReformattingAdapter()), { only: ['crud'] });
     expect(String(failure(outcomes, 'crud > create then get returns the same fields and exact payload text'))).toMatch(/integrity verification/);
@@ -318,6 +331,7 @@ describe('the conformance suite', () => {
     expect(outcomes).toEqual([
       { name: 'sourceRef > source_ref is unique per namespace; null never collides' },
       { name: 'sourceRef > listBySourceRefPrefix reads a prefix range of one namespace in code point order' },
+      { name: 'sourceRef > sourceRefAt gives the ref a given number of rows into a prefix range' },
       { name: 'sourceRef > findBySourceRefs finds the rows of several source refs of one namespace at once' },
       { name: 'concurrency > concurrent creates all succeed with distinct ids (skipped: not today)', skipped: true },
       { name: 'concurrency > creates from several OS processes at once are all stored, with distinct ids (skipped: not today)', skipped: true },
