@@ -33,6 +33,8 @@ describe.skipIf(python.status !== 0 || !RUNTIME_OK)('Mastra rows in the Python t
     await memory.saveThread({ thread: { id: 'thread-é', resourceId: 'user-1', title: 'café ☕', metadata: { n: 1.5, big: 2 ** 53 - 1 }, createdAt: at, updatedAt: at } });
     await memory.saveMessages({ messages: [0, 1, 2, 3].map((i) => ({ id: `m${i}`, threadId: 'thread-é', resourceId: 'user-1', role: i % 2 ? ('assistant' as const) : ('user' as const), createdAt: new Date(at.getTime() + i * 1000), content: { format: 2 as const, parts: [{ type: 'text' as const, text: `text ${i} 😀` }] } })) });
     await memory.deleteMessages(['m1']);
+    // A batch larger than a change row keeps inline (16 KiB): its messages go to part rows of the change.
+    await memory.saveMessages({ messages: Array.from({ length: 40 }, (_, i) => ({ id: `b${i}`, threadId: 'thread-é', resourceId: 'user-1', role: 'user' as const, createdAt: new Date(at.getTime() + 10_000 + i), content: { format: 2 as const, parts: [{ type: 'text' as const, text: `batch ${i} ${'ü'.repeat(600)}` }] } })) });
     await memory.updateResource({ resourceId: 'user-1', workingMemory: '# User\n- likes tea' });
     await workflows.persistWorkflowSnapshot({ workflowName: 'payout', runId: 'run-1', snapshot: { runId: 'run-1', status: 'running', context: {} } as never });
     await workflows.persistWorkflowSnapshot({ workflowName: 'payout', runId: 'run-1', snapshot: { runId: 'run-1', status: 'suspended', context: { big: { output: 'y'.repeat(1_200_000) } } } as never });
@@ -40,7 +42,7 @@ describe.skipIf(python.status !== 0 || !RUNTIME_OK)('Mastra rows in the Python t
       messages: await new CheckpointMemoryStorage(s).listMessages({ threadId: 'thread-é', perPage: false }),
       thread: await new CheckpointMemoryStorage(s).getThreadById({ threadId: 'thread-é' }),
       resource: await new CheckpointMemoryStorage(s).getResourceById({ resourceId: 'user-1' }),
-      versions: await Promise.all([1, 2, 3].map((step) => mastraThreadState(s, { threadId: 'thread-é', step }))),
+      versions: await Promise.all([1, 2, 3, 4].map((step) => mastraThreadState(s, { threadId: 'thread-é', step }))),
       changes: await mastraThreadTimeline(s, { threadId: 'thread-é' }),
       snapshot: await new CheckpointWorkflowsStorage(s).loadWorkflowSnapshot({ workflowName: 'payout', runId: 'run-1' }),
       first: await mastraRunState(s, { workflowName: 'payout', runId: 'run-1', seq: 1 }),
@@ -61,6 +63,8 @@ describe.skipIf(python.status !== 0 || !RUNTIME_OK)('Mastra rows in the Python t
       const after = await read(back);
       expect(after).toEqual(before);
       expect((await back.list({ namespace: 'mastra', limit: 1000 })).some((r) => r.kind === 'mastra.part')).toBe(true);
+      expect((await back.list({ namespace: 'mastra', limit: 1000 })).some((r) => r.kind === 'mastra.part' && r.sourceRef?.startsWith('p/c/'))).toBe(true);
+      expect(after.versions[3]?.messages).toHaveLength(43);
       expect((await back.verify()).failures).toEqual([]);
     } finally {
       await back.close();

@@ -33,6 +33,13 @@ export interface CheckpointMemoryStorageOptions {
 
 type MessageUpdate = Partial<Omit<MastraDBMessage, 'createdAt'>> & { id: string; createdAt?: Date; content?: Record<string, unknown> };
 
+/**
+ * A change row whose messages are larger than this keeps them in part rows: the newest change row
+ * is read (and verified) for its count and time by every page with a total and every save, and
+ * need not carry a large batch of messages for that (one agent turn stays inline).
+ */
+const CHANGE_INLINE_BYTES = 16 * 1024;
+
 const SAFE_KEY = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** Mastra's metadata filter on messages: shallow scalar keys of `content.metadata`, equal by value and type. */
@@ -149,7 +156,7 @@ export class CheckpointMemoryStorage extends MemoryStorage {
       ref: changeRef(threadId, seq),
       fields: { threadId, seq, op: change.op, count: change.count, at: change.at ?? new Date().toISOString(), ...(change.ids === undefined ? {} : { ids: change.ids }) },
       value: change.value ?? null,
-    });
+    }, { inlineBytes: CHANGE_INLINE_BYTES });
   }
 
   async #putThread(tx: CheckpointStore, thread: StoredThread, previous: Checkpoint | undefined): Promise<void> {

@@ -53,13 +53,14 @@ export interface ValueRow {
 
 /**
  * Writes a row holding a value, in the caller's transaction: inline when it fits the store's
- * `maxPayloadBytes`, else its canonical JSON text cut over part rows bound by SHA-256.
+ * `maxPayloadBytes` (and `options.inlineBytes`, for rows that are read often for their other
+ * fields), else its canonical JSON text cut over part rows bound by SHA-256.
  */
-export async function putValue(tx: CheckpointStore, row: ValueRow): Promise<Checkpoint> {
+export async function putValue(tx: CheckpointStore, row: ValueRow, options: { inlineBytes?: number } = {}): Promise<Checkpoint> {
   const base = { namespace: row.namespace, sessionId: row.sessionId, name: row.name };
   const max = tx.limits.maxPayloadBytes;
   const estimate = utf8ByteLength(JSON.stringify(row.value) ?? 'null') + utf8ByteLength(JSON.stringify(row.fields));
-  if (estimate + ENVELOPE <= max) return tx.create({ ...base, kind: row.kind, payload: { ...row.fields, value: row.value }, sourceRef: row.ref });
+  if (estimate + ENVELOPE <= Math.min(max, options.inlineBytes ?? max)) return tx.create({ ...base, kind: row.kind, payload: { ...row.fields, value: row.value }, sourceRef: row.ref });
   let text: string;
   try {
     text = canonicalize(row.value);
