@@ -305,7 +305,8 @@ export function sourceRefAtTemplate(db: Kysely<CheckpointDatabase>, direction: '
       .where(column, '<', p.hi)
       .where((eb) => eb.or([eb(eb.cast(eb.val(p.kind), 'text'), 'is', null), eb('kind', '=', p.kind as string)]))
       .orderBy(column, direction)
-      .limit(1)
+      // A literal LIMIT: SQLite plans a bound one slower (see sourceRefRangeWithLimit).
+      .limit(sql.lit(1))
       .offset(p.offset),
   );
 }
