@@ -320,12 +320,15 @@ export class KyselyAdapter extends CheckpointAdapterBase {
         while (chunk.length < size) chunk.push(chunk[chunk.length - 1] as string);
         // Compiled once per padded length (the text does not change with the values): a save that
         // looks up two refs no longer pays Kysely's compile on every call.
-        let compiled = this.#shared.refLists.get(size);
-        if (compiled === undefined) {
-          compiled = bySourceRefsQuery(compiler, namespace, chunk);
-          this.#shared.refLists.set(size, compiled);
+        const cached = this.#shared.refLists.get(size);
+        if (cached !== undefined) {
+          out.push(...numericIds(await runner.rows<CheckpointRow>({ ...cached, parameters: [namespace, ...chunk] })));
+          continue;
         }
-        out.push(...numericIds(await runner.rows<CheckpointRow>({ ...compiled, parameters: [namespace, ...chunk] })));
+        const compiled = bySourceRefsQuery(compiler, namespace, chunk);
+        // Kept only when its parameters are the namespace, then the refs, as the reuse binds them.
+        if (compiled.parameters.length === size + 1 && compiled.parameters.every((value, k) => value === (k === 0 ? namespace : chunk[k - 1]))) this.#shared.refLists.set(size, compiled);
+        out.push(...numericIds(await runner.rows(compiled)));
       }
       return out;
     });
