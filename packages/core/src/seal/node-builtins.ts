@@ -33,8 +33,8 @@ export interface GcmDecipher {
 
 /** The part of `node:zlib` used to compress payloads before they are encrypted. */
 export interface NodeZlib {
-  deflateRawSync(data: Uint8Array, options: { level: number; windowBits?: number; memLevel?: number }): Uint8Array;
-  inflateRawSync(data: Uint8Array, options: { maxOutputLength: number }): Uint8Array;
+  deflateRawSync(data: Uint8Array, options: { level: number; windowBits?: number; memLevel?: number; chunkSize?: number }): Uint8Array;
+  inflateRawSync(data: Uint8Array, options: { maxOutputLength: number; chunkSize?: number }): Uint8Array;
 }
 
 /** The part of `node:fs` used for key files. */
