@@ -1,4 +1,5 @@
 import { CheckpointIntegrityError, type Checkpoint as StoredRow, type CheckpointStore } from '@session-checkpoint/core';
+import { namedWriteRefs, resolveSegments } from './named-writes.js';
 import { jsonBytes, own } from '../format/json.js';
 import { joinValue } from '../format/parts.js';
 import { channelsOf, CHECKPOINT_KIND, checkpointPayload, isCheckpointRow, valuePartRefs, type ChainCounts, type CheckpointPayload, type ListPiece, type StoredValue } from '../format/payloads.js';
@@ -116,6 +117,7 @@ export class ChannelRebuilder {
     this.#groupOf.delete(r);
     this.#memo.delete(r);
     for (const ref of valuePartRefs(r.p)) this.#parts.delete(ref);
+    for (const ref of namedWriteRefs(r.p)) this.#parts.delete(ref);
     this.#count--;
     this.#walk = undefined;
   }
@@ -241,13 +243,24 @@ export class ChannelRebuilder {
     return out;
   }
 
-  /** Every part row of the values the checkpoint needs, in one call. */
+  /**
+   * Every part row of the values the checkpoint needs, and every pending-writes row a list piece
+   * names (row format 4), in one call; then the kept copies of named rows replaced since (rare).
+   */
   async #loadParts(): Promise<void> {
     const refs: string[] = [];
+    const named: CheckpointPayload[] = [];
     for (const { r, ch } of this.#linked()) {
-      for (const part of (own(r.p.values, ch) ?? own(r.p.lists, ch))?.parts ?? []) refs.push(partRef(r.p.thread_id, r.p.checkpoint_ns, r.p.checkpoint_id, part.k));
+      const piece = own(r.p.lists, ch);
+      if (piece?.w !== undefined) named.push(r.p);
+      for (const part of (own(r.p.values, ch) ?? piece)?.parts ?? []) refs.push(partRef(r.p.thread_id, r.p.checkpoint_ns, r.p.checkpoint_id, part.k));
     }
+    for (const p of named) for (const ref of namedWriteRefs(p)) if (!this.#parts.has(ref)) refs.push(ref);
     await rowsByRef(this.store, this.namespace, refs, this.#parts);
+    if (named.length === 0) return;
+    const kept: string[] = [];
+    for (const p of named) for (const ref of namedWriteRefs(p, this.#parts)) if (!this.#parts.has(ref)) kept.push(ref);
+    if (kept.length > 0) await rowsByRef(this.store, this.namespace, kept, this.#parts);
   }
 
   /** The value of `channel` at the checkpoint `p` (one of the rows loaded). */
@@ -291,7 +304,11 @@ export class ChannelRebuilder {
     let state = base.state;
     for (const { r, piece } of pieces.reverse()) {
       if (len !== piece.n) throw integrity(p, channel, `checkpoint ${r.p.checkpoint_id} extends ${piece.n} items, the value it extends has ${len < 0 ? 'none' : len}`, rowId);
-      const items = piece.j ?? this.#joined(r, channel, { t: 'json', parts: piece.parts ?? [], ...(piece.form === 'items' ? { form: 'items' } : {}) }, p, rowId).j;
+      const items =
+        piece.j ??
+        (piece.w !== undefined
+          ? resolveSegments(r.p, piece, (ref) => this.#parts.get(ref), (reason) => integrity(p, channel, `the items of checkpoint ${r.p.checkpoint_id}: ${reason}`, rowId), channel)
+          : this.#joined(r, channel, { t: 'json', parts: piece.parts ?? [], ...(piece.form === 'items' ? { form: 'items' } : {}) }, p, rowId).j);
       if (!Array.isArray(items)) throw integrity(p, channel, `the items of checkpoint ${r.p.checkpoint_id} are not a list`, rowId);
       len += items.length;
       tail.push(items);
