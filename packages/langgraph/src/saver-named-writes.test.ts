@@ -147,9 +147,9 @@ describe.each(list)('list pieces naming pending writes on $name', (backend) => {
     expect(reached.kept - before.kept).toBeGreaterThan(0);
   });
 
-  it.skipIf(!backend.available)('a piece names the writes of its step; a replaced row is read from its kept copy, which retention removes with its checkpoint', async () => {
+  /** A step on a fresh thread: c1, the answer written on it by task `agent`, then c2 whose piece names that write. */
+  async function namedStep(thread: string) {
     const saver = new SessionCheckpointSaver(store);
-    const thread = `named-closed-${backend.name}`;
     const first = [new HumanMessage({ id: 'u0', content: 'question' })];
     const c1 = checkpointWith({ messages: first }, 1);
     await saver.put(cfg(thread), c1, meta(1), { messages: 1 });
@@ -159,45 +159,38 @@ describe.each(list)('list pieces naming pending writes on $name', (backend) => {
     await saver.put(cfg(thread, c1.id), c2, meta(2), { messages: 2 });
     const row = await store.findBySourceRef(saver.namespace, checkpointRef(thread, '', c2.id));
     const p = row?.payload as unknown as CheckpointPayload;
+    const read = async () => ((await new SessionCheckpointSaver(store).getTuple(cfg(thread, c2.id)))?.checkpoint.channel_values.messages as AIMessage[]).map((m) => m.content);
+    const copyRef = () => writePartRef(thread, '', c1.id, 'agent', keptRowPart((p.lists?.messages?.w?.[0] as { sha: string }).sha));
+    return { saver, c1, c2, row, p, read, copyRef, expected: ['question', answer.content] };
+  }
+
+  it.skipIf(!backend.available)('a piece names the writes of its step; a replaced row is read from its kept copy, which retention removes with its checkpoint', async () => {
+    const thread = `named-closed-${backend.name}`;
+    const { saver, c1, c2, row, p, read, copyRef, expected } = await namedStep(thread);
     expect(p.langgraph).toBe(4);
     expect(p.lists?.messages?.w).toEqual([{ r: 'agent', i: 0, sha: expect.any(String) }]);
     expect(row?.payloadJson).not.toContain('answer answer');
-    const read = async () => (await new SessionCheckpointSaver(store).getTuple(cfg(thread, c2.id)))?.checkpoint.channel_values.messages as AIMessage[];
-    expect((await read()).map((m) => m.content)).toEqual(['question', answer.content]);
+    expect(await read()).toEqual(expected);
 
     // A later putWrites replaces the named row: the copy it keeps serves the piece.
     await saver.putWrites(cfg(thread, c1.id), [['__error__', { message: 'late' }]], 'agent');
-    expect((await read()).map((m) => m.content)).toEqual(['question', answer.content]);
-    const named = p.lists?.messages?.w?.[0] as { sha: string };
-    const copy = await store.findBySourceRef(saver.namespace, writePartRef(thread, '', c1.id, 'agent', keptRowPart(named.sha)));
-    expect(copy).toBeDefined();
+    expect(await read()).toEqual(expected);
+    expect(await store.findBySourceRef(saver.namespace, copyRef())).toBeDefined();
     // Retention keeps the copy while c2 is kept; when c1 and c2 go, the copy goes with them.
-    const c3 = checkpointWith({ messages: [...first, answer] }, 3);
+    const c3 = checkpointWith({ messages: [] }, 3);
     await saver.put(cfg(thread, c2.id), c3, meta(3), { messages: 3 });
-    const c4 = checkpointWith({ messages: [] }, 4);
-    await saver.put(cfg(thread, c3.id), c4, meta(4), { messages: 4 });
     const report = await saver.prune({ threadId: thread, keepLatest: 1, apply: true });
-    expect(report.checkpoints.map((c) => c.checkpointId).sort()).toEqual([c1.id, c2.id, c3.id].sort());
-    expect(await store.findBySourceRef(saver.namespace, writePartRef(thread, '', c1.id, 'agent', keptRowPart(named.sha)))).toBeUndefined();
+    expect(report.checkpoints.map((c) => c.checkpointId).sort()).toEqual([c1.id, c2.id].sort());
+    expect(await store.findBySourceRef(saver.namespace, copyRef())).toBeUndefined();
     await saver.deleteThread(thread);
   });
 
   it.skipIf(!backend.available)('without the kept copy of a replaced row, a piece naming it fails closed', async () => {
-    const saver = new SessionCheckpointSaver(store);
     const thread = `named-copy-${backend.name}`;
-    const first = [new HumanMessage({ id: 'u0', content: 'question' })];
-    const c1 = checkpointWith({ messages: first }, 1);
-    await saver.put(cfg(thread), c1, meta(1), { messages: 1 });
-    const answer = new AIMessage({ id: 'a0', content: 'answer' });
-    await saver.putWrites(cfg(thread, c1.id), [['messages', answer]], 'agent');
-    const c2 = checkpointWith({ messages: [...first, answer] }, 2);
-    await saver.put(cfg(thread, c1.id), c2, meta(2), { messages: 2 });
-    const p = (await store.findBySourceRef(saver.namespace, checkpointRef(thread, '', c2.id)))?.payload as unknown as CheckpointPayload;
-    const named = p.lists?.messages?.w?.[0] as { sha: string };
+    const { saver, c1, read, copyRef, expected } = await namedStep(thread);
     await saver.putWrites(cfg(thread, c1.id), [['__error__', { message: 'late' }]], 'agent');
-    const read = async () => (await new SessionCheckpointSaver(store).getTuple(cfg(thread, c2.id)))?.checkpoint.channel_values.messages as AIMessage[];
-    expect((await read()).map((m) => m.content)).toEqual(['question', 'answer']);
-    const copy = await store.findBySourceRef(saver.namespace, writePartRef(thread, '', c1.id, 'agent', keptRowPart(named.sha)));
+    expect(await read()).toEqual(expected);
+    const copy = await store.findBySourceRef(saver.namespace, copyRef());
     await store.delete(copy?.id as number, { namespace: saver.namespace, apply: true, force: true });
     await expect(read()).rejects.toThrow(CheckpointIntegrityError);
     await expect(read()).rejects.toThrow(/pending writes of task agent .*SHA-256 differs/);
