@@ -24,6 +24,8 @@ import { ListStates, planPut, type Holders } from './write/plan.js';
 import { pruneThreads, type PruneReport, type SaverPruneOptions } from './write/retention.js';
 import { checkRepeat, mergeWrite, writeCheckpoint, writeTaskRow } from './write/rows.js';
 import { lockThread } from './write/thread-lock.js';
+import { TaskRows } from './write/write-refs.js';
+import { PART_OVERHEAD } from './format/parts.js';
 import { checkThreadHead } from './read/sealed-head.js';
 
 /** Options of {@link SessionCheckpointSaver}. */
@@ -117,6 +119,8 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
   readonly #holderCache = new TwoGenerationCache<string, Holders>(HOLDER_CACHE_MAX);
   /** List values last stored or handed out per checkpoint: what the next put may extend. */
   readonly #lists: ListStates;
+  /** Pending-writes rows this saver wrote per checkpoint: what the next put's list pieces may name (write/write-refs.ts). */
+  readonly #taskRows = new TaskRows(HOLDER_CACHE_MAX);
   /** Puts per (thread, namespace) since this saver last pruned it (maxCheckpointsPerThread). */
   readonly #putsSincePrune = new TwoGenerationCache<string, number>(HOLDER_CACHE_MAX);
 
@@ -263,7 +267,12 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
     // 2. Decide each channel: stored, extended, linked or repeated (write/plan.ts).
     const unchanged = Object.keys(checkpoint.channel_versions).some((ch) => !Object.hasOwn(newVersions, ch));
     const parent = parentId !== undefined && unchanged ? await this.#holdersOf(parentKey, thread, ns, parentId) : undefined;
-    const settings = { snapshotRatio: this.snapshotRatio, maxChain: this.maxCheckpointsPerThread ?? Infinity };
+    const settings = {
+      snapshotRatio: this.snapshotRatio,
+      maxChain: this.maxCheckpointsPerThread ?? Infinity,
+      taskRows: (from: string) => this.#taskRows.get(keyOf({ thread_id: thread, checkpoint_ns: ns, checkpoint_id: from })),
+      maxNamedRowBytes: this.store.limits.maxPayloadBytes - PART_OVERHEAD,
+    };
     const plan = await planPut(place, values, checkpoint.channel_versions, newVersions, parent, parentLists, settings);
     // 3. The rows: one statement, or a transaction that checks the links (write/rows.ts).
     const created = new Date(checkpoint.ts);
@@ -321,7 +330,8 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
       sourceRef,
       payload: { langgraph: 1, thread_id: thread, checkpoint_ns: ns, checkpoint_id: id, task_id: taskId, task_path: taskPath, writes: list } satisfies WritePayload,
     });
-    await writeTaskRow(this.store, input, stored, { namespace: this.namespace, thread, ns, id, taskId });
+    const row = await writeTaskRow(this.store, input, stored, { namespace: this.namespace, thread, ns, id, taskId });
+    this.#taskRows.record(keyOf({ thread_id: thread, checkpoint_ns: ns, checkpoint_id: id }), taskId, row);
   }
 
   /** Deletes every checkpoint, value and write of a thread, in one store call. */
@@ -337,6 +347,7 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
     const ofThread = (key: string) => key.startsWith(`${threadId}\u0000`);
     this.#holderCache.deleteKeys(ofThread);
     this.#lists.deleteKeys(ofThread);
+    this.#taskRows.deleteKeys(ofThread);
   }
 
   /**
@@ -356,6 +367,7 @@ export class SessionCheckpointSaver extends BaseCheckpointSaver {
       const k = keyOf({ thread_id: c.threadId, checkpoint_ns: c.checkpointNs, checkpoint_id: c.checkpointId });
       this.#holderCache.delete(k);
       this.#lists.delete(k);
+      this.#taskRows.delete(k);
     }
     return report;
   }

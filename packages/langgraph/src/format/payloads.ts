@@ -103,10 +103,50 @@ export interface ListPiece extends ChainCounts {
   n: number;
   /** The appended items. */
   j?: unknown[];
+  /**
+   * Or the appended items as segments (row format 4): items held here, or the value of one pending
+   * write stored under `from` (docs/decisions/0036), so that a message is stored once.
+   */
+  w?: PieceSegment[];
   /** Or, when they are too large for one row, the rows holding them (see `form`). */
   parts?: PartRef[];
   /** With `parts`: `"items"` when each part holds a slice of the items, absent when a slice of their JSON text. */
   form?: 'j' | 'items';
+}
+
+/**
+ * One segment of a {@link ListPiece}'s appended items: items held in the piece (`j`), or the
+ * value of the regular write `i` on the piece's channel in the pending-writes row of task `r` on
+ * the checkpoint the piece extends, that row having the payload SHA-256 `sha`. The write's value
+ * stands for its items when it is a list, else for one item ({@link writeItems}); the saver
+ * refers to a write only when those items are, by content, the items it appends.
+ */
+export type PieceSegment = { j: unknown[] } | WriteSegment;
+
+/** A {@link PieceSegment} naming a pending write. */
+export interface WriteSegment {
+  /** The task id of the pending-writes row. */
+  r: string;
+  /** The write's idx in that row. */
+  i: number;
+  /** Payload SHA-256 of that row when the piece was written. */
+  sha: string;
+}
+
+/** True for a {@link PieceSegment} that names a pending write. */
+export const isWriteSegment = (s: PieceSegment): s is WriteSegment => !('j' in s);
+
+/** The items a write's value stands for in a list piece: its items when it is a list, else itself. */
+export function writeItems(value: StoredValue): unknown[] {
+  return Array.isArray(value.j) ? value.j : [value.j ?? null];
+}
+
+/**
+ * The part number under which a pending-writes row with payload SHA-256 `sha` is kept when a later
+ * putWrites replaces it (write/rows.ts): above every part number a split write takes (< 2^51).
+ */
+export function keptRowPart(sha: string): number {
+  return 2 ** 52 + Number.parseInt(sha.slice(0, 12), 16);
 }
 
 /** Payload of a {@link PART_KIND} row: one slice of a split value, its items (version 3) or its text (version 2). */
@@ -129,8 +169,8 @@ export interface PartPayload {
  * so a fork never overwrites another branch: values are keyed by the checkpoint that wrote them.
  */
 export interface CheckpointPayload {
-  /** 1; 2 with `lists` or text parts; 3 with item parts. Readers refuse versions they do not know (fail closed). */
-  langgraph: 1 | 2 | 3;
+  /** 1; 2 with `lists` or text parts; 3 with item parts; 4 with list pieces naming pending writes (`w`). Readers refuse versions they do not know (fail closed). */
+  langgraph: 1 | 2 | 3 | 4;
   thread_id: string;
   checkpoint_ns: string;
   checkpoint_id: string;
@@ -192,7 +232,8 @@ function isListPiece(v: unknown): boolean {
   if (!isObject(v) || v.t !== 'json' || typeof v.from !== 'string' || typeof v.sha !== 'string' || typeof v.since !== 'string') return false;
   if (!Number.isSafeInteger(v.n) || typeof v.d !== 'number' || typeof v.s !== 'number' || !Number.isSafeInteger(v.c)) return false;
   const parts = Array.isArray(v.parts) && v.parts.every((r: unknown) => isObject(r) && Number.isSafeInteger(r.k) && typeof r.sha === 'string');
-  return (Array.isArray(v.j) || parts) && (v.form === undefined || v.form === 'j' || v.form === 'items');
+  const segments = Array.isArray(v.w) && v.w.every((s: unknown) => isObject(s) && (Array.isArray(s.j) || (typeof s.r === 'string' && Number.isSafeInteger(s.i) && typeof s.sha === 'string')));
+  return [Array.isArray(v.j), parts, segments].filter(Boolean).length === 1 && (v.form === undefined || v.form === 'j' || v.form === 'items');
 }
 
 /** The part payload of a verified row, shape-checked, its identity checked against its ref. */
@@ -212,7 +253,7 @@ export function isCheckpointRow(row: StoredRow): boolean {
 /** The checkpoint payload of a verified row, shape-checked, its identity checked against its ref. */
 export function checkpointPayload(row: StoredRow): CheckpointPayload {
   const p = row.payload as Record<string, unknown>;
-  const shaped = (p.langgraph === 1 || p.langgraph === 2 || p.langgraph === 3) && hasIds(p) && (p.parent_checkpoint_id === null || typeof p.parent_checkpoint_id === 'string');
+  const shaped = (p.langgraph === 1 || p.langgraph === 2 || p.langgraph === 3 || p.langgraph === 4) && hasIds(p) && (p.parent_checkpoint_id === null || typeof p.parent_checkpoint_id === 'string');
   const lists = p.lists === undefined || (isObject(p.lists) && Object.values(p.lists).every(isListPiece));
   if (row.kind !== CHECKPOINT_KIND || !shaped || !lists || !isStored(p.checkpoint) || !isStored(p.metadata) || !isObject(p.values) || !isObject(p.carried)) return malformed(row, 'checkpoint');
   requireIdentity(row, ['checkpoint'], p as unknown as CheckpointPayload, 'checkpoint');

@@ -1,7 +1,8 @@
 import { CheckpointIntegrityError, type Checkpoint as StoredRow, type CheckpointStore } from '@session-checkpoint/core';
+import { namedWriteRefs, resolveSegments } from './named-writes.js';
 import { jsonBytes, own } from '../format/json.js';
 import { joinValue } from '../format/parts.js';
-import { channelsOf, CHECKPOINT_KIND, checkpointPayload, isCheckpointRow, valuePartRefs, type ChainCounts, type CheckpointPayload, type ListPiece, type StoredValue } from '../format/payloads.js';
+import { channelsOf, CHECKPOINT_KIND, WRITE_KIND, checkpointPayload, isCheckpointRow, valuePartRefs, type ChainCounts, type CheckpointPayload, type ListPiece, type StoredValue } from '../format/payloads.js';
 import { checkpointPrefix, checkpointRef, partRef } from '../format/refs.js';
 import { rowsByPrefix, rowsByRef } from './entries.js';
 
@@ -60,6 +61,8 @@ function integrity(p: CheckpointPayload, channel: string, reason: string, rowId:
  */
 export class ChannelRebuilder {
   readonly #parts = new Map<string, StoredRow>();
+  /** True once pending-writes rows are among {@link #parts} (pieces of row format 4 name them). */
+  #writeRows = false;
   /** Rebuilt values by row, then channel (object keys: no key strings built per lookup). */
   readonly #memo = new Map<RowInfo, Map<string, Rebuilt>>();
   /** The loaded rows of each (thread, namespace) by checkpoint id, and each row's group. */
@@ -116,6 +119,11 @@ export class ChannelRebuilder {
     this.#groupOf.delete(r);
     this.#memo.delete(r);
     for (const ref of valuePartRefs(r.p)) this.#parts.delete(ref);
+    // Pending-writes rows of this checkpoint that a range read brought (see #add).
+    if (this.#writeRows) {
+      const under = `${checkpointRef(r.p.thread_id, r.p.checkpoint_ns, id)}/`;
+      for (const ref of this.#parts.keys()) if (ref.startsWith(under)) this.#parts.delete(ref);
+    }
     this.#count--;
     this.#walk = undefined;
   }
@@ -169,9 +177,12 @@ export class ChannelRebuilder {
       const outside = this.#missing();
       // From the oldest snapshot to the newest row of the list chains whose earlier rows are not loaded.
       let range: { p: CheckpointPayload; lo: string; hi: string } | undefined;
+      // Pieces that name pending writes (row format 4): the range brings the write rows they name too.
+      let writes = false;
       for (const { r, ch } of this.#linked()) {
         const piece = own(r.p.lists, ch);
         if (piece === undefined || this.#sibling(r, piece.from)) continue;
+        if (piece.w !== undefined) writes = true;
         range ??= { p: r.p, lo: piece.since, hi: r.p.checkpoint_id };
         if (piece.since < range.lo) range.lo = piece.since;
         if (r.p.checkpoint_id > range.hi) range.hi = r.p.checkpoint_id;
@@ -184,8 +195,10 @@ export class ChannelRebuilder {
         // Refs inside the range are read by it (the snapshot, a chain's largest row, is always one).
         for (const ref of outside) if (ref >= from && ref < to) outside.delete(ref);
         // `after` is exclusive: one character less keeps the snapshot row itself in the range.
-        // Only checkpoint rows: the write rows between them are as large as the pieces and unused here.
-        reads.push(this.#add(rowsByPrefix(this.store, { namespace: this.namespace, prefix: checkpointPrefix(p.thread_id, p.checkpoint_ns), after: from.slice(0, -1), before: to, kind: CHECKPOINT_KIND })));
+        // Only checkpoint rows, unless pieces name writes: the write rows between them are then what
+        // those pieces hold (one range read instead of a lookup per row), else unused here.
+        const kind = writes ? {} : { kind: CHECKPOINT_KIND };
+        reads.push(this.#add(rowsByPrefix(this.store, { namespace: this.namespace, prefix: checkpointPrefix(p.thread_id, p.checkpoint_ns), after: from.slice(0, -1), before: to, ...kind })));
       }
       if (outside.size > 0) reads.push(this.#add(this.store.findBySourceRefs(this.namespace, [...outside])));
       await Promise.all(reads);
@@ -195,7 +208,14 @@ export class ChannelRebuilder {
 
   /** Loads the checkpoint rows among `rows`. */
   async #add(rows: AsyncIterable<StoredRow> | Promise<StoredRow[]>): Promise<void> {
-    for await (const row of await rows) if (isCheckpointRow(row)) this.#put({ p: checkpointPayload(row), sha: row.payloadSha256, rowId: row.id });
+    for await (const row of await rows) {
+      if (isCheckpointRow(row)) this.#put({ p: checkpointPayload(row), sha: row.payloadSha256, rowId: row.id });
+      // A pending-writes row a piece may name (read/named-writes.ts), kept by its ref.
+      else if (row.kind === WRITE_KIND && row.sourceRef !== null) {
+        this.#parts.set(row.sourceRef, row);
+        this.#writeRows = true;
+      }
+    }
   }
 
   /**
@@ -241,13 +261,25 @@ export class ChannelRebuilder {
     return out;
   }
 
-  /** Every part row of the values the checkpoint needs, in one call. */
+  /**
+   * Every part row of the values the checkpoint needs, and every pending-writes row a list piece
+   * names (row format 4), in one call; then the kept copies of named rows replaced since (rare).
+   */
   async #loadParts(): Promise<void> {
     const refs: string[] = [];
+    const named: CheckpointPayload[] = [];
     for (const { r, ch } of this.#linked()) {
-      for (const part of (own(r.p.values, ch) ?? own(r.p.lists, ch))?.parts ?? []) refs.push(partRef(r.p.thread_id, r.p.checkpoint_ns, r.p.checkpoint_id, part.k));
+      const piece = own(r.p.lists, ch);
+      if (piece?.w !== undefined) named.push(r.p);
+      for (const part of (own(r.p.values, ch) ?? piece)?.parts ?? []) refs.push(partRef(r.p.thread_id, r.p.checkpoint_ns, r.p.checkpoint_id, part.k));
     }
+    for (const p of named) for (const ref of namedWriteRefs(p)) if (!this.#parts.has(ref)) refs.push(ref);
     await rowsByRef(this.store, this.namespace, refs, this.#parts);
+    if (named.length === 0) return;
+    this.#writeRows = true;
+    const kept: string[] = [];
+    for (const p of named) for (const ref of namedWriteRefs(p, this.#parts)) if (!this.#parts.has(ref)) kept.push(ref);
+    if (kept.length > 0) await rowsByRef(this.store, this.namespace, kept, this.#parts);
   }
 
   /** The value of `channel` at the checkpoint `p` (one of the rows loaded). */
@@ -291,7 +323,11 @@ export class ChannelRebuilder {
     let state = base.state;
     for (const { r, piece } of pieces.reverse()) {
       if (len !== piece.n) throw integrity(p, channel, `checkpoint ${r.p.checkpoint_id} extends ${piece.n} items, the value it extends has ${len < 0 ? 'none' : len}`, rowId);
-      const items = piece.j ?? this.#joined(r, channel, { t: 'json', parts: piece.parts ?? [], ...(piece.form === 'items' ? { form: 'items' } : {}) }, p, rowId).j;
+      const items =
+        piece.j ??
+        (piece.w !== undefined
+          ? resolveSegments(r.p, piece, (ref) => this.#parts.get(ref), (reason) => integrity(p, channel, `the items of checkpoint ${r.p.checkpoint_id}: ${reason}`, rowId), channel)
+          : this.#joined(r, channel, { t: 'json', parts: piece.parts ?? [], ...(piece.form === 'items' ? { form: 'items' } : {}) }, p, rowId).j);
       if (!Array.isArray(items)) throw integrity(p, channel, `the items of checkpoint ${r.p.checkpoint_id} are not a list`, rowId);
       len += items.length;
       tail.push(items);

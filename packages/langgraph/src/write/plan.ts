@@ -3,10 +3,11 @@ import { CheckpointValidationError, type CheckpointStore, type CreateCheckpointI
 import { TwoGenerationCache } from '@session-checkpoint/core/toolkit';
 import { cloneJson, jsonBytes, own, recordOf } from '../format/json.js';
 import { cutValue, moveToParts, tryPrepare, type Movable } from '../format/parts.js';
-import type { CheckpointPayload, ListPiece, StoredValue } from '../format/payloads.js';
-import { partRef } from '../format/refs.js';
+import { isWriteSegment, type CheckpointPayload, type ListPiece, type StoredValue } from '../format/payloads.js';
+import { partRef, writeRef } from '../format/refs.js';
 import type { KnownList } from '../read/rebuild.js';
 import { isList, type Captured, type PutValues } from './capture.js';
+import { segmentsOf, type TaskRow } from './write-refs.js';
 
 /*
  * The second step of a put (after capture.ts, before rows.ts): what it stores for each channel,
@@ -32,6 +33,10 @@ export interface PlanSettings {
   snapshotRatio: number;
   /** Longest chain of pieces (retention keeps a chain whole: this bounds what it keeps back). */
   maxChain: number;
+  /** The pending-writes rows this saver wrote on a checkpoint, by task: what a piece may name (write/write-refs.ts). */
+  taskRows?: (checkpointId: string) => ReadonlyMap<string, TaskRow> | undefined;
+  /** Largest pending-writes row a piece may name. */
+  maxNamedRowBytes?: number;
 }
 
 /**
@@ -80,6 +85,8 @@ export class PutPlan {
   readonly #lists = new Map<string, ListPiece>();
   readonly #carried = new Map<string, string>();
   readonly #states = new Map<string, KnownList>();
+  /** The appended items of the pieces that name pending writes, to hold them again when a named row is gone. */
+  readonly #named = new Map<string, unknown[]>();
   /** The part of the payload that is not channel values. */
   header: { parent: string | null; checkpoint: StoredValue; metadata: StoredValue } | undefined;
   /** The last whole-row attempt, by payload object: a row over the limit is canonicalised in full before it is refused. */
@@ -112,7 +119,9 @@ export class PutPlan {
         // The snapshot rule: a chain never outgrows snapshotRatio x its snapshot.
         if (d <= snapshotRatio * Math.max(previous.s, MIN_SNAPSHOT_BYTES)) {
           const place = { since: previous.since, d, s: previous.s, c: previous.c + 1 };
-          this.#lists.set(channel, { t: 'json', from: previous.holder, sha: previous.sha, n, ...place, j: appended });
+          const w = segmentsOf(appended, channel, this.settings.taskRows?.(previous.holder), this.settings.maxNamedRowBytes ?? 0);
+          this.#lists.set(channel, { t: 'json', from: previous.holder, sha: previous.sha, n, ...place, ...(w === undefined ? { j: appended } : { w }) });
+          if (w !== undefined) this.#named.set(channel, appended);
           this.#states.set(channel, { stored: previous.stored.concat(appended), holder: this.id, sha: undefined, ...place });
           return;
         }
@@ -121,6 +130,35 @@ export class PutPlan {
     const s = jsonBytes(value.items);
     this.#values.set(channel, { t: value.t, j: value.items, s });
     this.#states.set(channel, { stored: value.items, holder: this.id, sha: undefined, since: this.id, d: 0, s, c: 0 });
+  }
+
+  /**
+   * The pending-writes rows the pieces name, by ref, with the payload SHA-256 each names and the
+   * channels that need them.
+   */
+  writeLinks(): Map<string, { sha: string; channels: string[] }> {
+    const out = new Map<string, { sha: string; channels: string[] }>();
+    for (const [channel, piece] of this.#lists) {
+      for (const segment of piece.w ?? []) {
+        if (!isWriteSegment(segment)) continue;
+        const ref = writeRef(this.thread, this.ns, piece.from, segment.r);
+        const link = out.get(ref);
+        if (link === undefined) out.set(ref, { sha: segment.sha, channels: [channel] });
+        else if (link.sha !== segment.sha) this.holdItems(channel);
+        else link.channels.push(channel);
+      }
+    }
+    return out;
+  }
+
+  /** Makes the piece of `channel`, if it names pending writes, hold its items itself. */
+  holdItems(channel: string): void {
+    const items = this.#named.get(channel);
+    const piece = this.#lists.get(channel);
+    if (items === undefined || piece === undefined) return;
+    const { w: _named, ...rest } = piece;
+    this.#lists.set(channel, { ...rest, j: items });
+    this.#named.delete(channel);
   }
 
   /** Links `channel` to the checkpoint `from` that holds its unchanged value. */
@@ -136,6 +174,7 @@ export class PutPlan {
     this.#lists.delete(channel);
     this.#carried.delete(channel);
     this.#states.delete(channel);
+    this.#named.delete(channel);
   }
 
   /** The checkpoints this row links to, with the channels that need each (and the row SHA-256 a list piece names). */
@@ -159,7 +198,7 @@ export class PutPlan {
     const items = values.some((v) => v.form === 'items') || [...this.#lists.values()].some((piece) => piece.form === 'items');
     const split = values.some((v) => v.parts !== undefined);
     return {
-      langgraph: items ? 3 : this.#lists.size > 0 || split ? 2 : 1,
+      langgraph: this.#named.size > 0 ? 4 : items ? 3 : this.#lists.size > 0 || split ? 2 : 1,
       thread_id: this.thread,
       checkpoint_ns: this.ns,
       checkpoint_id: this.id,
@@ -196,6 +235,13 @@ export class PutPlan {
   prepare(tx: CheckpointStore, input: CreateCheckpointInput, namespace: string): { prepared: PreparedCheckpoint; parts: PreparedCheckpoint[] } {
     const first = this.prepareWhole(tx, input);
     if (first !== undefined) return { prepared: first, parts: [] };
+    // A row with parts holds its pieces' items itself: a piece is either named writes or parts.
+    if (this.#named.size > 0) {
+      for (const channel of [...this.#named.keys()]) this.holdItems(channel);
+      input.payload = this.payload();
+      const whole = this.prepareWhole(tx, input);
+      if (whole !== undefined) return { prepared: whole, parts: [] };
+    }
     const movable: Movable[] = [];
     for (const [channel, value] of this.#values) movable.push({ channel, cut: cutValue(value), replace: (v) => this.#values.set(channel, v) });
     for (const [channel, piece] of this.#lists) {

@@ -9,13 +9,14 @@ import {
 } from '@session-checkpoint/core';
 import { sameJson } from '../format/json.js';
 import { cutValue, moveToParts, tryPrepare, type Movable } from '../format/parts.js';
-import { channelsOf, CHECKPOINT_KIND, writePayload, type StoredValue, type StoredWrite } from '../format/payloads.js';
+import { channelsOf, CHECKPOINT_KIND, keptRowPart, PART_KIND, writePayload, type StoredValue, type StoredWrite } from '../format/payloads.js';
 import { checkpointRef, threadLockRef, writePartRef } from '../format/refs.js';
 import { groupRows, type CheckpointEntry } from '../read/entries.js';
 import type { TupleReader } from '../read/tuples.js';
 import { isList, type Captured, type PutValues } from './capture.js';
 import type { PutPlan } from './plan.js';
 import { existingRefs, hasAdapterLock, lockThread, needsThreadLock } from './thread-lock.js';
+import type { TaskRow } from './write-refs.js';
 
 /*
  * The third step of a put: the rows. The common put is one statement (docs/decisions/0010): where
@@ -42,9 +43,16 @@ export async function writeCheckpoint(store: CheckpointStore, namespace: string,
     const release = await lockThread(tx, namespace, thread);
     // What this row links to must exist now, inside the transaction that inserts it.
     const links = plan.links();
-    if (links.size > 0) {
-      const present = await existingRefs(tx, namespace, [...links.keys()].map((from) => checkpointRef(thread, ns, from)));
+    const writeLinks = plan.writeLinks();
+    if (links.size > 0 || writeLinks.size > 0) {
+      const present = await existingRefs(tx, namespace, [...[...links.keys()].map((from) => checkpointRef(thread, ns, from)), ...writeLinks.keys()]);
       let changed = false;
+      // A named pending-writes row gone or rewritten since: the piece holds its items (docs/decisions/0036).
+      for (const [ref, { sha, channels }] of writeLinks) {
+        if (present.get(ref) === sha) continue;
+        for (const channel of channels) plan.holdItems(channel);
+        changed = true;
+      }
       for (const [from, needs] of links) {
         const sha = present.get(checkpointRef(thread, ns, from));
         for (const { channel, sha: wanted } of needs) {
@@ -80,6 +88,8 @@ async function insertAtOnce(store: CheckpointStore, plan: PutPlan, input: Create
     const sourceRef = checkpointRef(plan.thread, plan.ns, from);
     present.push(sha === undefined ? { sourceRef } : { sourceRef, payloadSha256: sha });
   }
+  // The pending-writes rows a piece names, each with the SHA-256 it names.
+  for (const [sourceRef, { sha }] of plan.writeLinks()) present.push({ sourceRef, payloadSha256: sha });
   const prepared = plan.prepareWhole(store, input);
   if (prepared === undefined) return undefined;
   // A row that links to none has nothing a delete could break: no lock (docs/decisions/0012).
@@ -155,16 +165,17 @@ export function mergeWrite(writes: StoredWrite[], write: StoredWrite): void {
 /**
  * Writes the pending-writes row of one task: one insert when the task has no row yet and its values
  * fit; else, in a transaction, merged into its row (regular writes kept, special ones replaced),
- * values too large moved into part rows.
+ * values too large moved into part rows. A row replaced by the merge is kept in a part row (see
+ * {@link keepReplacedRow}). Returns the row that landed.
  */
-export async function writeTaskRow(store: CheckpointStore, input: (writes: StoredWrite[]) => CreateCheckpointInput, writes: StoredWrite[], place: { namespace: string; thread: string; ns: string; id: string; taskId: string }): Promise<void> {
+export async function writeTaskRow(store: CheckpointStore, input: (writes: StoredWrite[]) => CreateCheckpointInput, writes: StoredWrite[], place: { namespace: string; thread: string; ns: string; id: string; taskId: string }): Promise<TaskRow> {
   const { namespace, thread, ns, id, taskId } = place;
   const target = { namespace, thread, ns, checkpointId: id, what: `pending writes of task ${taskId} on checkpoint ${id}` };
   /** The row of `list` (changed in place: values moved into parts), and its parts. */
-  const fit = (tx: CheckpointStore, list: StoredWrite[]): { prepared: PreparedCheckpoint; parts: PreparedCheckpoint[] } => {
+  const fit = (tx: CheckpointStore, list: StoredWrite[]): { prepared: PreparedCheckpoint; parts: PreparedCheckpoint[]; list: StoredWrite[] } => {
     const row = input(list);
     const whole = tryPrepare(tx, row);
-    if (whole !== undefined) return { prepared: whole, parts: [] };
+    if (whole !== undefined) return { prepared: whole, parts: [], list };
     const movable: Movable[] = [];
     list.forEach((w, i) => {
       if (w.value.parts === undefined) movable.push({ channel: w.channel, cut: cutValue(w.value), replace: (value) => (list[i] = { ...w, value }) });
@@ -172,29 +183,54 @@ export async function writeTaskRow(store: CheckpointStore, input: (writes: Store
     // Part numbers unique across merges of one task's row: an earlier call's parts stay in use.
     const k0 = Math.floor(Math.random() * 2 ** 40) * 1024;
     const fitted = moveToParts(tx, row, movable, target, (k) => writePartRef(thread, ns, id, taskId, k), k0);
-    if (fitted !== undefined) return fitted;
+    if (fitted !== undefined) return { ...fitted, list };
     throw new CheckpointValidationError(
       `LangGraph ${target.what} do not fit in one row of the store's maxPayloadBytes (${tx.limits.maxPayloadBytes}) even with every value in part rows; ` +
         'raise the limit, e.g. openSqliteStore(path, { limits: { maxPayloadBytes } })',
     );
   };
   // A copy: parts replace writes in it, and those parts are only inserted when this first attempt is the row that lands.
+  const landed = (row: StoredRow, fitted: { prepared: PreparedCheckpoint; list: StoredWrite[] }): TaskRow => ({ sha: row.payloadSha256, writes: fitted.list, bytes: fitted.prepared.payloadBytes });
   const first = fit(store, writes.slice());
   if (first.parts.length === 0) {
     try {
-      await store.insertPrepared(first.prepared);
-      return;
+      return landed(await store.insertPrepared(first.prepared), first);
     } catch (error) {
       if (!isCheckpointConflictError(error)) throw error;
     }
   }
-  await store.transaction(async (tx) => {
+  return store.transaction(async (tx) => {
     const existing = await tx.findBySourceRef(namespace, first.prepared.sourceRef ?? '');
     const merged = existing ? [...writePayload(existing).writes] : [];
     for (const write of writes) mergeWrite(merged, write);
     if (existing) await tx.delete(existing.id, { namespace, apply: true, force: true });
-    const { prepared, parts } = existing ? fit(tx, merged) : first;
-    for (const part of parts) await tx.insertPrepared(part);
-    await tx.insertPrepared(prepared);
+    const fitted = existing ? fit(tx, merged) : first;
+    for (const part of fitted.parts) await tx.insertPrepared(part);
+    const row = await tx.insertPrepared(fitted.prepared);
+    if (existing && existing.payloadSha256 !== row.payloadSha256) await keepReplacedRow(tx, existing, place);
+    return landed(row, fitted);
   });
+}
+
+/**
+ * Keeps a pending-writes row that a merge replaced, as the one item of a part row numbered by its
+ * SHA-256 ({@link keptRowPart}): a list piece written before the merge may name that row by its
+ * SHA-256 (docs/decisions/0036), and its regular writes, which a merge never changes, stay readable
+ * through the copy. Only rows with a regular write are kept (no piece names another), and only when
+ * the copy fits (the saver names only rows small enough for it). The copy goes with its checkpoint's
+ * thread (deleteThread, idle expiry); retention leaves it (it is not listed in the merged row).
+ */
+async function keepReplacedRow(tx: CheckpointStore, old: StoredRow, place: { namespace: string; thread: string; ns: string; id: string; taskId: string }): Promise<void> {
+  const w = writePayload(old);
+  if (!w.writes.some((write) => write.idx >= 0)) return;
+  const k = keptRowPart(old.payloadSha256);
+  const payload = { langgraph: 3, thread_id: place.thread, checkpoint_ns: place.ns, checkpoint_id: place.id, channel: '', k, items: [old.payload] };
+  const prepared = tryPrepare(tx, { namespace: place.namespace, sessionId: place.thread, kind: PART_KIND, name: `kept ${place.taskId}`, payload, sourceRef: writePartRef(place.thread, place.ns, place.id, place.taskId, k) });
+  if (prepared === undefined) return;
+  try {
+    await tx.insertPrepared(prepared);
+  } catch (error) {
+    // Kept before (the row came back to an earlier content): that copy serves.
+    if (!isCheckpointConflictError(error)) throw error;
+  }
 }
