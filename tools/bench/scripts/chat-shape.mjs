@@ -13,6 +13,10 @@
 //   memory-plain    LangGraph's MemorySaver with the unchanged graph (stores nothing durable: what
 //                   serialising every message at every put and reviving it at every read costs)
 //   peer-plain      SqliteSaver with the unchanged graph (O(N^2) bytes)
+//   base-delta, base-plain   ours-delta and ours-plain with the saver built in SC_CHAT_SHAPE_BASE
+//                   (a copy of packages/langgraph/dist from another commit, kept inside the
+//                   checkout so that its imports resolve): a change measured before and after
+//                   in the same run
 // SQLite in WAL mode at synchronous=NORMAL on both sides (our store at durability "normal");
 // PostgreSQL at the server's settings, each contender in a schema of its own, dropped after.
 // Prints one JSON line per run and a table of medians: total time (ms, wall) and CPU time of the
@@ -25,8 +29,8 @@
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const [turns = 60, perTurn = 4, runs = 3] = process.argv.slice(2, 5).map(Number);
 const pgUrl = process.env.SC_PG_URL;
@@ -119,7 +123,9 @@ async function child(who, file) {
     close = async () => db.close();
   } else {
     const { openSqliteStore } = await import('@session-checkpoint/store-kysely');
-    const { SessionCheckpointSaver } = await import('@session-checkpoint/langgraph');
+    const base = who.startsWith('base-') ? process.env.SC_CHAT_SHAPE_BASE : undefined;
+    if (who.startsWith('base-') && !base) throw new Error(`${who}: set SC_CHAT_SHAPE_BASE to a built copy of packages/langgraph/dist`);
+    const { SessionCheckpointSaver } = await import(base ? pathToFileURL(join(resolve(base), 'index.js')).href : '@session-checkpoint/langgraph');
     const store = await openSqliteStore(file, { durability: 'normal' });
     saver = new SessionCheckpointSaver(store, saverOptions);
     close = () => store.close();

@@ -5,8 +5,10 @@
 // first category whose test matches its URL and function name; native frames (no URL) count towards
 // their JavaScript caller's category when the caller is the driver (better-sqlite3, pg).
 //
-// Usage: node tools/bench/scripts/profile-summary.mjs FILE.cpuprofile [FILE2.cpuprofile ...]
+// Usage: node tools/bench/scripts/profile-summary.mjs [--turns] FILE.cpuprofile [FILE2.cpuprofile ...]
 // Prints one markdown table: a row per category, a column per profile (ms of self time).
+// `--turns`: only the samples from the first one under LangGraph's `invoke` on (chat-shape.mjs's
+// timed turns: the imports and setup before them left out, as its CPU figures leave them out).
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 
@@ -39,9 +41,22 @@ function summarise(file) {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map();
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  // Whether a node's stack holds LangGraph's (or a runnable's) `invoke`: the turns have begun.
+  const inTurn = new Map();
+  const underInvoke = (id) => {
+    if (inTurn.has(id)) return inTurn.get(id);
+    const { functionName, url } = byId.get(id).callFrame;
+    const found = (functionName === 'invoke' && /@langchain\/(langgraph|core)\//.test(url)) || (parent.has(id) && underInvoke(parent.get(id)));
+    inTurn.set(id, found);
+    return found;
+  };
   const self = new Map();
   const dt = profile.timeDeltas;
-  for (let i = 0; i < profile.samples.length; i++) self.set(profile.samples[i], (self.get(profile.samples[i]) ?? 0) + (dt[i] ?? 0));
+  let counting = !turnsOnly;
+  for (let i = 0; i < profile.samples.length; i++) {
+    counting ||= underInvoke(profile.samples[i]);
+    if (counting) self.set(profile.samples[i], (self.get(profile.samples[i]) ?? 0) + (dt[i] ?? 0));
+  }
   const out = new Map(CATEGORIES.map(([name]) => [name, 0]));
   for (const [id, us] of self) {
     let node = byId.get(id);
@@ -58,12 +73,13 @@ function summarise(file) {
   return out;
 }
 
-const files = process.argv.slice(2);
+const turnsOnly = process.argv.includes('--turns');
+const files = process.argv.slice(2).filter((a) => a !== '--turns');
 const tables = files.map(summarise);
 console.log(`| self time, ms | ${files.map((f) => basename(f, '.cpuprofile')).join(' | ')} |`);
 console.log(`|---|${files.map(() => '---').join('|')}|`);
 const total = tables.map((t) => [...t.values()].reduce((a, b) => a + b, 0));
-console.log(`| whole process | ${total.map((t) => t.toFixed(0)).join(' | ')} |`);
+console.log(`| ${turnsOnly ? 'the turns' : 'whole process'} | ${total.map((t) => t.toFixed(0)).join(' | ')} |`);
 for (const [name] of CATEGORIES) {
   const row = tables.map((t) => t.get(name));
   if (row.every((v) => v < 1)) continue;

@@ -63,8 +63,10 @@ export function isThenable(value: unknown): value is PromiseLike<unknown> {
  * the read path), anything the serializer must revive as a promise of it. `fresh`: `stored` was
  * parsed for this call alone, so plain JSON may go out uncopied. `plain` collects the values found
  * free of revivable objects, so that a value serving many tuples of a batch is walked once.
+ * `textOf`: the JSON text of an item of a list of messages, when the caller keeps it (items of a
+ * payload that never changes, read/parsed-payloads.ts); else each is stringified for `load`.
  */
-export function loadValueNow(serde: SerializerProtocol, stored: StoredValue, fresh = true, plain?: Set<StoredValue>): unknown {
+export function loadValueNow(serde: SerializerProtocol, stored: StoredValue, fresh = true, plain?: Set<StoredValue>, textOf: (item: object) => string = JSON.stringify): unknown {
   if (stored.b64 !== undefined) return serde.loadsTyped(stored.t, new Uint8Array(Buffer.from(stored.b64, 'base64')));
   const j = stored.j ?? null;
   if (stored.t === 'json' && isStockJsonPlus(serde)) {
@@ -73,9 +75,9 @@ export function loadValueNow(serde: SerializerProtocol, stored: StoredValue, fre
       plain?.add(stored);
       return fresh ? j : cloneJson(j);
     }
-    if (Array.isArray(j) && j.every(isPlainLangChainObject)) return loadEach(j);
+    if (Array.isArray(j) && j.every(isPlainLangChainObject)) return loadEach(j, textOf);
     // DeltaChannel's snapshot of a message list: the serializer revives its items, then wraps them.
-    if (isDeltaSnapshotOfMessages(j)) return loadEach(j.value).then((items) => new DeltaSnapshot(items));
+    if (isDeltaSnapshotOfMessages(j)) return loadEach(j.value, textOf).then((items) => new DeltaSnapshot(items));
   }
   return serde.loadsTyped(stored.t, JSON.stringify(j));
 }
@@ -86,8 +88,8 @@ export function loadValueNow(serde: SerializerProtocol, stored: StoredValue, fre
  * stringify and parse (about a third of a `getTuple` of a long chat, docs/decisions/0009);
  * serde.test.ts pins the equivalence against the serializer, message kind by kind.
  */
-function loadEach(items: readonly unknown[]): Promise<unknown[]> {
-  return Promise.all(items.map((item) => load(JSON.stringify(item))));
+function loadEach(items: readonly unknown[], textOf: (item: object) => string): Promise<unknown[]> {
+  return Promise.all(items.map((item) => load(textOf(item as object))));
 }
 
 /** `{ lc: 2, type: "delta_snapshot", value: [...] }` whose items are all {@link isPlainLangChainObject}. */

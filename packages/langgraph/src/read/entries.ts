@@ -1,8 +1,9 @@
-import { CheckpointIntegrityError, type Checkpoint as StoredRow, type CheckpointStore, type SourceRefPrefixQuery } from '@session-checkpoint/core';
+import { CheckpointIntegrityError, type Checkpoint as StoredRow, type SourceRefPrefixQuery } from '@session-checkpoint/core';
 import { compareCodePoints } from '@session-checkpoint/core/toolkit';
 import { joinValue } from '../format/parts.js';
 import { checkpointPayload, isCheckpointRow, keyOf, writePartRefs, writePayload, type CheckpointPayload, type StoredValue, type StoredWrite, type WritePayload } from '../format/payloads.js';
 import { checkpointBound, checkpointRef, writePartRef, writesBeyondBound } from '../format/refs.js';
+import type { RowReads } from './parsed-payloads.js';
 
 /*
  * Verified rows grouped into checkpoints with their pending writes: the saver's read path and the
@@ -25,12 +26,12 @@ export async function* pagedRows<R extends { sourceRef: string | null }>(pageSiz
 }
 
 /** Every verified row of a prefix range, ascending by source ref, read page by page. */
-export function rowsByPrefix(store: CheckpointStore, query: Omit<SourceRefPrefixQuery, 'limit' | 'descending'>): AsyncGenerator<StoredRow> {
+export function rowsByPrefix(store: RowReads, query: Omit<SourceRefPrefixQuery, 'limit' | 'descending'>): AsyncGenerator<StoredRow> {
   return pagedRows(PAGE_SIZE, (after) => store.listBySourceRefPrefix({ ...query, ...(after === undefined ? {} : { after }), limit: PAGE_SIZE }), query.after);
 }
 
 /** {@link rowsByPrefix} collected into an array. */
-export async function allRowsByPrefix(store: CheckpointStore, query: Omit<SourceRefPrefixQuery, 'limit' | 'descending'>): Promise<StoredRow[]> {
+export async function allRowsByPrefix(store: RowReads, query: Omit<SourceRefPrefixQuery, 'limit' | 'descending'>): Promise<StoredRow[]> {
   const out: StoredRow[] = [];
   for await (const row of rowsByPrefix(store, query)) out.push(row);
   return out;
@@ -81,7 +82,7 @@ export function sortedWrites(rows: readonly WritePayload[]): { task: WritePayloa
 }
 
 /** The checkpoint `id` of (`thread`, `ns`) with its writes, or `undefined` when it is not stored. */
-export async function entryAt(store: CheckpointStore, namespace: string, thread: string, ns: string, id: string): Promise<CheckpointEntry | undefined> {
+export async function entryAt(store: RowReads, namespace: string, thread: string, ns: string, id: string): Promise<CheckpointEntry | undefined> {
   // The checkpoint and its writes in one range: its ref, then its ref continued by "/".
   const ref = checkpointRef(thread, ns, id);
   // One page nearly always holds it all; only a checkpoint with hundreds of task rows reads on.
@@ -96,7 +97,7 @@ export async function entryAt(store: CheckpointStore, namespace: string, thread:
  * descending range read, where a checkpoint's writes come just before it. Pages start at about
  * `hint` checkpoints and grow by `growth` (default 4) up to PAGE_SIZE rows.
  */
-export async function* newestEntries(store: CheckpointStore, namespace: string, prefix: string, before: string | undefined, hint: number, growth = 4): AsyncGenerator<CheckpointEntry> {
+export async function* newestEntries(store: RowReads, namespace: string, prefix: string, before: string | undefined, hint: number, growth = 4): AsyncGenerator<CheckpointEntry> {
   const orphans = new Map<string, WritePayload[]>();
   // Every row read is verified, so read about what is needed and grow the pages when more is:
   // `hint` checkpoints and one more row (e.g. the latest checkpoint and one task's writes).
@@ -119,13 +120,13 @@ export async function* newestEntries(store: CheckpointStore, namespace: string, 
 }
 
 /** The verified rows of `refs`, by ref, added to `into`, in one call (none without refs). */
-export async function rowsByRef(store: CheckpointStore, namespace: string, refs: string[], into = new Map<string, StoredRow>()): Promise<Map<string, StoredRow>> {
+export async function rowsByRef(store: RowReads, namespace: string, refs: string[], into = new Map<string, StoredRow>()): Promise<Map<string, StoredRow>> {
   if (refs.length > 0) for (const row of await store.findBySourceRefs(namespace, refs)) if (row.sourceRef !== null) into.set(row.sourceRef, row);
   return into;
 }
 
 /** The part rows of split pending writes of these entries, by ref, in one call. */
-export function writePartRows(store: CheckpointStore, namespace: string, entries: readonly CheckpointEntry[]): Promise<Map<string, StoredRow>> {
+export function writePartRows(store: RowReads, namespace: string, entries: readonly CheckpointEntry[]): Promise<Map<string, StoredRow>> {
   return rowsByRef(store, namespace, entries.flatMap((e) => e.writes.flatMap(writePartRefs)));
 }
 

@@ -5,6 +5,7 @@ import { joinValue } from '../format/parts.js';
 import { channelsOf, CHECKPOINT_KIND, WRITE_KIND, checkpointPayload, isCheckpointRow, valuePartRefs, type ChainCounts, type CheckpointPayload, type ListPiece, type StoredValue } from '../format/payloads.js';
 import { checkpointPrefix, checkpointRef, partRef } from '../format/refs.js';
 import { rowsByPrefix, rowsByRef } from './entries.js';
+import type { ParsedPayloads, RowReads } from './parsed-payloads.js';
 
 /*
  * Rebuilds channel values from the rows that hold them: in full (`values`, maybe in part rows), as
@@ -40,6 +41,8 @@ export interface KnownList extends ListPlace {
 export interface Rebuilt {
   stored: StoredValue;
   state?: ListPlace;
+  /** Some of it is in a payload that serves other reads too (read/parsed-payloads.ts): hand out copies only. */
+  shared: boolean;
 }
 
 /** The key of a (thread, namespace) group of rows. */
@@ -76,9 +79,16 @@ export class ChannelRebuilder {
   #entry: RowInfo | undefined;
 
   constructor(
-    private readonly store: CheckpointStore,
+    private readonly store: RowReads,
     private readonly namespace: string,
+    /** Where the rows' payloads may be shared from (`store` reads through it). */
+    private readonly memo?: ParsedPayloads,
   ) {}
+
+  /** True when the payload of `r` serves other reads too. */
+  #shares(r: RowInfo): boolean {
+    return this.memo?.shares(r.p) ?? false;
+  }
 
   #put(info: RowInfo): void {
     const { p } = info;
@@ -288,6 +298,7 @@ export class ChannelRebuilder {
     let r = this.#row(p);
     let id = p.checkpoint_id;
     let base: Rebuilt | undefined;
+    let shared = false;
     for (let steps = 0; ; steps++) {
       if (!r) throw integrity(p, channel, `the row of checkpoint ${id} is missing`, rowId);
       base = this.#memo.get(r)?.get(channel);
@@ -296,10 +307,11 @@ export class ChannelRebuilder {
       const full = own(r.p.values, channel);
       if (full !== undefined) {
         // The full value: a list (the snapshot of its chain) is where the next piece may start.
-        const stored = full.parts === undefined ? full : this.#joined(r, channel, full, p, rowId);
+        const joined = full.parts === undefined ? { stored: full, shared: this.#shares(r) } : this.#joined(r, channel, full, p, rowId);
+        const stored = joined.stored;
         const list = stored.t === 'json' && Array.isArray(stored.j);
         const state = list ? { holder: r.p.checkpoint_id, sha: r.sha, since: r.p.checkpoint_id, d: 0, s: full.s ?? jsonBytes(stored.j), c: 0 } : undefined;
-        base = { stored, ...(state ? { state } : {}) };
+        base = { stored, ...(state ? { state } : {}), shared: joined.shared };
         let byChannel = this.#memo.get(r);
         if (!byChannel) this.#memo.set(r, (byChannel = new Map()));
         byChannel.set(channel, base);
@@ -318,39 +330,69 @@ export class ChannelRebuilder {
       } else throw integrity(p, channel, `checkpoint ${r.p.checkpoint_id} has no value for it`, rowId);
     }
     // Forward from the full value: each piece must start where the value before it ends.
+    shared ||= base.shared;
     let len = Array.isArray(base.stored.j) ? base.stored.j.length : -1;
     const tail: unknown[][] = [];
     let state = base.state;
     for (const { r, piece } of pieces.reverse()) {
       if (len !== piece.n) throw integrity(p, channel, `checkpoint ${r.p.checkpoint_id} extends ${piece.n} items, the value it extends has ${len < 0 ? 'none' : len}`, rowId);
-      const items =
-        piece.j ??
-        (piece.w !== undefined
-          ? resolveSegments(r.p, piece, (ref) => this.#parts.get(ref), (reason) => integrity(p, channel, `the items of checkpoint ${r.p.checkpoint_id}: ${reason}`, rowId), channel)
-          : this.#joined(r, channel, { t: 'json', parts: piece.parts ?? [], ...(piece.form === 'items' ? { form: 'items' } : {}) }, p, rowId).j);
+      let items: unknown;
+      if (piece.j !== undefined) {
+        items = piece.j;
+        shared ||= this.#shares(r);
+      } else if (piece.w !== undefined) {
+        // Inline segments come from this row, named writes from their rows: any of them may be a
+        // kept payload (parsed-payloads.ts), so the value is shared if one of them is.
+        shared ||= this.#shares(r);
+        const rowOf = (ref: string): StoredRow | undefined => {
+          const row = this.#parts.get(ref);
+          if (row !== undefined && this.memo?.shares(row.payload)) shared = true;
+          return row;
+        };
+        items = resolveSegments(r.p, piece, rowOf, (reason) => integrity(p, channel, `the items of checkpoint ${r.p.checkpoint_id}: ${reason}`, rowId), channel);
+      } else {
+        const joined = this.#joined(r, channel, { t: 'json', parts: piece.parts ?? [], ...(piece.form === 'items' ? { form: 'items' } : {}) }, p, rowId);
+        items = joined.stored.j;
+        shared ||= joined.shared;
+      }
       if (!Array.isArray(items)) throw integrity(p, channel, `the items of checkpoint ${r.p.checkpoint_id} are not a list`, rowId);
       len += items.length;
       tail.push(items);
       state = { holder: r.p.checkpoint_id, sha: r.sha, since: piece.since, d: piece.d, s: piece.s, c: piece.c };
     }
     if (tail.length === 0) return base;
-    return { stored: { t: 'json', j: (base.stored.j as unknown[]).concat(...tail) as StoredValue['j'] }, ...(state ? { state } : {}) };
+    return { stored: { t: 'json', j: (base.stored.j as unknown[]).concat(...tail) as StoredValue['j'] }, ...(state ? { state } : {}), shared };
   }
 
-  /** A value of `r`'s row joined from its part rows (see format/parts.ts). */
-  #joined(r: RowInfo, channel: string, v: StoredValue, p: CheckpointPayload, rowId: number): StoredValue {
-    const rowOf = (k: number) => this.#parts.get(partRef(r.p.thread_id, r.p.checkpoint_ns, r.p.checkpoint_id, k));
-    return joinValue(v, rowOf, (reason) => integrity(p, channel, `its value in checkpoint ${r.p.checkpoint_id}: ${reason}`, rowId));
+  /** A value of `r`'s row joined from its part rows (see format/parts.ts); shared when a part's payload is. */
+  #joined(r: RowInfo, channel: string, v: StoredValue, p: CheckpointPayload, rowId: number): { stored: StoredValue; shared: boolean } {
+    // A value joined from text is parsed here, for this read alone; items (and the rest of an object
+    // cut around its list) are the part rows' and the owning row's own objects.
+    let shared = v.form === 'items' && this.#shares(r);
+    const rowOf = (k: number) => {
+      const row = this.#parts.get(partRef(r.p.thread_id, r.p.checkpoint_ns, r.p.checkpoint_id, k));
+      if (row !== undefined && v.form === 'items' && this.memo?.shares(row.payload)) shared = true;
+      return row;
+    };
+    const stored = joinValue(v, rowOf, (reason) => integrity(p, channel, `its value in checkpoint ${r.p.checkpoint_id}: ${reason}`, rowId));
+    return { stored, shared };
   }
 }
 
 /** The values of the channels of `entry` (those in `only`, when given) as stored: joined from their rows, not revived. */
-export async function storedValues(store: CheckpointStore, namespace: string, entry: RowInfo, only?: ReadonlySet<string>): Promise<Map<string, StoredValue>> {
+export async function storedValues(store: RowReads, namespace: string, entry: RowInfo, only?: ReadonlySet<string>): Promise<Map<string, StoredValue>> {
   const out = new Map<string, StoredValue>();
+  for (const [ch, rebuilt] of await rebuiltValues(store, namespace, entry, only)) out.set(ch, rebuilt.stored);
+  return out;
+}
+
+/** {@link storedValues}, each with whether it shares objects with other reads (`store` reading through `memo`). */
+export async function rebuiltValues(store: RowReads, namespace: string, entry: RowInfo, only?: ReadonlySet<string>, memo?: ParsedPayloads): Promise<Map<string, Rebuilt>> {
+  const out = new Map<string, Rebuilt>();
   const channels = channelsOf(entry.p).filter((ch) => only === undefined || only.has(ch));
   if (channels.length === 0) return out;
-  const rebuilder = new ChannelRebuilder(store, namespace);
+  const rebuilder = new ChannelRebuilder(store, namespace, memo);
   await rebuilder.load(entry);
-  for (const ch of channels) out.set(ch, rebuilder.value(entry.p, ch, entry.rowId).stored);
+  for (const ch of channels) out.set(ch, rebuilder.value(entry.p, ch, entry.rowId));
   return out;
 }
