@@ -1,7 +1,7 @@
 import type { ChannelVersions } from '@langchain/langgraph-checkpoint';
 import { CheckpointValidationError, type CheckpointStore, type CreateCheckpointInput, type JsonValue, type PreparedCheckpoint } from '@session-checkpoint/core';
 import { TwoGenerationCache } from '@session-checkpoint/core/toolkit';
-import { cloneJson, jsonBytes, own, recordOf } from '../format/json.js';
+import { jsonBytes, own, recordOf } from '../format/json.js';
 import { cutValue, moveToParts, tryPrepare, type Movable } from '../format/parts.js';
 import { isWriteSegment, type CheckpointPayload, type ListPiece, type StoredValue } from '../format/payloads.js';
 import { partRef, writeRef } from '../format/refs.js';
@@ -277,12 +277,5 @@ export class ListStates extends TwoGenerationCache<string, Map<string, KnownList
       for (const state of lists.values()) bytes += state.s + state.d;
       return Math.max(bytes, floor);
     });
-  }
-
-  /** Remembers the lists a read handed out for checkpoint `key`, copying their JSON now (the read may have handed it out itself). */
-  remember(key: string, lists: ReadonlyMap<string, KnownList>): void {
-    const out = new Map<string, KnownList>();
-    for (const [channel, state] of lists) out.set(channel, { ...state, stored: state.stored.map(cloneJson) });
-    this.set(key, out);
   }
 }
