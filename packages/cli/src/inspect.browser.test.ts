@@ -166,6 +166,36 @@ describe('session-checkpoint inspect on SQLite', () => {
     expect(JSON.parse(taken.stdout)).toMatchObject({ ok: false, type: 'OSError' });
   });
 
+  it.skipIf(!BROWSER)('an answer for the thread shown before, arriving after the thread picked, never replaces its timeline', async () => {
+    browser ??= await launch();
+    const page = await browser.newPage();
+    // Hold back every timeline answer for another thread (the first thread is shown on load) until
+    // the picked thread's timeline is drawn, then let them through: the order a slow server gives.
+    const held: (() => Promise<void>)[] = [];
+    let release!: () => void;
+    const drawn = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/api\/timeline\?/, async (route) => {
+      if (new URL(route.request().url()).searchParams.get('thread') === fixture.thread) return route.continue();
+      let answered!: () => void;
+      const done = new Promise<void>((resolve) => (answered = resolve));
+      held.push(() => done);
+      await drawn;
+      await route.continue();
+      await page.waitForEvent('requestfinished', { predicate: (request) => request === route.request() });
+      answered();
+    });
+    await page.goto(inspector.url);
+    await openThread(page, fixture.thread);
+    expect(held.length).toBeGreaterThan(0);
+    release();
+    await Promise.all(held.map((answered) => answered()));
+    // The held answers have reached the page; the timeline is still the picked thread's.
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))));
+    expect(await page.locator('.entries [data-checkpoint-id]').count()).toBe(fixture.checkpoints.length);
+    expect(await page.locator(`.entries [data-checkpoint-id="${fixture.checkpoints[0]}"]`).count()).toBe(1);
+    await page.close();
+  });
+
   it.skipIf(!BROWSER)('"what the agent believed at step 3 and what changed at step 4" takes two clicks, as it takes two commands', async () => {
     const cli = async (args: string[]) => {
       const r = await runCli([...args, '--store', file, '--thread', fixture.thread], { cwd: dir });

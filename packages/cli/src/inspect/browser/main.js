@@ -4,7 +4,7 @@
 import { getJson, query, threadRefs, view } from './api.js';
 import { SizeChart } from './chart.js';
 import { isMessageList, messageOf, Messages } from './messages.js';
-import { html, render, useEffect, useMemo, useState } from './preact.js';
+import { html, render, useEffect, useMemo, useRef, useState } from './preact.js';
 import { StatsPanel } from './stats.js';
 import { Timeline } from './timeline.js';
 import { Tree } from './tree.js';
@@ -208,10 +208,17 @@ function App() {
     );
   }, []);
 
+  // Each timeline request takes a number; an answer that is not to the newest request is dropped.
+  // Without it a slow answer for the thread shown before (the first thread, picked on load, or a
+  // filter since changed) could land after the newer one and replace its entries.
+  const timelineRequest = useRef(0);
   const loadPage = (before, replace) => {
     setLoading(true);
+    const mine = ++timelineRequest.current;
+    const current = () => mine === timelineRequest.current;
     return getJson(`/api/timeline?${query(ref, { cursor: before, limit: PAGE, changed: filter })}`).then(
       (body) => {
+        if (!current()) return undefined;
         const page = { entries: body.entries.map(view), next: body.next_cursor };
         setEntries((old) => (replace ? page.entries : [...old, ...page.entries]));
         setNext(page.next);
@@ -221,6 +228,7 @@ function App() {
         // The story (nodes, messages added, interrupts) after the page is drawn: it reads states.
         if (!filter) {
           getJson(`/api/story?${query(ref, { cursor: before, limit: PAGE })}`).then(
+            // Matched by checkpoint id, so a story that arrives late for another thread changes nothing.
             (story) => setEntries((old) => old.map((e) => (story.stories[e.id] ? { ...e, story: story.stories[e.id] } : e))),
             () => undefined,
           );
@@ -228,6 +236,7 @@ function App() {
         return page;
       },
       (error) => {
+        if (!current()) return;
         setTimelineError(error);
         setLoading(false);
       },
