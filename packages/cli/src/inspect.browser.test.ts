@@ -190,7 +190,7 @@ describe('session-checkpoint inspect on SQLite', () => {
     release();
     await Promise.all(held.map((answered) => answered()));
     // The held answers have reached the page; the timeline is still the picked thread's.
-    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))));
+    await page.evaluate('new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)))');
     expect(await page.locator('.entries [data-checkpoint-id]').count()).toBe(fixture.checkpoints.length);
     expect(await page.locator(`.entries [data-checkpoint-id="${fixture.checkpoints[0]}"]`).count()).toBe(1);
     await page.close();
