@@ -185,6 +185,31 @@ describe.each(list)('list pieces naming pending writes on $name', (backend) => {
     await saver.deleteThread(thread);
   });
 
+  it.skipIf(!backend.available)('retention removes the kept copies of replaced rows that no piece names, with their checkpoints', async () => {
+    const thread = `named-unnamed-${backend.name}`;
+    // snapshotRatio 0: no list pieces, so no piece names any write; each step's regular write is
+    // then replaced by an interrupt on the same task, which keeps a copy of it.
+    const saver = new SessionCheckpointSaver(store, { snapshotRatio: 0 });
+    let parent: string | undefined;
+    const ids: string[] = [];
+    for (let i = 1; i <= 4; i++) {
+      const c = checkpointWith({ messages: [new HumanMessage({ id: `u${i}`, content: `q${i}` })] }, i);
+      await saver.put(cfg(thread, parent), c, meta(i), { messages: i });
+      await saver.putWrites(cfg(thread, c.id), [['messages', new AIMessage({ id: `a${i}`, content: `a${i}` })]], 'agent');
+      await saver.putWrites(cfg(thread, c.id), [['__interrupt__', [{ value: 'stop' }]]], 'agent');
+      ids.push(c.id);
+      parent = c.id;
+    }
+    const partsOf = async (id: string) => (await store.listBySourceRefPrefix({ namespace: saver.namespace, prefix: `lgp/${checkpointRef(thread, '', id).slice(3)}/`, limit: 100 })).length;
+    for (const id of ids) expect(await partsOf(id)).toBeGreaterThan(0);
+    const report = await saver.prune({ threadId: thread, keepLatest: 1, apply: true });
+    const pruned = report.checkpoints.map((c) => c.checkpointId);
+    expect(pruned.length).toBeGreaterThan(0);
+    for (const id of pruned) expect(await partsOf(id)).toBe(0);
+    for (const id of ids.filter((id) => !pruned.includes(id))) expect(await partsOf(id)).toBeGreaterThan(0);
+    await saver.deleteThread(thread);
+  });
+
   it.skipIf(!backend.available)('without the kept copy of a replaced row, a piece naming it fails closed', async () => {
     const thread = `named-copy-${backend.name}`;
     const { saver, c1, read, copyRef, expected } = await namedStep(thread);

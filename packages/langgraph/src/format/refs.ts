@@ -116,9 +116,14 @@ export function writeRef(threadId: string, checkpointNs: string, checkpointId: s
   return `${checkpointRef(threadId, checkpointNs, checkpointId)}/${part(taskId, MAX_PART.task, 'task_id')}`;
 }
 
+/** The refs of every part row of a checkpoint start with this: `lgp/<thread>/<ns>/<id>/` (its values' parts, its writes' parts, kept copies of its replaced writes). */
+export function partsPrefix(threadId: string, checkpointNs: string, checkpointId: string): string {
+  return `lgp/${checkpointRef(threadId, checkpointNs, checkpointId).slice('lg/'.length)}/`;
+}
+
 /** The ref of part `k` of a split value: `lgp/<thread>/<ns>/<id>/<k>`, outside the `lg/` range checkpoint reads cover. */
 export function partRef(threadId: string, checkpointNs: string, checkpointId: string, k: number): string {
-  return `lgp/${checkpointRef(threadId, checkpointNs, checkpointId).slice('lg/'.length)}/${k}`;
+  return `${partsPrefix(threadId, checkpointNs, checkpointId)}${k}`;
 }
 
 /** The ref of a thread's lock row (inserted and deleted inside one transaction, never committed). */

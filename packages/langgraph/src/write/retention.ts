@@ -1,7 +1,7 @@
 import { INTERRUPT } from '@langchain/langgraph-checkpoint';
 import { CheckpointValidationError, utf8ByteLength, type Checkpoint as StoredRow, type CheckpointStore } from '@session-checkpoint/core';
-import { checkpointPayload, isCheckpointRow, isWriteSegment, keptRowPart, keyOf, valuePartRefs, writePartRefs, writePayload, type CheckpointPayload } from '../format/payloads.js';
-import { checkpointPrefix, writePartRef } from '../format/refs.js';
+import { checkpointPayload, isCheckpointRow, keyOf, writePayload, type CheckpointPayload } from '../format/payloads.js';
+import { checkpointPrefix, partsPrefix } from '../format/refs.js';
 import { allRowsByPrefix } from '../read/entries.js';
 import { lockThread } from './thread-lock.js';
 
@@ -112,24 +112,16 @@ async function pruneThread(store: CheckpointStore, namespace: string, threadId: 
     }
   }
   const rows: StoredRow[] = [];
-  const partRefs: string[] = [];
   for (const k of selected) {
     const e = byKey.get(k) as (typeof all)[number];
     rows.push(e.row, ...(writesOf.get(k) ?? []));
-    partRefs.push(...valuePartRefs(e.p), ...(writesOf.get(k) ?? []).flatMap((w) => writePartRefs(writePayload(w))));
+    // Every part row goes with its checkpoint: its values' and writes' parts, and the copies
+    // write/rows.ts keeps of pending-writes rows a later putWrites replaced (named or not).
+    // Read through the facade, so verified.
+    rows.push(...(await allRowsByPrefix(store, { namespace, prefix: partsPrefix(e.p.thread_id, e.p.checkpoint_ns, e.p.checkpoint_id) })));
     report.checkpoints.push({ threadId, checkpointNs: e.p.checkpoint_ns, checkpointId: e.p.checkpoint_id });
     report.writes += writesOf.get(k)?.length ?? 0;
   }
-  // A pending-writes row that a later putWrites replaced is kept while a piece names it
-  // (write/rows.ts): the copies the thread's pieces name go with the checkpoint whose writes they are.
-  for (const { p } of all) {
-    for (const piece of Object.values(p.lists ?? {})) {
-      if (!selected.has(keyOf({ ...p, checkpoint_id: piece.from }))) continue;
-      for (const s of piece.w ?? []) if (isWriteSegment(s)) partRefs.push(writePartRef(p.thread_id, p.checkpoint_ns, piece.from, s.r, keptRowPart(s.sha)));
-    }
-  }
-  // Parts of split values go with their checkpoint (read through the facade, so verified).
-  if (partRefs.length > 0) rows.push(...(await store.findBySourceRefs(namespace, [...new Set(partRefs)])));
   for (const row of rows) report.freedBytes += utf8ByteLength(row.payloadJson);
   return rows.map((row) => row.id).sort((a, b) => a - b);
 }

@@ -217,8 +217,9 @@ export async function writeTaskRow(store: CheckpointStore, input: (writes: Store
  * SHA-256 ({@link keptRowPart}): a list piece written before the merge may name that row by its
  * SHA-256 (docs/decisions/0036), and its regular writes, which a merge never changes, stay readable
  * through the copy. Only rows with a regular write are kept (no piece names another), and only when
- * the copy fits (the saver names only rows small enough for it). The copy goes with its checkpoint's
- * thread (deleteThread, idle expiry); retention leaves it (it is not listed in the merged row).
+ * the copy fits (the saver names only rows small enough for it). The copy goes with its checkpoint:
+ * retention removes every part row under the checkpoint it prunes, and deleteThread and idle
+ * expiry remove the thread's rows.
  */
 async function keepReplacedRow(tx: CheckpointStore, old: StoredRow, place: { namespace: string; thread: string; ns: string; id: string; taskId: string }): Promise<void> {
   const w = writePayload(old);
