@@ -1,8 +1,9 @@
-import { uuid6, type BaseCheckpointSaver, type Checkpoint, type PendingWrite } from '@langchain/langgraph-checkpoint';
+import { uuid6, type BaseCheckpointSaver, type Checkpoint } from '@langchain/langgraph-checkpoint';
 import { join } from 'node:path';
 import { n, type BenchContext, type Sample } from '../context.js';
 import { opsPerSecond } from '../harness.js';
 import { agentState } from '../payloads.js';
+import { interleavedRounds, saverCalls, THREAD, writes } from '../saver-calls.js';
 import { fileBytes, openOurSqliteSaver, openSqliteSaver, postgresStorage } from '../saver-backends.js';
 import { walPagesOf } from '../wal-pages.js';
 
@@ -14,7 +15,6 @@ import { walPagesOf } from '../wal-pages.js';
  * a chain of checkpoints where one of three channels changes per step.
  */
 
-const THREAD = 'bench-thread';
 type Saver = { name: string; saver: BaseCheckpointSaver; bytes: () => number; close: () => Promise<void>; path: string };
 
 async function savers(dir: string): Promise<Saver[]> {
@@ -51,8 +51,6 @@ async function putChain(saver: BaseCheckpointSaver, thread: string, count: numbe
   return ids;
 }
 
-/** The pending writes of each putWrites: a message and a branch marker, as after an agent step. */
-const writes: PendingWrite[] = [['messages', agentState(512, 3)], ['branch:to:tools', null]];
 
 /** Calls per round of the interleaved write measurement. */
 const ROUND = 100;
@@ -68,48 +66,16 @@ const ROUND = 100;
  */
 async function interleavedWrites(ctx: BenchContext, prefix: string, pair: { name: string; saver: BaseCheckpointSaver }[]): Promise<{ samples: Sample[]; ids: string[][] }> {
   const rounds = Math.ceil(n(ctx, 2000, 150) / ROUND);
-  const chains = pair.map(() => ({ config: { configurable: { thread_id: THREAD, checkpoint_ns: '' } } as { configurable: Record<string, unknown> }, ids: [] as string[], task: 0 }));
-  const profile = agentState(1024, 1);
-  const tools = agentState(1024, 2);
-  const ops = {
-    put: async (k: number, calls: number) => {
-      const chain = chains[k]!;
-      for (let c = 0; c < calls; c++) {
-        const i = chain.ids.length;
-        const checkpoint: Checkpoint = { v: 4, id: uuid6(-1), ts: new Date().toISOString(), channel_values: { messages: agentState(1024, i), profile, tools }, channel_versions: { messages: i + 1, profile: 1, tools: 1 }, versions_seen: { agent: { messages: i } } };
-        const newVersions: Record<string, number> = i === 0 ? { messages: 1, profile: 1, tools: 1 } : { messages: i + 1 };
-        chain.config = (await pair[k]!.saver.put(chain.config, checkpoint, { source: 'loop', step: i, parents: {} }, newVersions)) as typeof chain.config;
-        chain.ids.push(checkpoint.id);
-      }
-    },
-    putWrites: async (k: number, calls: number) => {
-      const chain = chains[k]!;
-      const first = { configurable: { thread_id: THREAD, checkpoint_ns: '', checkpoint_id: chain.ids[0] } };
-      for (let c = 0; c < calls; c++) await pair[k]!.saver.putWrites(first, writes, `task-${chain.task++}`);
-    },
-  };
+  const calls = saverCalls(pair.map((p) => p.saver), 'first');
   const samples: Sample[] = [];
   for (const [op, label] of [['put', 'put (1 of 3 channels changed)'], ['putWrites', 'putWrites (2 writes)']] as const) {
-    for (let k = 0; k < pair.length; k++) await ops[op](k, 20); // untimed: the first calls compile the saver's code
-    const wall = pair.map(() => 0);
-    const cpu = pair.map(() => 0);
-    for (let r = 0; r < rounds; r++) {
-      for (let j = 0; j < pair.length; j++) {
-        const k = (j + r) % pair.length;
-        const cpu0 = process.cpuUsage();
-        const t0 = process.hrtime.bigint();
-        await ops[op](k, ROUND);
-        wall[k]! += Number(process.hrtime.bigint() - t0) / 1e9;
-        const used = process.cpuUsage(cpu0);
-        cpu[k]! += (used.user + used.system) / 1e6;
-      }
-    }
+    const { wall, cpu } = await interleavedRounds(pair.length, rounds, ROUND, calls[op]);
     pair.forEach(({ name }, k) => {
       samples.push({ scenario: `${prefix} ${label}`, impl: name, unit: 'ops/s', value: (rounds * ROUND) / wall[k]! });
       samples.push({ scenario: `${prefix} ${label}, per CPU second`, impl: name, unit: 'ops/s', value: (rounds * ROUND) / cpu[k]! });
     });
   }
-  return { samples, ids: chains.map((c) => c.ids) };
+  return { samples, ids: pair.map((_, k) => calls.ids(k)) };
 }
 
 /** put and putWrites (interleaved), then getTuple (latest and by id) and list(100) of each saver of `pair`, as samples named `<prefix> ...`. */

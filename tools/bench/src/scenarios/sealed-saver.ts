@@ -17,7 +17,7 @@
  *   SC_PG_URL=<url> node tools/bench/dist/main.js --only sealedSaver --runs 5 --no-write
  */
 import type { BaseMessage } from '@langchain/core/messages';
-import { uuid6, type BaseCheckpointSaver, type Checkpoint, type PendingWrite } from '@langchain/langgraph-checkpoint';
+import type { BaseCheckpointSaver } from '@langchain/langgraph-checkpoint';
 import { Keyring, type CheckpointStore } from '@session-checkpoint/core';
 import { SessionCheckpointSaver } from '@session-checkpoint/langgraph';
 import { openPostgresStore, openSqliteStore } from '@session-checkpoint/store-kysely';
@@ -25,7 +25,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { chatGraph, expectedHistory, historyOf, userMessage } from '../chat-graph.js';
 import { n, type BenchContext, type Sample } from '../context.js';
-import { agentState } from '../payloads.js';
+import { interleavedRounds, saverCalls } from '../saver-calls.js';
 import { fileBytes } from '../saver-backends.js';
 import type { RatioSpec } from '../targets.js';
 
@@ -50,9 +50,7 @@ export const SEALED_SAVER_RATIOS: RatioSpec[] = [
 ];
 
 const keys = Keyring.generate('bench');
-const THREAD = 'bench-thread';
 const ROUND = 50;
-const writes: PendingWrite[] = [['messages', agentState(512, 3)], ['branch:to:tools', null]];
 
 interface Opened {
   contender: Contender;
@@ -93,51 +91,15 @@ async function open(ctx: BenchContext, backend: Backend, contender: Contender, l
 async function operations(ctx: BenchContext, backend: Backend, turn: number): Promise<Sample[]> {
   const pair: Opened[] = [];
   for (const contender of CONTENDERS) pair.push(await open(ctx, backend, contender, 'ops'));
-  const profile = agentState(1024, 1);
-  const tools = agentState(1024, 2);
-  const chains = pair.map(() => ({ config: { configurable: { thread_id: THREAD, checkpoint_ns: '' } } as { configurable: Record<string, unknown> }, ids: [] as string[], task: 0 }));
-  const ops: Record<(typeof OPERATIONS)[number], (k: number, calls: number) => Promise<void>> = {
-    put: async (k, calls) => {
-      const chain = chains[k]!;
-      for (let c = 0; c < calls; c++) {
-        const i = chain.ids.length;
-        const checkpoint: Checkpoint = { v: 4, id: uuid6(-1), ts: new Date().toISOString(), channel_values: { messages: agentState(1024, i), profile, tools }, channel_versions: { messages: i + 1, profile: 1, tools: 1 }, versions_seen: { agent: { messages: i } } };
-        const newVersions: Record<string, number> = i === 0 ? { messages: 1, profile: 1, tools: 1 } : { messages: i + 1 };
-        chain.config = (await pair[k]!.saver.put(chain.config, checkpoint, { source: 'loop', step: i, parents: {} }, newVersions)) as typeof chain.config;
-        chain.ids.push(checkpoint.id);
-      }
-    },
-    putWrites: async (k, calls) => {
-      const chain = chains[k]!;
-      const latest = { configurable: { thread_id: THREAD, checkpoint_ns: '', checkpoint_id: chain.ids.at(-1) } };
-      for (let c = 0; c < calls; c++) await pair[k]!.saver.putWrites(latest, writes, `task-${chain.task++}`);
-    },
-    getTuple: async (k, calls) => {
-      const thread = { configurable: { thread_id: THREAD, checkpoint_ns: '' } };
-      for (let c = 0; c < calls; c++) if ((await pair[k]!.saver.getTuple(thread)) === undefined) throw new Error('getTuple found nothing');
-    },
-  };
+  const calls = saverCalls(pair.map((o) => o.saver), 'latest');
   const samples: Sample[] = [];
   try {
     const rounds = Math.ceil(n(ctx, backend === 'SQLite (normal)' ? 1000 : 400, 50) / ROUND);
     for (const op of OPERATIONS) {
-      for (let k = 0; k < pair.length; k++) await ops[op](k, 20); // untimed: compiles the code of both paths
-      const wall = pair.map(() => 0);
-      const cpu = pair.map(() => 0);
-      for (let r = 0; r < rounds; r++) {
-        for (let j = 0; j < pair.length; j++) {
-          const k = (j + r + turn) % pair.length;
-          const cpu0 = process.cpuUsage();
-          const t0 = process.hrtime.bigint();
-          await ops[op](k, ROUND);
-          wall[k]! += Number(process.hrtime.bigint() - t0) / 1e3;
-          const used = process.cpuUsage(cpu0);
-          cpu[k]! += used.user + used.system;
-        }
-      }
+      const { wall, cpu } = await interleavedRounds(pair.length, rounds, ROUND, calls[op], turn);
       pair.forEach(({ contender }, k) => {
-        samples.push({ scenario: opScenario(backend, op, 'wall'), impl: contender, unit: 'µs/op', value: wall[k]! / (rounds * ROUND) });
-        samples.push({ scenario: opScenario(backend, op, 'CPU'), impl: contender, unit: 'µs/op', value: cpu[k]! / (rounds * ROUND) });
+        samples.push({ scenario: opScenario(backend, op, 'wall'), impl: contender, unit: 'µs/op', value: (wall[k]! * 1e6) / (rounds * ROUND) });
+        samples.push({ scenario: opScenario(backend, op, 'CPU'), impl: contender, unit: 'µs/op', value: (cpu[k]! * 1e6) / (rounds * ROUND) });
       });
     }
   } finally {
