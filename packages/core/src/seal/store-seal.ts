@@ -190,7 +190,17 @@ export class StoreSeal {
       createdAt: prepared.createdAt,
       sourceRef: prepared.sourceRef,
     };
-    this.reader.rememberWritten(row, place, key.id, prepared.payloadJson, prepared.payloadSha256);
+    return row;
+  }
+
+  /**
+   * {@link sealedRow} for a create, remembered by the reader as it is written (reading it back is
+   * then a memo hit). Only for a create: its `prepared` carries the plaintext's hash, where a row
+   * re-sealed by rekey or import carries its stored (envelope) hash.
+   */
+  createdRow(prepared: PreparedCheckpoint, id: number, place: ChainPlace): NewCheckpointRow & { id: number } {
+    const row = this.sealedRow(prepared, id, place);
+    this.reader.rememberWritten(row, place, this.active.id, prepared.payloadJson, prepared.payloadSha256);
     return row;
   }
 
@@ -232,7 +242,7 @@ export class StoreSeal {
       acc = xor(acc, term);
       const epoch = cache.store.epoch + 1;
       const storeText = sealStoreHead(active, epoch, acc);
-      const id = await insertWithMeta(adapter, (id) => this.sealedRow(prepared, id, place), { key: STORE_HEAD_KEY, expected: cache.storeText, value: storeText }, [{ key, value: next.text }]);
+      const id = await insertWithMeta(adapter, (id) => this.createdRow(prepared, id, place), { key: STORE_HEAD_KEY, expected: cache.storeText, value: storeText }, [{ key, value: next.text }]);
       if (id === undefined) {
         this.#cache = undefined;
         continue;
@@ -494,7 +504,7 @@ export class SealTx {
     const place: ChainPlace = { link: newLink(), prev: slot.state?.last ?? null };
     const adapter = this.adapter;
     const id = explicitId ?? (adapter.reserveId ? await adapter.reserveId() : await reserveIdByPlaceholder(adapter));
-    await adapter.insert(this.seal.sealedRow(prepared, id, place));
+    await adapter.insert(this.seal.createdRow(prepared, id, place));
     const newest = explicitId === undefined ? newerThanTop(slot.state, prepared.createdAt) : (await adapter.latestRow(prepared.namespace, prepared.sessionId))?.id === id;
     slot.state = appendToHead(slot.state, prepared.namespace, prepared.sessionId, { link: place.link, createdAt: prepared.createdAt }, newest);
     slot.dirty = true;
