@@ -142,6 +142,27 @@ describe.skipIf(!RUNTIME_OK)('migrate --family mastra', () => {
       expect(fileHash(store)).toBe(before);
     }
   });
+
+  it('into a sealed store without its key: refused like every keyless write, nothing written', async () => {
+    const { LibSQLStore } = await import('@mastra/libsql');
+    const file = join(dir, 'mastra-for-sealed.db');
+    const libsql = new LibSQLStore({ id: 'src-sealed', url: `file:${file}` });
+    await libsql.init();
+    await fill((await libsql.getStore('memory')) as MemoryStorage, (await libsql.getStore('workflows')) as WorkflowsStorage);
+    const store = join(dir, 'sealed.sqlite');
+    const keyFile = join(dir, 'sealed.key');
+    await ok(['keys', 'new', '--output', keyFile]);
+    writeFileSync(join(dir, 'seed.json'), '{"seed":1}');
+    await ok(['create', '--store', store, '--key-file', keyFile, '--session-id', 'seed', '--payload-file', join(dir, 'seed.json')]);
+    const before = fileHash(store);
+    const { code, doc } = await call(['migrate', '--from', `libsql:${file}`, '--store', store, '--apply']);
+    expect(doc.ok).toBe(false);
+    expect(doc.type, doc.error).toBe('StoreSecurityError');
+    expect(code).not.toBe(0);
+    expect(fileHash(store)).toBe(before);
+    // With the key it goes in.
+    expect(await ok(['migrate', '--from', `libsql:${file}`, '--store', store, '--key-file', keyFile, '--apply'])).toMatchObject({ dry_run: false, threads: 2, messages: 50 });
+  });
 });
 
 describe.skipIf(RUNTIME_OK)('migrate --family mastra on a Node older than Mastra takes', () => {

@@ -75,7 +75,7 @@ export default defineCommand({
       if (!/^(libsql:|sqlite:|postgres(ql)?:\/\/)/i.test(flags.from)) throw new UsageError('--from must be libsql:PATH or postgres://URL[?schema=S] for --family mastra');
       if (flags.reverse) throw new UsageError('--reverse is for LangGraph savers; Mastra stores are moved in only');
       const onProgress = stderrProgress();
-      return migrateMastraCommand(flags.from, () => (flags.apply ? openStore({ create: true }) : openStoreOrEmpty(openStore)), { apply: flags.apply, namespace: flags.namespace, onProgress });
+      return migrateMastraCommand(flags.from, () => (flags.apply ? openStore({ create: true, write: true }) : openStoreOrEmpty(openStore)), { apply: flags.apply, namespace: flags.namespace, onProgress });
     }
     if (!/^(sqlite:|postgres(ql)?:\/\/)/i.test(flags.from)) throw new UsageError('--from must be sqlite:PATH or postgres://URL[?schema=S]');
     const lg = await langgraph();
