@@ -251,10 +251,11 @@ describe.each(targets)('AI SDK chats and Mastra threads and runs in threads, sta
         }
       }
     }
-    // The chat's third message became "And on Sunday?" at save 4 (the edit), on save 5's line.
-    expect(await ok(['diff', '--thread', 'chat-1', '--first-change', '/2/parts/0/text'])).toMatchObject({ family: 'ai-sdk', checkpoint_id: '4', parent_checkpoint_id: '1', after: 'And on Sunday?' });
-    expect(await ok(['diff', '--thread', 'thread-1', '--first-change', '/thread/title'])).toMatchObject({ family: 'mastra', checkpoint_id: '1', after: 'first' });
-    expect(await ok(['diff', '--thread', 'run-1', '--first-change', '/status'])).toMatchObject({ family: 'mastra-workflow', checkpoint_id: '1', after: 'running' });
+    // The chat's third message became "And on Sunday?" at save 4 (the edit), on save 5's line
+    // (saves 1, 4, 5: `walked` is that whole line, also when the change is found early).
+    expect(await ok(['diff', '--thread', 'chat-1', '--first-change', '/2/parts/0/text'])).toMatchObject({ family: 'ai-sdk', checkpoint_id: '4', parent_checkpoint_id: '1', after: 'And on Sunday?', walked: 3 });
+    expect(await ok(['diff', '--thread', 'thread-1', '--first-change', '/thread/title'])).toMatchObject({ family: 'mastra', checkpoint_id: '1', after: 'first', walked: expected.thread.length });
+    expect(await ok(['diff', '--thread', 'run-1', '--first-change', '/status'])).toMatchObject({ family: 'mastra-workflow', checkpoint_id: '1', after: 'running', walked: expected.run.length });
   });
 
   it.skipIf(!target.available)('bad steps are clear errors', async () => {

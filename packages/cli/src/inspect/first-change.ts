@@ -158,10 +158,11 @@ export async function firstChange(store: CheckpointStore, options: FirstChangeOp
     const line: string[] = [];
     for (let id: string | null = start; id !== null && entries.has(id) && line.length <= entries.size; id = entries.get(id)?.parent_checkpoint_id ?? null) line.push(id);
     line.reverse();
+    // `walked` is the whole line, also when the change is found early (docs/cli.md).
+    base.walked = line.length;
     let before: At = { found: false };
     let beforeId: string | null = null;
     for (const id of line) {
-      base.walked++;
       base.rebuilt++;
       const after = valueAtPointer(frameworkDocument(await frameworkState(store, family, namespace, { ...options, checkpointId: id })), options.pointer);
       if (!same(before, after)) return hit(base, id, beforeId, before, after);
