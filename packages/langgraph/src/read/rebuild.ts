@@ -277,19 +277,20 @@ export class ChannelRebuilder {
    */
   async #loadParts(): Promise<void> {
     const refs: string[] = [];
-    const named: CheckpointPayload[] = [];
+    // A set: a row whose pieces name writes on several channels is asked for once.
+    const named = new Set<CheckpointPayload>();
     for (const { r, ch } of this.#linked()) {
       const piece = own(r.p.lists, ch);
-      if (piece?.w !== undefined) named.push(r.p);
+      if (piece?.w !== undefined) named.add(r.p);
       for (const part of (own(r.p.values, ch) ?? piece)?.parts ?? []) refs.push(partRef(r.p.thread_id, r.p.checkpoint_ns, r.p.checkpoint_id, part.k));
     }
     for (const p of named) for (const ref of namedWriteRefs(p)) if (!this.#parts.has(ref)) refs.push(ref);
-    await rowsByRef(this.store, this.namespace, refs, this.#parts);
-    if (named.length === 0) return;
+    await rowsByRef(this.store, this.namespace, [...new Set(refs)], this.#parts);
+    if (named.size === 0) return;
     this.#writeRows = true;
     const kept: string[] = [];
     for (const p of named) for (const ref of namedWriteRefs(p, this.#parts)) if (!this.#parts.has(ref)) kept.push(ref);
-    if (kept.length > 0) await rowsByRef(this.store, this.namespace, kept, this.#parts);
+    if (kept.length > 0) await rowsByRef(this.store, this.namespace, [...new Set(kept)], this.#parts);
   }
 
   /** The value of `channel` at the checkpoint `p` (one of the rows loaded). */
