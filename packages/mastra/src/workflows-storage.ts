@@ -1,4 +1,4 @@
-import { CheckpointValidationError, utf8ByteLength, type Checkpoint, type CheckpointStore } from '@session-checkpoint/core';
+import { CheckpointValidationError, type Checkpoint, type CheckpointStore, type PreparedCheckpoint } from '@session-checkpoint/core';
 import {
   WorkflowsStorage,
   createEmptyWorkflowSnapshot,
@@ -58,18 +58,9 @@ function runOut(run: StoredRun, latest: { snapshot: unknown; updatedAt: string }
   };
 }
 
-/**
- * A snapshot as JSON (see value-writer.ts's `jsonOf`) and its JSON text's UTF-8 bytes, from one
- * `JSON.stringify`: the bytes decide whether it fits a row.
- */
-function snapshotJson(snapshot: unknown, runId: string): { value: unknown; bytes: number } {
-  let text: string | undefined;
-  try {
-    text = JSON.stringify(snapshot);
-  } catch {
-    return { value: jsonOf(snapshot, `snapshot of run ${runId}`), bytes: Number.POSITIVE_INFINITY };
-  }
-  return text === undefined ? { value: null, bytes: 4 } : { value: JSON.parse(text) as unknown, bytes: utf8ByteLength(text) };
+/** A snapshot as JSON: what Mastra's SQL stores keep (see value-writer.ts's `jsonOf`). */
+function snapshotJson(snapshot: unknown, runId: string): unknown {
+  return jsonOf(snapshot, `snapshot of run ${runId}`);
 }
 
 /**
@@ -160,6 +151,22 @@ export class CheckpointWorkflowsStorage extends WorkflowsStorage {
   }
 
   /**
+   * The snapshot row of persist `seq`, prepared (canonical JSON, SHA-256) when `value` is JSON the
+   * canonicaliser takes and the row fits inline; else `undefined`.
+   */
+  #snapshotRow(workflowName: string, runId: string, seq: number, updatedAt: string, value: unknown): PreparedCheckpoint | undefined {
+    let prepared: PreparedCheckpoint;
+    try {
+      prepared = this.store.prepare({ namespace: this.namespace, sessionId: sessionOf(runId), kind: KINDS.snapshot, name: `snapshot ${seq}`, payload: { workflowName, runId, seq, updatedAt, value } as object, sourceRef: snapshotRef(workflowName, runId, seq) });
+    } catch (error) {
+      if (error instanceof CheckpointValidationError) return undefined;
+      throw error;
+    }
+    // value-writer.ts keeps a value inline only with this much room left in the row.
+    return prepared.payloadBytes + ENVELOPE <= this.store.limits.maxPayloadBytes ? prepared : undefined;
+  }
+
+  /**
    * The next snapshot of a run this object remembers, as one conditional insert outside any
    * transaction: the row goes in only while the store still holds the remembered run record (its
    * SHA-256) and the remembered newest snapshot, and the snapshot's number is still free (the
@@ -168,19 +175,18 @@ export class CheckpointWorkflowsStorage extends WorkflowsStorage {
    * remembered, its record would change, the value needs part rows, or the store refused the
    * insert (another writer moved the run on): the caller then takes the reading transaction.
    */
-  async #persistRemembered(key: string, workflowName: string, runId: string, resourceId: string | undefined, snapshot: unknown, bytes: number, updatedAt: string): Promise<boolean> {
+  async #persistRemembered(key: string, workflowName: string, runId: string, resourceId: string | undefined, value: unknown, updatedAt: string): Promise<boolean> {
     const memo = this.#memo;
     const known = memo?.get(key);
     if (memo === undefined || known === undefined) return false;
     const owner = resourceId ?? known.run.resourceId;
-    const record = recordOf({ workflowName, runId, createdAt: known.run.createdAt, ...(owner === undefined ? {} : { resourceId: owner }) }, snapshot);
+    const record = recordOf({ workflowName, runId, createdAt: known.run.createdAt, ...(owner === undefined ? {} : { resourceId: owner }) }, value);
     if (!sameRun(known.run, record)) return false;
     const seq = known.seq + 1;
-    const fields = { workflowName, runId, seq, updatedAt };
-    if (bytes + utf8ByteLength(JSON.stringify(fields)) + ENVELOPE > this.store.limits.maxPayloadBytes) return false;
-    const prepared = this.store.prepare({ namespace: this.namespace, sessionId: sessionOf(runId), kind: KINDS.snapshot, name: `snapshot ${seq}`, payload: { ...fields, value: snapshot }, sourceRef: snapshotRef(workflowName, runId, seq) });
-    const row = await this.store.insertPreparedIfPresent(prepared, { present: [{ sourceRef: runRef(workflowName, runId), payloadSha256: known.recordSha256 }, { sourceRef: snapshotRef(workflowName, runId, known.seq) }] });
-    if (row === undefined) {
+    const row = this.#snapshotRow(workflowName, runId, seq, updatedAt, value);
+    if (row === undefined) return false;
+    const inserted = await this.store.insertPreparedIfPresent(row, { present: [{ sourceRef: runRef(workflowName, runId), payloadSha256: known.recordSha256 }, { sourceRef: snapshotRef(workflowName, runId, known.seq) }] });
+    if (inserted === undefined) {
       memo.delete(key);
       return false;
     }
@@ -189,10 +195,11 @@ export class CheckpointWorkflowsStorage extends WorkflowsStorage {
   }
 
   override async persistWorkflowSnapshot({ workflowName, runId, resourceId, snapshot, createdAt, updatedAt }: { workflowName: string; runId: string; resourceId?: string; snapshot: WorkflowRunState; createdAt?: Date; updatedAt?: Date }): Promise<void> {
-    const { value, bytes } = snapshotJson(snapshot, runId);
     const key = RunMemo.key(workflowName, runId);
     const stamp = updatedAt?.toISOString() ?? new Date().toISOString();
-    if (await this.#persistRemembered(key, workflowName, runId, resourceId, value, bytes, stamp)) return;
+    // JSON first (a Date becomes its text, an undefined member goes), as @mastra/libsql stores it.
+    const value = snapshotJson(snapshot, runId);
+    if (await this.#persistRemembered(key, workflowName, runId, resourceId, value, stamp)) return;
     const after = await inTransaction(this.store, async (tx) => {
       const previous = await this.#run(tx, workflowName, runId);
       const now = new Date().toISOString();
