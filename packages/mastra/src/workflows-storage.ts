@@ -1,4 +1,4 @@
-import type { Checkpoint, CheckpointStore } from '@session-checkpoint/core';
+import { CheckpointValidationError, type Checkpoint, type CheckpointStore, type PreparedCheckpoint } from '@session-checkpoint/core';
 import {
   WorkflowsStorage,
   createEmptyWorkflowSnapshot,
@@ -19,16 +19,32 @@ import type { StoredRun } from './rows/workflow-types.js';
 import { valuesOf } from './rows/values.js';
 import { domainStore, inTransaction, refAt, rowsByPrefix } from './store-rows.js';
 import { deleteValueRows, jsonOf, putValue } from './value-writer.js';
+import { RunMemo, type RememberedRun } from './run-memo.js';
 
 /** Options of {@link CheckpointWorkflowsStorage}. */
 export interface CheckpointWorkflowsStorageOptions {
   /** Store namespace of the rows. Default is `"mastra"` (shared with the memory domain). */
   namespace?: string;
+  /**
+   * How many runs a persist may remember (their record and newest snapshot number) to write the
+   * next snapshot in one conditional statement; `0` turns that path off (every persist reads the
+   * record and the newest ref in a transaction). Default is 4096.
+   */
+  rememberedRuns?: number;
 }
+
+/** Room in a row for the fields besides the value: value-writer.ts's rule for keeping a value inline. */
+const ENVELOPE = 2048;
 
 /** True when two run records hold the same fields (whatever their key order). */
 function sameRun(a: StoredRun, b: StoredRun): boolean {
   return a.workflowName === b.workflowName && a.runId === b.runId && a.createdAt === b.createdAt && a.resourceId === b.resourceId && a.status === b.status && Object.keys(a).length === Object.keys(b).length;
+}
+
+/** A run's record as a persist writes it: the newest snapshot's status, the run's owner. */
+function recordOf(run: StoredRun, snapshot: unknown): StoredRun {
+  const status = (snapshot as { status?: unknown } | null)?.status;
+  return { workflowName: run.workflowName, runId: run.runId, createdAt: run.createdAt, ...(run.resourceId === undefined ? {} : { resourceId: run.resourceId }), ...(typeof status === 'string' ? { status } : {}) };
 }
 
 function runOut(run: StoredRun, latest: { snapshot: unknown; updatedAt: string }): WorkflowRun {
@@ -40,6 +56,11 @@ function runOut(run: StoredRun, latest: { snapshot: unknown; updatedAt: string }
     updatedAt: new Date(latest.updatedAt),
     ...(run.resourceId === undefined ? {} : { resourceId: run.resourceId }),
   };
+}
+
+/** A snapshot as JSON: what Mastra's SQL stores keep (see value-writer.ts's `jsonOf`). */
+function snapshotJson(snapshot: unknown, runId: string): unknown {
+  return jsonOf(snapshot, `snapshot of run ${runId}`);
 }
 
 /**
@@ -63,11 +84,18 @@ export class CheckpointWorkflowsStorage extends WorkflowsStorage {
   /** The store namespace of the rows. */
   readonly namespace: string;
 
+  /** Runs this object wrote or read last; undefined when the store has no conditional insert. */
+  readonly #memo: RunMemo | undefined;
+
   constructor(store: CheckpointStore, options: CheckpointWorkflowsStorageOptions = {}) {
     super();
     this.store = domainStore(store, 'CheckpointWorkflowsStorage');
     this.namespace = options.namespace ?? MASTRA_NAMESPACE;
     this.store.prepare({ namespace: this.namespace, sessionId: 'x', payload: {} });
+    const remembered = options.rememberedRuns;
+    if (remembered !== undefined && (!Number.isSafeInteger(remembered) || remembered < 0)) throw new CheckpointValidationError('rememberedRuns must be a non-negative integer');
+    const conditional = this.store.adapter?.capabilities?.conditionalInserts === true && typeof this.store.insertPreparedIfPresent === 'function';
+    this.#memo = conditional && remembered !== 0 ? new RunMemo(remembered) : undefined;
   }
 
   override supportsConcurrentUpdates(): boolean {
@@ -75,6 +103,7 @@ export class CheckpointWorkflowsStorage extends WorkflowsStorage {
   }
 
   override async dangerouslyClearAll(): Promise<void> {
+    this.#memo?.clear();
     await inTransaction(this.store, async (tx) => {
       for (const prefix of ['w/', 's/', 'p/s/']) {
         for (;;) {
@@ -105,28 +134,77 @@ export class CheckpointWorkflowsStorage extends WorkflowsStorage {
    * Writes the next snapshot of a run in the caller's transaction, and its run record when that
    * changes (a new run, another status or resource): the record is small and rewritten only then,
    * so most persists are one read of the record, one of the newest snapshot's ref and one insert.
+   * Returns what the run is after it, for the memo (set once the transaction has committed).
    */
-  async #persist(tx: CheckpointStore, previous: { row: Checkpoint; run: StoredRun } | undefined, run: StoredRun, snapshot: unknown, updatedAt: string): Promise<void> {
+  async #persist(tx: CheckpointStore, previous: { row: Checkpoint; run: StoredRun } | undefined, run: StoredRun, snapshot: unknown, updatedAt: string): Promise<RememberedRun> {
     const newest = await refAt(tx, this.namespace, snapshotPrefix(run.workflowName, run.runId), 0, true);
     const seq = newest === undefined ? 1 : seqOf(newest) + 1;
     const sessionId = sessionOf(run.runId);
-    const status = (snapshot as { status?: unknown } | null)?.status;
     await putValue(tx, { namespace: this.namespace, sessionId, kind: KINDS.snapshot, name: `snapshot ${seq}`, ref: snapshotRef(run.workflowName, run.runId, seq), fields: { workflowName: run.workflowName, runId: run.runId, seq, updatedAt }, value: snapshot });
-    const record: StoredRun = { workflowName: run.workflowName, runId: run.runId, createdAt: run.createdAt, ...(run.resourceId === undefined ? {} : { resourceId: run.resourceId }), ...(typeof status === 'string' ? { status } : {}) };
+    const record = recordOf(run, snapshot);
     // Field by field: the stored record comes back with its keys sorted (canonical JSON), so its
     // JSON.stringify never equals the new record's, and every persist rewrote the record.
-    if (previous && sameRun(previous.run, record)) return;
+    if (previous && sameRun(previous.run, record)) return { run: previous.run, recordSha256: previous.row.payloadSha256, seq };
     if (previous) await deleteValueRows(tx, this.namespace, [previous.row]);
-    await tx.create({ namespace: this.namespace, sessionId, kind: KINDS.run, name: run.workflowName.slice(0, 200) || 'run', payload: record as unknown as object, sourceRef: runRef(run.workflowName, run.runId) });
+    const written = await tx.create({ namespace: this.namespace, sessionId, kind: KINDS.run, name: run.workflowName.slice(0, 200) || 'run', payload: record as unknown as object, sourceRef: runRef(run.workflowName, run.runId) });
+    return { run: record, recordSha256: written.payloadSha256, seq };
+  }
+
+  /**
+   * The snapshot row of persist `seq`, prepared (canonical JSON, SHA-256) when `value` is JSON the
+   * canonicaliser takes and the row fits inline; else `undefined`.
+   */
+  #snapshotRow(workflowName: string, runId: string, seq: number, updatedAt: string, value: unknown): PreparedCheckpoint | undefined {
+    let prepared: PreparedCheckpoint;
+    try {
+      prepared = this.store.prepare({ namespace: this.namespace, sessionId: sessionOf(runId), kind: KINDS.snapshot, name: `snapshot ${seq}`, payload: { workflowName, runId, seq, updatedAt, value } as object, sourceRef: snapshotRef(workflowName, runId, seq) });
+    } catch (error) {
+      if (error instanceof CheckpointValidationError) return undefined;
+      throw error;
+    }
+    // value-writer.ts keeps a value inline only with this much room left in the row.
+    return prepared.payloadBytes + ENVELOPE <= this.store.limits.maxPayloadBytes ? prepared : undefined;
+  }
+
+  /**
+   * The next snapshot of a run this object remembers, as one conditional insert outside any
+   * transaction: the row goes in only while the store still holds the remembered run record (its
+   * SHA-256) and the remembered newest snapshot, and the snapshot's number is still free (the
+   * unique source ref). Snapshots are numbered densely from 1 by every writer, so the remembered
+   * one present and the next one free means it is the newest. `false` when the run is not
+   * remembered, its record would change, the value needs part rows, or the store refused the
+   * insert (another writer moved the run on): the caller then takes the reading transaction.
+   */
+  async #persistRemembered(key: string, workflowName: string, runId: string, resourceId: string | undefined, value: unknown, updatedAt: string): Promise<boolean> {
+    const memo = this.#memo;
+    const known = memo?.get(key);
+    if (memo === undefined || known === undefined) return false;
+    const owner = resourceId ?? known.run.resourceId;
+    const record = recordOf({ workflowName, runId, createdAt: known.run.createdAt, ...(owner === undefined ? {} : { resourceId: owner }) }, value);
+    if (!sameRun(known.run, record)) return false;
+    const seq = known.seq + 1;
+    const row = this.#snapshotRow(workflowName, runId, seq, updatedAt, value);
+    if (row === undefined) return false;
+    const inserted = await this.store.insertPreparedIfPresent(row, { present: [{ sourceRef: runRef(workflowName, runId), payloadSha256: known.recordSha256 }, { sourceRef: snapshotRef(workflowName, runId, known.seq) }] });
+    if (inserted === undefined) {
+      memo.delete(key);
+      return false;
+    }
+    memo.set(key, { run: known.run, recordSha256: known.recordSha256, seq });
+    return true;
   }
 
   override async persistWorkflowSnapshot({ workflowName, runId, resourceId, snapshot, createdAt, updatedAt }: { workflowName: string; runId: string; resourceId?: string; snapshot: WorkflowRunState; createdAt?: Date; updatedAt?: Date }): Promise<void> {
-    const value = jsonOf(snapshot, `snapshot of run ${runId}`);
-    await inTransaction(this.store, async (tx) => {
+    const key = RunMemo.key(workflowName, runId);
+    const stamp = updatedAt?.toISOString() ?? new Date().toISOString();
+    // JSON first (a Date becomes its text, an undefined member goes), as @mastra/libsql stores it.
+    const value = snapshotJson(snapshot, runId);
+    if (await this.#persistRemembered(key, workflowName, runId, resourceId, value, stamp)) return;
+    const after = await inTransaction(this.store, async (tx) => {
       const previous = await this.#run(tx, workflowName, runId);
       const now = new Date().toISOString();
       const owner = resourceId ?? previous?.run.resourceId;
-      await this.#persist(tx, previous, {
+      return this.#persist(tx, previous, {
         workflowName,
         runId,
         ...(owner === undefined ? {} : { resourceId: owner }),
@@ -134,6 +212,7 @@ export class CheckpointWorkflowsStorage extends WorkflowsStorage {
         createdAt: previous?.run.createdAt ?? createdAt?.toISOString() ?? now,
       }, value, updatedAt?.toISOString() ?? now);
     });
+    this.#memo?.set(key, after);
   }
 
   override async loadWorkflowSnapshot({ workflowName, runId }: { workflowName: string; runId: string }): Promise<WorkflowRunState | null> {
@@ -145,15 +224,17 @@ export class CheckpointWorkflowsStorage extends WorkflowsStorage {
    * that does not exist is `missing`'s answer, or, with `create`, starts from an empty snapshot.
    */
   async #update<T>(workflowName: string, runId: string, change: (snapshot: WorkflowRunState) => { snapshot?: WorkflowRunState; result: T }, missing: T, create = false): Promise<T> {
-    return inTransaction(this.store, async (tx) => {
+    const { result, after } = await inTransaction(this.store, async (tx): Promise<{ result: T; after?: RememberedRun }> => {
       const previous = await this.#run(tx, workflowName, runId);
-      if (!previous && !create) return missing;
+      if (!previous && !create) return { result: missing };
       const snapshot = (previous ? ((await this.#latest(tx, workflowName, runId))?.snapshot as WorkflowRunState | undefined) : undefined) ?? ({ ...createEmptyWorkflowSnapshot(runId), requestContext: {} } as WorkflowRunState);
       const { snapshot: next, result } = change(snapshot);
       const now = new Date().toISOString();
-      if (next !== undefined) await this.#persist(tx, previous, previous ? previous.run : { workflowName, runId, createdAt: now }, jsonOf(next, `snapshot of run ${runId}`), now);
-      return result;
+      const after = next === undefined ? undefined : await this.#persist(tx, previous, previous ? previous.run : { workflowName, runId, createdAt: now }, jsonOf(next, `snapshot of run ${runId}`), now);
+      return { result, after };
     });
+    if (after !== undefined) this.#memo?.set(RunMemo.key(workflowName, runId), after);
+    return result;
   }
 
   override async updateWorkflowResults({ workflowName, runId, stepId, result, requestContext }: { workflowName: string; runId: string; stepId: string; result: StepResult<any, any, any, any>; requestContext: Record<string, any> }): Promise<Record<string, StepResult<any, any, any, any>>> {
@@ -206,6 +287,7 @@ export class CheckpointWorkflowsStorage extends WorkflowsStorage {
   }
 
   override async deleteWorkflowRunById({ runId, workflowName }: { runId: string; workflowName: string }): Promise<void> {
+    this.#memo?.delete(RunMemo.key(workflowName, runId));
     await inTransaction(this.store, async (tx) => {
       const found = await this.#run(tx, workflowName, runId);
       const snapshots = await rowsByPrefix(tx, this.namespace, snapshotPrefix(workflowName, runId));

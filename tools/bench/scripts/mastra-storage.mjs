@@ -15,6 +15,8 @@
 // PostgreSQL (when SC_PG_URL is set): a schema of its own per contender and run, dropped after.
 //
 // Usage: node tools/bench/scripts/mastra-storage.mjs [runs=5] [contenders=ours-sqlite,libsql,ours-pg,mastra-pg]
+// With SC_MASTRA_BASELINE=<a copy of packages/mastra/dist inside the repository> the contenders
+// base-sqlite and base-pg run that build too (a before/after in the same run).
 // (Node 22.13+, after `npm run build`). Prints one JSON line per contender and run, then medians and ratios.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -31,7 +33,8 @@ if (process.env.SC_MASTRA_BENCH_CHILD) {
 } else {
   const runs = Number(process.argv[2] ?? 5);
   const pg = process.env.SC_PG_URL;
-  const contenders = (process.argv[3] ?? 'ours-sqlite,libsql,ours-pg,mastra-pg').split(',').filter((c) => pg || !c.endsWith('-pg'));
+  const base = process.env.SC_MASTRA_BASELINE ? ',base-sqlite,base-pg' : '';
+  const contenders = (process.argv[3] ?? `ours-sqlite,libsql,ours-pg,mastra-pg${base}`).split(',').filter((c) => pg || !c.endsWith('-pg'));
   const dir = mkdtempSync(join(tmpdir(), 'sc-mastra-bench-'));
   const results = new Map(contenders.map((c) => [c, []]));
   try {
@@ -52,7 +55,7 @@ if (process.env.SC_MASTRA_BENCH_CHILD) {
   for (const phase of PHASES) {
     console.log(`  ${phase.padEnd(8)} ${contenders.map((c) => `${c} ${median(results.get(c).map((r) => r[phase].cpu)).toFixed(0)} / ${median(results.get(c).map((r) => r[phase].wall)).toFixed(0)}`).join('   ')}`);
   }
-  const pairs = [['ours-sqlite', 'libsql'], ['ours-pg', 'mastra-pg']].filter(([a, b]) => results.has(a) && results.has(b));
+  const pairs = [['ours-sqlite', 'libsql'], ['ours-pg', 'mastra-pg'], ['base-sqlite', 'libsql'], ['base-pg', 'mastra-pg']].filter(([a, b]) => results.has(a) && results.has(b));
   console.log('\nthroughput ratios (ours / theirs; above 1 is faster), median of per-run ratios [min-max]:');
   for (const [a, b] of pairs) {
     for (const phase of PHASES) {
@@ -108,11 +111,14 @@ async function child(who, dir) {
 }
 
 async function open(who, dir, schema) {
-  if (who === 'ours-sqlite' || who === 'ours-pg') {
+  if (who === 'ours-sqlite' || who === 'ours-pg' || who === 'base-sqlite' || who === 'base-pg') {
     const { openSqliteStore, openPostgresStore } = await import('@session-checkpoint/store-kysely');
-    const { CheckpointMemoryStorage, CheckpointWorkflowsStorage } = await import('@session-checkpoint/mastra');
-    const store = who === 'ours-sqlite' ? await openSqliteStore(join(dir, 'ours.sqlite'), { durability: 'normal' }) : await openPostgresStore(process.env.SC_PG_URL, { schema });
-    const drop = who === 'ours-pg' ? () => dropSchema(schema) : async () => undefined;
+    const { pathToFileURL } = await import('node:url');
+    const { resolve } = await import('node:path');
+    const built = who.startsWith('base-') ? pathToFileURL(join(resolve(process.env.SC_MASTRA_BASELINE), 'index.js')).href : '@session-checkpoint/mastra';
+    const { CheckpointMemoryStorage, CheckpointWorkflowsStorage } = await import(built);
+    const store = who.endsWith('-sqlite') ? await openSqliteStore(join(dir, 'ours.sqlite'), { durability: 'normal' }) : await openPostgresStore(process.env.SC_PG_URL, { schema });
+    const drop = who.endsWith('-pg') ? () => dropSchema(schema) : async () => undefined;
     return { memory: new CheckpointMemoryStorage(store), workflows: new CheckpointWorkflowsStorage(store), close: async () => (await store.close(), await drop()) };
   }
   if (who === 'libsql') {
