@@ -14,114 +14,20 @@ import type {
   UpdateBufferedReflectionInput,
   UpdateObservationalMemoryConfigInput,
 } from '@mastra/core/storage';
-import { idPart, pad, sessionOf } from './rows/refs.js';
+import { changesPrefix, changeRef, idRef, OM_KINDS, omLookupKey, recordPrefix, recordRef, GENERATIONS, type IdFields, type RecordFields, type StoredChunk, type StoredObservationalMemory } from './rows/observational-memory.js';
+import { sessionOf } from './rows/refs.js';
 import { valuesOf } from './rows/values.js';
 import { inTransaction, refAt, rowsByPrefix } from './store-rows.js';
 import { deleteValueRows, jsonOf, putValue } from './value-writer.js';
 
+export { OM_KINDS, OM_PREFIXES, omLookupKey, type StoredObservationalMemory } from './rows/observational-memory.js';
+
 /*
- * Mastra's observational memory (OM) over the store. Mastra keeps, per thread (scope "thread") or
- * per resource (scope "resource"), a list of records, one per generation: a reflection starts a
- * new record and the older ones stay as history. Each record is updated in place by Mastra's own
- * adapters; here every update is a new version kept as a row.
- *
- * Rows (one namespace, next to the memory domain's; <key> is the escaped lookup key
- * "thread:<threadId>" or "resource:<resourceId>", as @mastra/libsql and @mastra/pg name it):
- *
- *   o/<key>/<inverted generation>/<n>   record n of the key as it is now (kind mastra.om): a range
- *                                       read of o/<key>/ is the key's records newest generation
- *                                       first, records of one generation in the order they were
- *                                       made (as @mastra/libsql orders them)
- *   oc/<key>/<n>/<version>              version <version> of record n (kind mastra.om-change): the
- *                                       whole record for the version that made it, else the
- *                                       fields the update set (folding them gives any version)
- *   oi/<record id>                      where record <id> lives (kind mastra.om-id): its key and row
- *   p/<ref>/<k>                         part k of a value larger than a row (value-writer.ts)
- *
- * The stored record is the columns @mastra/libsql keeps (JSON: dates as ISO text), and a read
- * gives the record as @mastra/libsql's parseOMRow does, with dates as `Date` (also those of the
- * buffered chunks, where libsql gives their JSON text).
+ * Mastra's observational memory (OM) over the store: the rows are laid out in
+ * rows/observational-memory.ts (a record row per record, its current version; a change row per
+ * version; an id row), and each method here is one store transaction that reads (verified) and
+ * writes them as Mastra's SQL adapters read and write their table's row.
  */
-
-/** Row kinds of observational memory. */
-export const OM_KINDS = {
-  /** An OM record as it is now (its newest version). */
-  record: 'mastra.om',
-  /** One version of an OM record: what made it or what an update set. */
-  change: 'mastra.om-change',
-  /** Where an OM record id lives. */
-  id: 'mastra.om-id',
-} as const;
-
-/** Ref prefixes of the OM rows (with their part rows), for a clear of the whole namespace. */
-export const OM_PREFIXES = ['o/', 'oc/', 'oi/', 'p/o/', 'p/oc/'] as const;
-
-/** Generations are stored inverted below this, so an ascending range read is newest first. */
-const GENERATIONS = 1e15;
-
-/** The lookup key of a thread's or a resource's OM, as Mastra's SQL adapters have it. */
-export function omLookupKey(threadId: string | null | undefined, resourceId: string): string {
-  return threadId ? `thread:${threadId}` : `resource:${resourceId}`;
-}
-
-const recordPrefix = (lookupKey: string): string => `o/${idPart(lookupKey)}/`;
-const recordRef = (lookupKey: string, generation: number, n: number): string => `${recordPrefix(lookupKey)}${pad(GENERATIONS - 1 - generation)}/${pad(n)}`;
-const changesPrefix = (lookupKey: string): string => `oc/${idPart(lookupKey)}/`;
-const changeRef = (lookupKey: string, n: number, version: number): string => `${changesPrefix(lookupKey)}${pad(n)}/${pad(version)}`;
-const idRef = (recordId: string): string => `oi/${idPart(recordId)}`;
-
-/** A buffered chunk as stored (JSON). */
-type StoredChunk = Omit<BufferedObservationChunk, 'lastObservedAt' | 'createdAt'> & { lastObservedAt?: string; createdAt?: string };
-
-/** An OM record as stored: the columns @mastra/libsql keeps, as JSON. */
-export interface StoredObservationalMemory {
-  id: string;
-  lookupKey: string;
-  scope: string;
-  resourceId: string | null;
-  threadId: string | null;
-  activeObservations: string;
-  originType: string;
-  config: Record<string, unknown>;
-  generationCount: number;
-  lastObservedAt: string | null;
-  pendingMessageTokens: number;
-  totalTokensObserved: number;
-  observationTokenCount: number;
-  observedMessageIds: string[] | null;
-  bufferedObservationChunks: StoredChunk[] | null;
-  bufferedReflection: string | null;
-  bufferedReflectionTokens: number | null;
-  bufferedReflectionInputTokens: number | null;
-  reflectedObservationLineCount: number | null;
-  isObserving: unknown;
-  isReflecting: unknown;
-  isBufferingObservation: unknown;
-  isBufferingReflection: unknown;
-  lastBufferedAtTokens: unknown;
-  lastBufferedAtTime: string | null;
-  observedTimezone: string | null;
-  metadata: Record<string, unknown> | null;
-  createdAt: string;
-  updatedAt: string;
-}
-
-/** What an OM record row's payload holds besides the value. */
-interface RecordFields {
-  recordId: string;
-  lookupKey: string;
-  generationCount: number;
-  n: number;
-  version: number;
-  createdAt: string;
-}
-
-/** What an OM id row's payload holds. */
-interface IdFields {
-  recordId: string;
-  lookupKey: string;
-  ref: string;
-}
 
 /** A date's ISO text, failing as Mastra's SQL adapters do (`toISOString` of a non-date throws). */
 function iso(value: Date | undefined | null): string {
