@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { readFixtureJson } from '@session-checkpoint/fixtures';
 import { openSqliteStore } from '@session-checkpoint/store-kysely';
 import { afterAll, describe, expect, it } from 'vitest';
-import { mastraRunState, mastraRunTimeline, mastraThreadState, mastraThreadTimeline } from './rows/index.js';
+import { mastraObservationalMemoryVersion, mastraRunState, mastraRunTimeline, mastraThreadState, mastraThreadTimeline } from './rows/index.js';
 import { RUNTIME_OK, tempDir } from './test-support/backends.js';
 
 /*
@@ -12,7 +12,8 @@ import { RUNTIME_OK, tempDir } from './test-support/backends.js';
  * store-kysely's test-support/python_reference_ops.py models them): it opens the file, verifies
  * every row (canonical JSON, SHA-256), exports a bundle in its layout and imports it into a new
  * store file; that file, opened here, gives the same threads, messages, resources, memory
- * versions and workflow snapshots (one larger than a row, cut over part rows), and verifies.
+ * versions, observational-memory records and their versions, and workflow snapshots (one larger
+ * than a row, cut over part rows), and verifies.
  */
 
 const SCRIPT = fileURLToPath(new URL('../../store-kysely/src/test-support/python_reference_ops.py', import.meta.url));
@@ -36,12 +37,18 @@ describe.skipIf(python.status !== 0 || !RUNTIME_OK)('Mastra rows in the Python t
     // A batch larger than a change row keeps inline (16 KiB): its messages go to part rows of the change.
     await memory.saveMessages({ messages: Array.from({ length: 40 }, (_, i) => ({ id: `b${i}`, threadId: 'thread-é', resourceId: 'user-1', role: 'user' as const, createdAt: new Date(at.getTime() + 10_000 + i), content: { format: 2 as const, parts: [{ type: 'text' as const, text: `batch ${i} ${'ü'.repeat(600)}` }] } })) });
     await memory.updateResource({ resourceId: 'user-1', workingMemory: '# User\n- likes tea' });
+    // Observational memory: a record with versions, one larger than a row (part rows).
+    const om = await memory.initializeObservationalMemory({ threadId: 'thread-é', resourceId: 'user-1', scope: 'thread', config: { observation: { messageTokens: 1000 } } });
+    await memory.updateActiveObservations({ id: om.id, observations: `- likes tea ☕\n${'- ü observation\n'.repeat(80_000)}`, tokenCount: 12, lastObservedAt: at, observedMessageIds: ['m0'] });
+    await memory.setObservingFlag(om.id, true);
     await workflows.persistWorkflowSnapshot({ workflowName: 'payout', runId: 'run-1', snapshot: { runId: 'run-1', status: 'running', context: {} } as never });
     await workflows.persistWorkflowSnapshot({ workflowName: 'payout', runId: 'run-1', snapshot: { runId: 'run-1', status: 'suspended', context: { big: { output: 'y'.repeat(1_200_000) } } } as never });
     const read = async (s: typeof store) => ({
       messages: await new CheckpointMemoryStorage(s).listMessages({ threadId: 'thread-é', perPage: false }),
       thread: await new CheckpointMemoryStorage(s).getThreadById({ threadId: 'thread-é' }),
       resource: await new CheckpointMemoryStorage(s).getResourceById({ resourceId: 'user-1' }),
+      om: await new CheckpointMemoryStorage(s).getObservationalMemoryHistory('thread-é', 'user-1'),
+      omVersions: await Promise.all([1, 2, 3].map((version) => mastraObservationalMemoryVersion(s, { recordId: om.id, version }))),
       versions: await Promise.all([1, 2, 3, 4].map((step) => mastraThreadState(s, { threadId: 'thread-é', step }))),
       changes: await mastraThreadTimeline(s, { threadId: 'thread-é' }),
       snapshot: await new CheckpointWorkflowsStorage(s).loadWorkflowSnapshot({ workflowName: 'payout', runId: 'run-1' }),
@@ -65,6 +72,9 @@ describe.skipIf(python.status !== 0 || !RUNTIME_OK)('Mastra rows in the Python t
       expect((await back.list({ namespace: 'mastra', limit: 1000 })).some((r) => r.kind === 'mastra.part')).toBe(true);
       expect((await back.list({ namespace: 'mastra', limit: 1000 })).some((r) => r.kind === 'mastra.part' && r.sourceRef?.startsWith('p/c/'))).toBe(true);
       expect(after.versions[3]?.messages).toHaveLength(43);
+      expect(after.om[0]?.activeObservations).toMatch(/^- likes tea ☕/);
+      expect((await back.list({ namespace: 'mastra', limit: 1000 })).some((r) => r.kind === 'mastra.part' && r.sourceRef?.startsWith('p/o/'))).toBe(true);
+      expect(after.omVersions.map((v) => v.op)).toEqual(['initialize', 'updateActiveObservations', 'set isObserving']);
       expect((await back.verify()).failures).toEqual([]);
     } finally {
       await back.close();

@@ -17,7 +17,19 @@ import {
   type StorageListThreadsInput,
   type StorageListThreadsOutput,
   type StorageResourceType,
+  type CreateObservationalMemoryInput,
+  type CreateReflectionGenerationInput,
+  type ObservationalMemoryHistoryOptions,
+  type ObservationalMemoryRecord,
+  type SwapBufferedReflectionToActiveInput,
+  type SwapBufferedToActiveInput,
+  type SwapBufferedToActiveResult,
+  type UpdateActiveObservationsInput,
+  type UpdateBufferedObservationsInput,
+  type UpdateBufferedReflectionInput,
+  type UpdateObservationalMemoryConfigInput,
 } from '@mastra/core/storage';
+import { ObservationalMemoryRows, OM_PREFIXES } from './observational-memory.js';
 import { KINDS, MASTRA_NAMESPACE } from './rows/namespace.js';
 import { changePrefix, changeRef, messageIdRef, messagePrefix, messageRef, resourceRef, seqOf, sessionOf, threadRef } from './rows/refs.js';
 import { valuesOf } from './rows/values.js';
@@ -87,8 +99,8 @@ function sortMessages(messages: MastraDBMessage[], direction: 'ASC' | 'DESC'): M
  * and every change of a thread's memory is also kept as a change row, so the memory an agent had
  * at each step can be rebuilt (`@session-checkpoint/mastra/rows`).
  *
- * Observational memory is not implemented (`supportsObservationalMemory` is false, as Mastra's
- * default for custom adapters): Mastra then refuses that feature with its own message.
+ * Observational memory is implemented too (observational-memory.ts): each record's every update
+ * is a version row, the newest its current state.
  *
  * @example
  * ```ts
@@ -168,7 +180,7 @@ export class CheckpointMemoryStorage extends MemoryStorage {
 
   override async dangerouslyClearAll(): Promise<void> {
     await inTransaction(this.store, async (tx) => {
-      for (const prefix of ['t/', 'm/', 'i/', 'c/', 'r/', 'p/t/', 'p/m/', 'p/c/', 'p/r/']) {
+      for (const prefix of ['t/', 'm/', 'i/', 'c/', 'r/', 'p/t/', 'p/m/', 'p/c/', 'p/r/', ...OM_PREFIXES]) {
         for (;;) {
           // Raw rows: a row that fails verification is cleared too (this is the tests' reset).
           const rows = await rawRange(tx, { namespace: this.namespace, prefix, limit: 500 });
@@ -596,5 +608,83 @@ export class CheckpointMemoryStorage extends MemoryStorage {
       await this.#putResource(tx, resource);
       return resource;
     });
+  }
+
+  // ---- observational memory (observational-memory.ts) ------------------------------------------
+
+  override readonly supportsObservationalMemory = true;
+  #omRows: ObservationalMemoryRows | undefined;
+
+  /** The OM rows of this domain (made on first use: the store and namespace are set by then). */
+  get #om(): ObservationalMemoryRows {
+    return (this.#omRows ??= new ObservationalMemoryRows(this.store, this.namespace, (target, source) => this.deepMergeConfig(target, source)));
+  }
+
+  override getObservationalMemory(threadId: string | null, resourceId: string): Promise<ObservationalMemoryRecord | null> {
+    return this.#om.get(threadId, resourceId);
+  }
+
+  override getObservationalMemoryHistory(threadId: string | null, resourceId: string, limit?: number, options?: ObservationalMemoryHistoryOptions): Promise<ObservationalMemoryRecord[]> {
+    return this.#om.history(threadId, resourceId, limit, options);
+  }
+
+  override initializeObservationalMemory(input: CreateObservationalMemoryInput): Promise<ObservationalMemoryRecord> {
+    return this.#om.initialize(input);
+  }
+
+  override insertObservationalMemoryRecord(record: ObservationalMemoryRecord): Promise<void> {
+    return this.#om.insert(record);
+  }
+
+  override updateActiveObservations(input: UpdateActiveObservationsInput): Promise<void> {
+    return this.#om.updateActive(input);
+  }
+
+  override updateBufferedObservations(input: UpdateBufferedObservationsInput): Promise<void> {
+    return this.#om.updateBuffered(input);
+  }
+
+  override swapBufferedToActive(input: SwapBufferedToActiveInput): Promise<SwapBufferedToActiveResult> {
+    return this.#om.swapBufferedToActive(input);
+  }
+
+  override createReflectionGeneration(input: CreateReflectionGenerationInput): Promise<ObservationalMemoryRecord> {
+    return this.#om.createReflectionGeneration(input);
+  }
+
+  override updateBufferedReflection(input: UpdateBufferedReflectionInput): Promise<void> {
+    return this.#om.updateBufferedReflection(input);
+  }
+
+  override swapBufferedReflectionToActive(input: SwapBufferedReflectionToActiveInput): Promise<ObservationalMemoryRecord> {
+    return this.#om.swapBufferedReflectionToActive(input);
+  }
+
+  override setReflectingFlag(id: string, isReflecting: boolean): Promise<void> {
+    return this.#om.setFlag(id, 'isReflecting', isReflecting);
+  }
+
+  override setObservingFlag(id: string, isObserving: boolean): Promise<void> {
+    return this.#om.setFlag(id, 'isObserving', isObserving);
+  }
+
+  override setBufferingObservationFlag(id: string, isBuffering: boolean, lastBufferedAtTokens?: number): Promise<void> {
+    return this.#om.setFlag(id, 'isBufferingObservation', isBuffering, lastBufferedAtTokens);
+  }
+
+  override setBufferingReflectionFlag(id: string, isBuffering: boolean): Promise<void> {
+    return this.#om.setFlag(id, 'isBufferingReflection', isBuffering);
+  }
+
+  override clearObservationalMemory(threadId: string | null, resourceId: string): Promise<void> {
+    return this.#om.clear(threadId, resourceId);
+  }
+
+  override setPendingMessageTokens(id: string, tokenCount: number): Promise<void> {
+    return this.#om.setPendingMessageTokens(id, tokenCount);
+  }
+
+  override updateObservationalMemoryConfig(input: UpdateObservationalMemoryConfigInput): Promise<void> {
+    return this.#om.updateConfig(input);
   }
 }

@@ -106,10 +106,11 @@ const PUBLIC_NAMES = {
     'createMastraStorage', 'migrateMastra', 'openMastraStore',
   ],
   'mastra/rows': [
-    'ChangePayload', 'KINDS', 'MASTRA_NAMESPACE', 'MastraChangeEntry', 'MastraRowsPlace', 'MastraRunState',
-    'MastraRunSummary', 'MastraSnapshotEntry', 'MastraThreadState', 'MastraThreadSummary', 'StoredMessage', 'StoredRun',
-    'StoredThread', 'mastraRunState', 'mastraRunTimeline', 'mastraRuns', 'mastraThreadState', 'mastraThreadTimeline',
-    'mastraThreads',
+    'ChangePayload', 'KINDS', 'MASTRA_NAMESPACE', 'MastraChangeEntry', 'MastraObservationalMemorySummary',
+    'MastraObservationalMemoryVersion', 'MastraRowsPlace', 'MastraRunState', 'MastraRunSummary', 'MastraSnapshotEntry',
+    'MastraThreadState', 'MastraThreadSummary', 'OM_KINDS', 'StoredChunk', 'StoredMessage', 'StoredObservationalMemory',
+    'StoredRun', 'StoredThread', 'mastraObservationalMemory', 'mastraObservationalMemoryVersion', 'mastraRunState',
+    'mastraRunTimeline', 'mastraRuns', 'mastraThreadState', 'mastraThreadTimeline', 'mastraThreads',
   ],
   'langgraph/rows': [
     'CheckpointSelector', 'LANGGRAPH_NAMESPACE', 'LanggraphState', 'LanggraphThreadSummary', 'LanggraphTimelineEntry',

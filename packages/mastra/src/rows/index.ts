@@ -2,7 +2,8 @@
  * `@session-checkpoint/mastra/rows`: reads the Mastra rows without loading `@mastra/*` (a lint
  * test walks the import graph): the threads of a store, a thread's changes (its memory versions)
  * and what the agent had in memory after any change; the workflow runs, each run's snapshots and
- * the snapshot after any persist. The storage domains write with the same
+ * the snapshot after any persist; the observational memory records of a thread or resource and
+ * any version of a record. The storage domains write with the same
  * layout (refs.ts, values.ts).
  *
  * @example
@@ -15,6 +16,7 @@
  */
 export { mastraThreads, mastraThreadTimeline, mastraThreadState, type MastraChangeEntry, type MastraRowsPlace, type MastraThreadState, type MastraThreadSummary } from './threads.js';
 export { mastraRuns, mastraRunTimeline, mastraRunState, type MastraRunState, type MastraRunSummary, type MastraSnapshotEntry } from './runs.js';
+export { mastraObservationalMemory, mastraObservationalMemoryVersion, OM_KINDS, type MastraObservationalMemorySummary, type MastraObservationalMemoryVersion, type StoredChunk, type StoredObservationalMemory } from './observational-memory.js';
 export { KINDS, MASTRA_NAMESPACE } from './namespace.js';
 export type { ChangePayload, StoredMessage, StoredThread } from './types.js';
 export type { StoredRun } from './workflow-types.js';
