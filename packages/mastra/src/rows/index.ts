@@ -14,7 +14,7 @@
  * @packageDocumentation
  */
 export { mastraThreads, mastraThreadTimeline, mastraThreadState, type MastraChangeEntry, type MastraRowsPlace, type MastraThreadState, type MastraThreadSummary } from './threads.js';
-export { mastraRuns, mastraRunTimeline, mastraRunState, type MastraRunState, type MastraRunSummary, type MastraSnapshotEntry } from './runs.js';
+export { mastraRuns, mastraRunWorkflows, mastraRunTimeline, mastraRunState, type MastraRunState, type MastraRunSummary, type MastraSnapshotEntry } from './runs.js';
 export { KINDS, MASTRA_NAMESPACE } from './namespace.js';
 export type { ChangePayload, StoredMessage, StoredThread } from './types.js';
 export type { StoredRun } from './workflow-types.js';
