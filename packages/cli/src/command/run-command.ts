@@ -1,7 +1,7 @@
-import type { CheckpointStore, Keyring } from '@session-checkpoint/core';
+import { loadKeyFile, type CheckpointStore, type Keyring } from '@session-checkpoint/core';
 import { setCommandRunning, takeStrayFailure } from '../output/one-document.js';
 import { writeError, writeResult } from '../output/write-json.js';
-import { loadKeys, refuseKeylessWrite, selectKeyFile } from '../store/key-selection.js';
+import { refuseKeylessWrite, selectKeyFile } from '../store/key-selection.js';
 import { openStore, type OpenStoreOptions } from '../store/open-store.js';
 import { selectStore, type StoreFlagValues, type StoreSelection } from '../store/store-selection.js';
 import type { CommandContext, CommandDefinition } from './define-command.js';
@@ -35,11 +35,15 @@ export function storeScope(flags: StoreFlagValues) {
   setCommandRunning(true);
   let keys: Promise<Keyring | undefined> | undefined;
   const storeSelection = () => (selection ??= selectStore(flags));
-  /** The keyring of `--key-file` or `SESSION_CHECKPOINT_KEY_FILE` (read once), `undefined` for neither. */
+  /**
+   * The keyring of `--key-file` or `SESSION_CHECKPOINT_KEY_FILE` (read once), `undefined` for
+   * neither. core's `loadKeyFile` refuses a file group or others may access (`StoreSecurityError`
+   * naming the path and its mode) and a malformed one without quoting it.
+   */
   const storeKeys = (): Promise<Keyring | undefined> => {
     if (keys === undefined) {
       const path = selectKeyFile(flags);
-      keys = path === undefined ? Promise.resolve(undefined) : loadKeys(path);
+      keys = path === undefined ? Promise.resolve(undefined) : loadKeyFile(path);
     }
     return keys;
   };

@@ -1,10 +1,9 @@
 import { resolve } from 'node:path';
-import { DEFAULT_LIMITS } from '@session-checkpoint/core';
+import { DEFAULT_LIMITS, loadKeyFile } from '@session-checkpoint/core';
 import { defineCommand } from '../command/define-command.js';
 import { applyFlag, flag, namespaceFlag } from '../command/flags.js';
 import { UsageError } from '../errors/usage-error.js';
 import { expandHome } from '../input/expand-home.js';
-import { loadKeys } from '../store/key-selection.js';
 import { readInputText } from '../input/read-input-text.js';
 import { stderrProgress } from '../progress/stderr-progress.js';
 
@@ -42,7 +41,7 @@ export default defineCommand({
       throw new UsageError(`${sourceKeyFile === undefined ? '--require-sealed' : '--source-key-file'} needs the store's keys (--key-file or SESSION_CHECKPOINT_KEY_FILE)`);
     }
     if (sourceKeyFile === '') throw new UsageError('--source-key-file must not be empty');
-    const sourceKeys = sourceKeyFile === undefined ? undefined : await loadKeys(resolve(expandHome(sourceKeyFile)));
+    const sourceKeys = sourceKeyFile === undefined ? undefined : await loadKeyFile(resolve(expandHome(sourceKeyFile)));
     const text = await readInputText(expandHome(flags.input), { maxBytes: DEFAULT_LIMITS.maxImportFileBytes, label: 'input' });
     const onProgress = stderrProgress();
     const parsed = bundle.parseBundle(text, DEFAULT_LIMITS, onProgress ? { onProgress } : {});

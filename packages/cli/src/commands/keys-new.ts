@@ -1,9 +1,9 @@
 import { resolve } from 'node:path';
+import { loadKeyFile } from '@session-checkpoint/core';
 import { defineCommand } from '../command/define-command.js';
 import { flag } from '../command/flags.js';
 import { UsageError } from '../errors/usage-error.js';
 import { expandHome } from '../input/expand-home.js';
-import { loadKeys } from '../store/key-selection.js';
 
 /**
  * `keys new`: writes a new key file (mode 0600, never over an existing file) and prints its key
@@ -33,7 +33,7 @@ export default defineCommand({
     const { Keyring, writeKeyFile } = await import('@session-checkpoint/core');
     const output = resolve(expandHome(flags.output));
     const fresh = Keyring.generate(flags.id);
-    const keys = flags.from === undefined ? fresh : (await loadKeys(resolve(expandHome(flags.from)))).with(fresh);
+    const keys = flags.from === undefined ? fresh : (await loadKeyFile(resolve(expandHome(flags.from)))).with(fresh);
     await writeKeyFile(output, keys);
     return { output, active: keys.activeId, keys: [...keys.ids] };
   },

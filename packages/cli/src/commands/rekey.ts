@@ -1,9 +1,9 @@
 import { resolve } from 'node:path';
+import { loadKeyFile } from '@session-checkpoint/core';
 import { defineCommand } from '../command/define-command.js';
 import { applyFlag, flag } from '../command/flags.js';
 import { UsageError } from '../errors/usage-error.js';
 import { expandHome } from '../input/expand-home.js';
-import { loadKeys } from '../store/key-selection.js';
 
 /**
  * `rekey`: key rotation through core's `CheckpointStore.rekey`. The store is opened with the old
@@ -40,7 +40,7 @@ export default defineCommand({
     if (oldKeys === undefined && !flags['allow-plaintext']) {
       throw new UsageError('rekey needs the old keys (--key-file or SESSION_CHECKPOINT_KEY_FILE), or --allow-plaintext to seal a plain store');
     }
-    const newKeys = await loadKeys(resolve(expandHome(flags['new-key-file'])));
+    const newKeys = await loadKeyFile(resolve(expandHome(flags['new-key-file'])));
     const keys = oldKeys === undefined ? newKeys : oldKeys.with(newKeys);
     const store = await openStore({ keys, ...(flags['allow-plaintext'] ? { allowPlaintext: true } : {}) });
     const report = await store.rekey({ apply: flags.apply, batchSize });

@@ -2,14 +2,13 @@ import { CheckpointNotFoundError, CheckpointValidationError, type CheckpointStor
 import { aiSdkChats, chatState, chatTimeline, AI_SDK_NAMESPACE, type ChatState, type ChatSummary, type ChatTimelineEntry } from '@session-checkpoint/ai-sdk/rows';
 import {
   mastraRuns,
+  mastraRunWorkflows,
   mastraRunState,
   mastraRunTimeline,
   mastraThreads,
   mastraThreadState,
   mastraThreadTimeline,
   MASTRA_NAMESPACE,
-  KINDS,
-  type StoredRun,
   type MastraChangeEntry,
   type MastraRunState,
   type MastraRunSummary,
@@ -61,12 +60,8 @@ export function frameworkThreads(store: CheckpointStore, family: FrameworkFamily
 
 /** The workflow of a run id: `checkpointNs` when given, else the one workflow holding a run of that id. */
 async function workflowOf(store: CheckpointStore, namespace: string, runId: string, checkpointNs: string | undefined): Promise<string | undefined> {
-  // The run records only (verified), not their snapshots.
-  const records = await store.listBySourceRefPrefix({ namespace, prefix: 'w/', limit: 100_000, kind: KINDS.run });
-  const workflows = records
-    .map((row) => row.payload as unknown as StoredRun)
-    .filter((r) => r.runId === runId && (checkpointNs === undefined || checkpointNs === '' || r.workflowName === checkpointNs))
-    .map((r) => r.workflowName);
+  // The run's own record (one source-ref read) when the workflow is named; else only the records of this run id.
+  const workflows = await mastraRunWorkflows(store, { namespace, runId, ...(checkpointNs === undefined || checkpointNs === '' ? {} : { workflowName: checkpointNs }) });
   if (workflows.length > 1) throw new CheckpointValidationError(`run '${runId}' belongs to several workflows (${workflows.join(', ')}); choose one with --checkpoint-ns`);
   return workflows[0];
 }

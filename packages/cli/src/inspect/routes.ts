@@ -1,6 +1,6 @@
 import { hideInternalChannels, hideInternalOperations } from './internal.js';
 import { redact } from './redact.js';
-import { storyOf } from './story.js';
+import { storyOf, threadLines } from './story.js';
 import type { InspectSource, ThreadRef } from './source.js';
 import { FAMILIES, type Family, type PatchOperation, type Timeline, type TimelineEntry } from './types.js';
 
@@ -187,12 +187,13 @@ export async function answerApi(url: URL, source: InspectSource): Promise<ApiRes
       }
       case '/api/story': {
         // The story of a timeline page (nodes, messages added, interrupts), asked for after the
-        // page is drawn: it rebuilds a state per step, the timeline itself never does.
+        // page is drawn: it rebuilds a state per step, the timeline itself never does. Children
+        // are counted over the whole thread (rows only): a step's children may sit on a newer
+        // page, and counting this page alone would show a resumed interrupt as still waiting.
         const ref = threadRef(params);
         const page = await source.timeline(ref, { cursor: params.get('cursor') ?? undefined, limit: pageSize(params) });
-        const children = new Map<string, number>();
-        for (const entry of page.entries) if (entry.parent_checkpoint_id !== null) children.set(entry.parent_checkpoint_id, (children.get(entry.parent_checkpoint_id) ?? 0) + 1);
-        const stories = await storyOf(source, ref, page.entries, (id) => children.get(id) ?? 0);
+        const lines = await threadLines(source, ref);
+        const stories = await storyOf(source, ref, page.entries, (id) => lines.children.get(id)?.length ?? 0);
         return json({ stories: Object.fromEntries(page.entries.map((entry, i) => [entry.checkpoint_id, stories[i]])) });
       }
       case '/api/state': {

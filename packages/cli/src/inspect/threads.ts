@@ -24,7 +24,7 @@ export async function listThreads(store: CheckpointStore, options: { namespace?:
   const claimed = new Set(out.filter((t) => t.namespace === ns('checkpoints')).map((t) => t.thread_id));
   for (const s of await store.sessions({ namespace: ns('checkpoints') })) {
     if (claimed.has(s.sessionId)) continue;
-    if (await frameworkSession(store, ns('checkpoints'), s.sessionId)) continue;
+    if (frameworkRow(await firstRow(store, ns('checkpoints'), s.sessionId))) continue;
     const summary = await plainSummary(store, ns('checkpoints'), s.sessionId);
     if (summary) out.push(summary);
   }
@@ -32,9 +32,13 @@ export async function listThreads(store: CheckpointStore, options: { namespace?:
   return out.sort((a, b) => (a.latest_created_at < b.latest_created_at ? 1 : a.latest_created_at > b.latest_created_at ? -1 : 0));
 }
 
+/** A session's first row (unverified: only its kind is looked at), or `undefined` for no row. */
+async function firstRow(store: CheckpointStore, namespace: string, sessionId: string): Promise<{ kind: unknown } | undefined> {
+  return (await store.adapter.listRows({ namespace, sessionId, limit: 1, offset: 0 }))[0];
+}
+
 /** True when a session's first row is a framework package's (a Mastra resource, an AI SDK part): not a plain session. */
-async function frameworkSession(store: CheckpointStore, namespace: string, sessionId: string): Promise<boolean> {
-  const [first] = await store.adapter.listRows({ namespace, sessionId, limit: 1, offset: 0 });
+function frameworkRow(first: { kind: unknown } | undefined): boolean {
   return first !== undefined && FRAMEWORK_KIND_PREFIXES.some((p) => String(first.kind).startsWith(p));
 }
 
@@ -45,8 +49,9 @@ async function holds(store: CheckpointStore, family: Family, namespace: string, 
   if (family === 'openai-agents') return (await sessionTimeline(store, { namespace, sessionId: threadId, limit: 1 })).entries.length > 0;
   if ((await langgraphTimeline(store, { namespace, threadId, limit: 1 })).entries.length > 0) return false;
   if ((await sessionTimeline(store, { namespace, sessionId: threadId, limit: 1 })).entries.length > 0) return false;
-  if (await frameworkSession(store, namespace, threadId)) return false;
-  return (await store.adapter.listRows({ namespace, sessionId: threadId, limit: 1, offset: 0 })).length > 0;
+  // One read of the first row: there is one, and it is not a framework package's.
+  const first = await firstRow(store, namespace, threadId);
+  return first !== undefined && !frameworkRow(first);
 }
 
 /**

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { StoreSecurityError, type CheckpointStore, type Keyring } from '@session-checkpoint/core';
+import { StoreSecurityError, type CheckpointStore } from '@session-checkpoint/core';
 import { UsageError } from '../errors/usage-error.js';
 import { expandHome } from '../input/expand-home.js';
 import { KEY_FILE_ENV } from './store-selection.js';
@@ -20,15 +20,6 @@ export function selectKeyFile(flags: { 'key-file'?: string | undefined }, env: N
   if (path === undefined) return undefined;
   if (path === '') throw new UsageError('--key-file must not be empty');
   return resolve(expandHome(path));
-}
-
-/**
- * Reads a key file through core's `loadKeyFile`: a file group or others may access is refused
- * (`StoreSecurityError` naming the path and its mode), a malformed one without quoting it.
- */
-export async function loadKeys(path: string): Promise<Keyring> {
-  const { loadKeyFile } = await import('@session-checkpoint/core');
-  return loadKeyFile(path);
 }
 
 /**

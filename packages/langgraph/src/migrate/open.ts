@@ -89,8 +89,6 @@ export async function openOfficialSaver(location: string, options: OpenOfficialS
   }
   if (/^postgres(ql)?:\/\//i.test(location)) {
     const { url, schema } = postgresLocation(location, undefined);
-    const parsed = new URL(url);
-    if (parsed.hostname === '' && parsed.pathname.replace(/^\//, '') === '') throw new CheckpointValidationError('The PostgreSQL URL names no host or database (expected postgres://user@host:5432/db[?schema=S])');
     const { PostgresSaver } = await load('@langchain/langgraph-checkpoint-postgres', 'A postgres:// location', () => import('@langchain/langgraph-checkpoint-postgres'));
     const saver = PostgresSaver.fromConnString(url, { schema });
     const close = () => saver.end();

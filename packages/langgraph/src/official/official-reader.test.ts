@@ -214,6 +214,10 @@ describe('the official-store reader on SqliteSaver', () => {
     writeFileSync(junk, 'not a database at all, just text that is long enough to have a header');
     await expect(openOfficialStore(`sqlite:${junk}`)).rejects.toMatchObject({ name: 'StoreNotFoundError' });
     await expect(openOfficialStore('mysql://x')).rejects.toMatchObject({ name: 'CheckpointValidationError' });
+    // A PostgreSQL URL naming neither host nor database is refused before any connection (not left to the driver's defaults).
+    for (const bad of ['postgres://', 'postgresql:///', 'postgres://?schema=s']) {
+      await expect(openOfficialStore(bad), bad).rejects.toMatchObject({ name: 'CheckpointValidationError', message: expect.stringContaining('names no host or database') });
+    }
   });
 });
 

@@ -84,7 +84,11 @@ async function openSqlite(path: string): Promise<OfficialStore> {
   return { ...officialStoreOver({ kind: 'sqlite', db }), location: `sqlite:${path}`, close: async () => db.close() };
 }
 
-/** The URL without its `schema` parameter, and the schema (the option first, then the parameter, then `public`). */
+/**
+ * The URL without its `schema` parameter, and the schema (the option first, then the parameter, then `public`).
+ *
+ * @throws CheckpointValidationError for a URL that does not parse, names neither host nor database, or an empty schema.
+ */
 export function postgresLocation(location: string, schemaOption: string | undefined): { url: string; schema: string; shown: string } {
   let url: URL;
   try {
@@ -92,6 +96,8 @@ export function postgresLocation(location: string, schemaOption: string | undefi
   } catch {
     throw new CheckpointValidationError(`Not a valid PostgreSQL URL: ${JSON.stringify(location.replace(/\/\/[^@/]*@/, '//***@'))} (expected postgres://user@host:5432/db[?schema=S])`);
   }
+  // Neither host nor database: the driver would fall back to its defaults (PGHOST, the local socket) instead.
+  if (url.hostname === '' && url.pathname.replace(/^\//, '') === '') throw new CheckpointValidationError('The PostgreSQL URL names no host or database (expected postgres://user@host:5432/db[?schema=S])');
   const schema = schemaOption ?? url.searchParams.get('schema') ?? 'public';
   if (schema === '') throw new CheckpointValidationError('the PostgreSQL schema is empty');
   url.searchParams.delete('schema');

@@ -32,23 +32,30 @@ export function namedWriteRefs(p: CheckpointPayload, loaded?: ReadonlyMap<string
  */
 export function resolveSegments(p: CheckpointPayload, piece: ListPiece, rowOf: (ref: string) => StoredRow | undefined, fail: (reason: string) => Error, channel: string): unknown[] {
   const items: unknown[] = [];
+  // The payload each named (task, SHA-256) stands for, found once: several writes of one task
+  // name the same row, and a kept copy is hashed again only once.
+  const payloads = new Map<string, WritePayload>();
   for (const segment of piece.w ?? []) {
     if (!isWriteSegment(segment)) {
       for (const item of segment.j) items.push(item);
       continue;
     }
     const what = `the pending writes of task ${segment.r} on checkpoint ${piece.from}`;
-    const row = rowOf(writeRef(p.thread_id, p.checkpoint_ns, piece.from, segment.r));
-    if (row === undefined) throw fail(`${what} are missing`);
-    let payload: WritePayload;
-    if (row.payloadSha256 === segment.sha) payload = writePayload(row);
-    else {
-      // Replaced by a later putWrites: the copy kept then must hold exactly the row named.
-      const kept = rowOf(writePartRef(p.thread_id, p.checkpoint_ns, piece.from, segment.r, keptRowPart(segment.sha)));
-      const old = kept === undefined ? undefined : partPayload(kept).items;
-      if (old?.length !== 1 || sha256Hex(canonicalize(old[0])) !== segment.sha) throw fail(`${what} are not the ones it names (SHA-256 differs)`);
-      // The old payload read as the row it was: same kind, ref and session as the row now.
-      payload = writePayload({ ...row, payload: old[0] as StoredRow['payload'] });
+    const key = `${segment.r}\u0000${segment.sha}`;
+    let payload = payloads.get(key);
+    if (payload === undefined) {
+      const row = rowOf(writeRef(p.thread_id, p.checkpoint_ns, piece.from, segment.r));
+      if (row === undefined) throw fail(`${what} are missing`);
+      if (row.payloadSha256 === segment.sha) payload = writePayload(row);
+      else {
+        // Replaced by a later putWrites: the copy kept then must hold exactly the row named.
+        const kept = rowOf(writePartRef(p.thread_id, p.checkpoint_ns, piece.from, segment.r, keptRowPart(segment.sha)));
+        const old = kept === undefined ? undefined : partPayload(kept).items;
+        if (old?.length !== 1 || sha256Hex(canonicalize(old[0])) !== segment.sha) throw fail(`${what} are not the ones it names (SHA-256 differs)`);
+        // The old payload read as the row it was: same kind, ref and session as the row now.
+        payload = writePayload({ ...row, payload: old[0] as StoredRow['payload'] });
+      }
+      payloads.set(key, payload);
     }
     const write = payload.writes.find((w) => w.idx === segment.i);
     if (write === undefined || write.channel !== channel || write.value.t !== 'json' || write.value.j === undefined || write.value.parts !== undefined) {

@@ -8,6 +8,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { SessionCheckpointSaver } from '../saver.js';
 import { backends } from '../test-support/backends.js';
 import { cfg } from '../test-support/checkpoints.js';
+import { isWriteSegment, type CheckpointPayload } from '../format/payloads.js';
+import { checkpointRef } from '../format/refs.js';
 import { ParsedPayloads } from './parsed-payloads.js';
 
 /*
@@ -18,6 +20,9 @@ import { ParsedPayloads } from './parsed-payloads.js';
  * and MemorySaver. Between reads every value handed out is edited in place (messages, plain JSON
  * lists and objects, metadata, versions, pending writes, DeltaChannel history): a memo that handed
  * out its own objects, or kept a message's text after its object changed, answers the edit back.
+ * Writes put on the parent before the put make list pieces that name them (docs/decisions/0036,
+ * asserted to occur), read also by a second saver with a small memo, which keeps the writes' rows
+ * and not always the rows the pieces extend: items shared through named writes alone.
  */
 
 const list = backends().filter((b) => b.name !== 'postgres');
@@ -32,8 +37,19 @@ interface Step {
   size: number;
   /** Edit a message already in the list in place, by position (modulo its length). */
   editAt: number | null;
-  /** The task writes its messages as pending writes too. */
-  writes: boolean;
+  /**
+   * The task writes its messages as pending writes too: `after` the put, on the new checkpoint, or
+   * `before` it, on the parent (as LangGraph does: the child's list pieces then name those writes,
+   * docs/decisions/0036, so reads take the items from shared pending-writes rows).
+   */
+  writes: 'none' | 'after' | 'before';
+  /**
+   * With `before`: a second saver (a reader that wrote nothing, with a small memo) reads the parent
+   * twice between its writes and the put, then the child and the parent twice: its memo keeps the
+   * small writes' row and often not the rows of the value the child's piece extends, so the
+   * piece's items are shared through the named writes alone.
+   */
+  peek: boolean;
   /** Reads of the latest checkpoint after the put (each followed by edits of what it gave). */
   reads: number;
   /** Also read an earlier checkpoint by id (by position, modulo) and the delta history. */
@@ -44,7 +60,8 @@ const stepArb: fc.Arbitrary<Step> = fc.record({
   add: fc.integer({ min: 0, max: 3 }),
   size: fc.constantFrom(0, 40, 3000),
   editAt: fc.option(fc.nat(50), { nil: null }),
-  writes: fc.boolean(),
+  writes: fc.constantFrom('none', 'after', 'before'),
+  peek: fc.boolean(),
   reads: fc.integer({ min: 1, max: 4 }),
   back: fc.nat(50),
 });
@@ -74,6 +91,10 @@ function scribble(value: unknown, depth = 0): void {
 }
 
 let counter = 0;
+/** The memo budget of the second saver: keeps a pending-writes row of short messages, not a checkpoint row holding a list of them. */
+const VIEWER_MEMO = 4096;
+/** List pieces naming pending writes that the generated chats wrote (the memo must be tested on them). */
+let named = 0;
 const message = (kind: number, size: number): BaseMessage => {
   const n = counter++;
   const content = `m${n} ${'x'.repeat(size)}`;
@@ -112,13 +133,35 @@ async function chat(store: CheckpointStore, steps: readonly Step[], snapshotRati
     };
     const metadata = { source: 'loop' as const, step: i, parents: {}, note: { at: i } };
     const newVersions = { messages: i + 1, items: i + 1, profile: i + 1 };
+    const writes: [string, unknown][] = [['messages', added], ['items', s.writes === 'before' ? items.slice(-s.add) : items.slice(-1)], ['profile', { write: i }]];
+    const before = s.writes === 'before' && parent !== undefined && added.length > 0;
+    const viewer = before && s.peek ? new SessionCheckpointSaver(store, { snapshotRatio, parsedPayloadCache: VIEWER_MEMO }) : undefined;
+    if (before) {
+      await memory.putWrites(cfg(thread, parent), writes, `task-${i}`);
+      await memo.putWrites(cfg(thread, parent), writes, `task-${i}`);
+      for (let r = 0; viewer !== undefined && r < 2; r++) {
+        const ours = await viewer.getTuple(cfg(thread, parent));
+        expect(plain(ours)).toEqual(plain(await memory.getTuple(cfg(thread, parent))));
+        scribble(ours);
+      }
+    }
     await memory.put(cfg(thread, parent), checkpoint, metadata);
     await memo.put(cfg(thread, parent), checkpoint, metadata, newVersions);
-    if (s.writes && added.length > 0) {
-      const at = cfg(thread, checkpoint.id);
-      const writes: [string, unknown][] = [['messages', added], ['items', items.slice(-1)], ['profile', { write: i }]];
-      await memory.putWrites(at, writes, `task-${i}`);
-      await memo.putWrites(at, writes, `task-${i}`);
+    if (s.writes === 'after' && added.length > 0) {
+      await memory.putWrites(cfg(thread, checkpoint.id), writes, `task-${i}`);
+      await memo.putWrites(cfg(thread, checkpoint.id), writes, `task-${i}`);
+    }
+    for (let r = 0; viewer !== undefined && r < 2; r++) {
+      for (const at of [checkpoint.id, parent]) {
+        const ours = await viewer.getTuple(cfg(thread, at));
+        expect(plain(ours)).toEqual(plain(await memory.getTuple(cfg(thread, at))));
+        scribble(ours);
+      }
+    }
+    if (before) {
+      const row = await store.findBySourceRef(memo.namespace, checkpointRef(thread, '', checkpoint.id));
+      const lists = (row?.payload as unknown as CheckpointPayload | undefined)?.lists ?? {};
+      named += Object.values(lists).filter((piece) => piece.w?.some(isWriteSegment) === true).length;
     }
     parent = checkpoint.id;
     ids.push(checkpoint.id);
@@ -153,10 +196,12 @@ describe.each(list)('parsed-payload memo on $name', (backend) => {
   it('generated chats read several times, handed-out values edited in place: the same answers as without the memo and as MemorySaver', async () => {
     const store = await backend.open();
     try {
+      named = 0;
       await fc.assert(
         fc.asyncProperty(fc.array(stepArb, { minLength: 1, maxLength: 12 }), fc.constantFrom(0, 0.05, 4), (steps, ratio) => chat(store, steps, ratio)),
         { numRuns: 25, seed: 37 },
       );
+      expect(named, 'list pieces naming pending writes in the generated chats').toBeGreaterThan(0);
     } finally {
       await store.close();
     }

@@ -64,8 +64,11 @@ function integrity(p: CheckpointPayload, channel: string, reason: string, rowId:
  */
 export class ChannelRebuilder {
   readonly #parts = new Map<string, StoredRow>();
-  /** True once pending-writes rows are among {@link #parts} (pieces of row format 4 name them). */
-  #writeRows = false;
+  /**
+   * The refs of the pending-writes rows among {@link #parts} (pieces of row format 4 name them),
+   * by the ref of their checkpoint: what {@link #forget} lets go with that checkpoint's row.
+   */
+  readonly #writeRefs = new Map<string, Set<string>>();
   /** Rebuilt values by row, then channel (object keys: no key strings built per lookup). */
   readonly #memo = new Map<RowInfo, Map<string, Rebuilt>>();
   /** The loaded rows of each (thread, namespace) by checkpoint id, and each row's group. */
@@ -129,10 +132,11 @@ export class ChannelRebuilder {
     this.#groupOf.delete(r);
     this.#memo.delete(r);
     for (const ref of valuePartRefs(r.p)) this.#parts.delete(ref);
-    // Pending-writes rows of this checkpoint that a range read brought (see #add).
-    if (this.#writeRows) {
-      const under = `${checkpointRef(r.p.thread_id, r.p.checkpoint_ns, id)}/`;
-      for (const ref of this.#parts.keys()) if (ref.startsWith(under)) this.#parts.delete(ref);
+    // Pending-writes rows of this checkpoint (see #add and #loadParts).
+    if (this.#writeRefs.size > 0) {
+      const at = checkpointRef(r.p.thread_id, r.p.checkpoint_ns, id);
+      for (const ref of this.#writeRefs.get(at) ?? []) this.#parts.delete(ref);
+      this.#writeRefs.delete(at);
     }
     this.#count--;
     this.#walk = undefined;
@@ -216,6 +220,17 @@ export class ChannelRebuilder {
     }
   }
 
+  /**
+   * Files a pending-writes row of {@link #parts} under its checkpoint's ref: a write's ref is that
+   * ref and "/<task>", and no part of a ref holds a "/" of its own (format/refs.ts).
+   */
+  #indexWrite(ref: string): void {
+    const at = ref.slice(0, ref.lastIndexOf('/'));
+    let refs = this.#writeRefs.get(at);
+    if (refs === undefined) this.#writeRefs.set(at, (refs = new Set()));
+    refs.add(ref);
+  }
+
   /** Loads the checkpoint rows among `rows`. */
   async #add(rows: AsyncIterable<StoredRow> | Promise<StoredRow[]>): Promise<void> {
     for await (const row of await rows) {
@@ -223,7 +238,7 @@ export class ChannelRebuilder {
       // A pending-writes row a piece may name (read/named-writes.ts), kept by its ref.
       else if (row.kind === WRITE_KIND && row.sourceRef !== null) {
         this.#parts.set(row.sourceRef, row);
-        this.#writeRows = true;
+        this.#indexWrite(row.sourceRef);
       }
     }
   }
@@ -287,7 +302,8 @@ export class ChannelRebuilder {
     for (const p of named) for (const ref of namedWriteRefs(p)) if (!this.#parts.has(ref)) refs.push(ref);
     await rowsByRef(this.store, this.namespace, [...new Set(refs)], this.#parts);
     if (named.size === 0) return;
-    this.#writeRows = true;
+    // The pending-writes rows just read (their refs are `lg/`, part rows' `lgp/`).
+    for (const ref of refs) if (ref.startsWith('lg/') && this.#parts.has(ref)) this.#indexWrite(ref);
     const kept: string[] = [];
     for (const p of named) for (const ref of namedWriteRefs(p, this.#parts)) if (!this.#parts.has(ref)) kept.push(ref);
     if (kept.length > 0) await rowsByRef(this.store, this.namespace, [...new Set(kept)], this.#parts);

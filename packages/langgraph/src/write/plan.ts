@@ -3,7 +3,7 @@ import { CheckpointValidationError, type CheckpointStore, type CreateCheckpointI
 import { TwoGenerationCache } from '@session-checkpoint/core/toolkit';
 import { jsonBytes, own, recordOf } from '../format/json.js';
 import { cutValue, moveToParts, tryPrepare, type Movable } from '../format/parts.js';
-import { isWriteSegment, type CheckpointPayload, type ListPiece, type StoredValue } from '../format/payloads.js';
+import { isWriteSegment, type CheckpointPayload, type ListPiece, type PieceSegment, type StoredValue } from '../format/payloads.js';
 import { partRef, writeRef } from '../format/refs.js';
 import type { KnownList } from '../read/rebuild.js';
 import { isList, type Captured, type PutValues } from './capture.js';
@@ -119,7 +119,11 @@ export class PutPlan {
         // The snapshot rule: a chain never outgrows snapshotRatio x its snapshot.
         if (d <= snapshotRatio * Math.max(previous.s, MIN_SNAPSHOT_BYTES)) {
           const place = { since: previous.since, d, s: previous.s, c: previous.c + 1 };
-          const w = segmentsOf(appended, channel, this.settings.taskRows?.(previous.holder), this.settings.maxNamedRowBytes ?? 0);
+          const found = segmentsOf(appended, channel, this.settings.taskRows?.(previous.holder), this.settings.maxNamedRowBytes ?? 0);
+          // The task rows are read per channel, and a putWrites may land between two channels: a
+          // piece naming a row with another SHA-256 than a piece already planned holds its items,
+          // so that every row the payload names has one SHA-256, the one the insert checks.
+          const w = found !== undefined && this.#agrees(previous.holder, found) ? found : undefined;
           this.#lists.set(channel, { t: 'json', from: previous.holder, sha: previous.sha, n, ...place, ...(w === undefined ? { j: appended } : { w }) });
           if (w !== undefined) this.#named.set(channel, appended);
           this.#states.set(channel, { stored: previous.stored.concat(appended), holder: this.id, sha: undefined, ...place });
@@ -132,9 +136,26 @@ export class PutPlan {
     this.#states.set(channel, { stored: value.items, holder: this.id, sha: undefined, since: this.id, d: 0, s, c: 0 });
   }
 
+  /** True when `segments`, extending checkpoint `from`, name each row with the SHA-256 the planned pieces name it with (or the rows no piece names yet). */
+  #agrees(from: string, segments: readonly PieceSegment[]): boolean {
+    const named = new Map<string, string>();
+    for (const piece of this.#lists.values()) {
+      if (piece.from !== from) continue;
+      for (const segment of piece.w ?? []) if (isWriteSegment(segment)) named.set(segment.r, segment.sha);
+    }
+    for (const segment of segments) {
+      if (!isWriteSegment(segment)) continue;
+      const sha = named.get(segment.r);
+      if (sha !== undefined && sha !== segment.sha) return false;
+      named.set(segment.r, segment.sha);
+    }
+    return true;
+  }
+
   /**
    * The pending-writes rows the pieces name, by ref, with the payload SHA-256 each names and the
-   * channels that need them.
+   * channels that need them. Changes nothing in the plan: the pieces agree on each row's SHA-256
+   * (see {@link PutPlan.store}), so the payload names exactly what this asks the insert to check.
    */
   writeLinks(): Map<string, { sha: string; channels: string[] }> {
     const out = new Map<string, { sha: string; channels: string[] }>();
@@ -144,7 +165,7 @@ export class PutPlan {
         const ref = writeRef(this.thread, this.ns, piece.from, segment.r);
         const link = out.get(ref);
         if (link === undefined) out.set(ref, { sha: segment.sha, channels: [channel] });
-        else if (link.sha !== segment.sha) this.holdItems(channel);
+        else if (link.sha !== segment.sha) throw new Error(`bug: two list pieces of checkpoint ${this.id} name the pending writes ${ref} with different SHA-256s`);
         else link.channels.push(channel);
       }
     }

@@ -15,7 +15,7 @@
  * @packageDocumentation
  */
 export { mastraThreads, mastraThreadTimeline, mastraThreadState, type MastraChangeEntry, type MastraRowsPlace, type MastraThreadState, type MastraThreadSummary } from './threads.js';
-export { mastraRuns, mastraRunTimeline, mastraRunState, type MastraRunState, type MastraRunSummary, type MastraSnapshotEntry } from './runs.js';
+export { mastraRuns, mastraRunWorkflows, mastraRunTimeline, mastraRunState, type MastraRunState, type MastraRunSummary, type MastraSnapshotEntry } from './runs.js';
 export { mastraObservationalMemory, mastraObservationalMemoryVersion, OM_KINDS, type MastraObservationalMemorySummary, type MastraObservationalMemoryVersion, type StoredChunk, type StoredObservationalMemory } from './observational-memory.js';
 export { KINDS, MASTRA_NAMESPACE } from './namespace.js';
 export type { ChangePayload, StoredMessage, StoredThread } from './types.js';

@@ -1,7 +1,7 @@
 import { CheckpointNotFoundError, CheckpointValidationError, type CheckpointStore } from '@session-checkpoint/core';
 import { checkedRange, decodeCursor, encodeCursor, rawRange, rowError, utf8Length, type RowError } from '@session-checkpoint/core/toolkit';
 import { KINDS, MASTRA_NAMESPACE } from './namespace.js';
-import { seqOf, snapshotPrefix, snapshotRef } from './refs.js';
+import { idPart, runRef, seqOf, snapshotPrefix, snapshotRef } from './refs.js';
 import type { MastraRowsPlace } from './threads.js';
 import { valuesOf } from './values.js';
 import type { StoredRun } from './workflow-types.js';
@@ -102,6 +102,41 @@ export async function mastraRuns(store: CheckpointStore, options: MastraRowsPlac
     });
   }
   return out.sort((a, b) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : 0));
+}
+
+/**
+ * The workflows holding a run of id `runId`, read from the run records (verified). Given
+ * `workflowName`, one source-ref read of that run's record (`[workflowName]`, or `[]` when the run
+ * is not there); without it, the refs of the run records are read unverified and only the records
+ * whose ref ends with this run id are read and verified, so a record of another run is never
+ * parsed (and a bad one does not hide this run).
+ *
+ * @example
+ * ```ts
+ * const [workflowName] = await mastraRunWorkflows(store, { runId: 'run-1' });
+ * ```
+ */
+export async function mastraRunWorkflows(store: CheckpointStore, options: MastraRowsPlace & { runId: string; workflowName?: string | undefined }): Promise<string[]> {
+  const namespace = options.namespace ?? MASTRA_NAMESPACE;
+  const { runId, workflowName } = options;
+  const ofRun = (row: { kind: string; payload: unknown }): StoredRun | undefined => {
+    const r = row.payload as StoredRun;
+    return row.kind === KINDS.run && r.runId === runId && (workflowName === undefined || r.workflowName === workflowName) ? r : undefined;
+  };
+  if (workflowName !== undefined) {
+    const row = await store.findBySourceRef(namespace, runRef(workflowName, runId));
+    return row !== undefined && ofRun(row) !== undefined ? [workflowName] : [];
+  }
+  // A run record's ref is w/<workflow>/<run>, both parts escaped (no "/" inside): the run is the last part.
+  const suffix = `/${idPart(runId)}`;
+  const refs = (await rawRange(store, { namespace, prefix: 'w/', limit: 100_000 })).map((row) => String(row.sourceRef)).filter((ref) => ref.endsWith(suffix) && ref.indexOf('/', 2) === ref.length - suffix.length);
+  const byRef = new Map((await store.findBySourceRefs(namespace, refs)).map((row) => [row.sourceRef, row] as const));
+  // In ref order, as a range read lists them.
+  return refs.flatMap((ref) => {
+    const row = byRef.get(ref);
+    const r = row === undefined ? undefined : ofRun(row);
+    return r === undefined ? [] : [r.workflowName];
+  });
 }
 
 /**
