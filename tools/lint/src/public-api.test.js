@@ -110,7 +110,7 @@ const PUBLIC_NAMES = {
     'MastraObservationalMemoryVersion', 'MastraRowsPlace', 'MastraRunState', 'MastraRunSummary', 'MastraSnapshotEntry',
     'MastraThreadState', 'MastraThreadSummary', 'OM_KINDS', 'StoredChunk', 'StoredMessage', 'StoredObservationalMemory',
     'StoredRun', 'StoredThread', 'mastraObservationalMemory', 'mastraObservationalMemoryVersion', 'mastraRunState',
-    'mastraRunTimeline', 'mastraRuns', 'mastraThreadState', 'mastraThreadTimeline', 'mastraThreads',
+    'mastraRunTimeline', 'mastraRunWorkflows', 'mastraRuns', 'mastraThreadState', 'mastraThreadTimeline', 'mastraThreads',
   ],
   'langgraph/rows': [
     'CheckpointSelector', 'LANGGRAPH_NAMESPACE', 'LanggraphState', 'LanggraphThreadSummary', 'LanggraphTimelineEntry',
