@@ -59,6 +59,8 @@ describe.skipIf(!RUNTIME_OK)('finding the workflow of a Mastra run', () => {
     expect(await cli(['state', '--family', 'mastra-workflow', '--thread', 'run-1', '--checkpoint-ns', 'payout'])).toMatchObject({ ok: true, result: { workflow_name: 'payout', run_id: 'run-1', seq: 1, snapshot: { status: 'success' } } });
     expect(await cli(['state', '--family', 'mastra-workflow', '--thread', 'run-1', '--checkpoint-ns', 'refund'])).toMatchObject({ ok: true, result: { workflow_name: 'refund', snapshot: { status: 'suspended' } } });
     expect(await cli(['timeline', '--family', 'mastra-workflow', '--thread', 'a/b%c'])).toMatchObject({ ok: true, result: { count: 1 } });
+    // timeline takes --checkpoint-ns as state does (it asked for one workflow before).
+    expect(await cli(['timeline', '--family', 'mastra-workflow', '--thread', 'run-1', '--checkpoint-ns', 'refund'])).toMatchObject({ ok: true, result: { count: 1 } });
     expect(await cli(['state', '--family', 'mastra-workflow', '--thread', 'a/b%c'])).toMatchObject({ ok: true, result: { workflow_name: 'payout', run_id: 'a/b%c' } });
   });
 
