@@ -11,9 +11,14 @@
  *
  * After `npm run build`:
  *   SC_PG_URL=postgres://postgres@127.0.0.1:5432/test node tools/bench/scripts/pg-statement-cost.mjs [rounds=7] [callsPerRound=500]
- * With `--cpu-prof` the rounds of ours alone run (SC_PG_COST_ONLY=ours) so the profile holds our path.
+ * SC_PG_COST_ONLY=ours|bare runs one side alone (for `node --cpu-prof`); SC_PG_COST_OPS=get,refs picks
+ * operations; SC_PG_COST_BASELINE=<path of another build's store-kysely dist/index.js> adds that
+ * build's adapter as a third contender ("baseline"), so a change is measured against the code before
+ * it in the same run (build the old commit in a second worktree, or copy its dist before rebuilding).
  */
 import { createRequire } from 'node:module';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { openPostgresAdapter } from '@session-checkpoint/store-kysely';
 
 const pg = createRequire(import.meta.url)('pg');
@@ -44,6 +49,8 @@ async function capture(fn) {
 
 const schema = `sc_stmt_${process.pid}`;
 const adapter = await openPostgresAdapter(url, { schema, poolSize: 2 });
+const baselinePath = process.env.SC_PG_COST_BASELINE;
+const baseline = baselinePath ? await (await import(pathToFileURL(resolve(baselinePath)).href)).openPostgresAdapter(url, { schema, poolSize: 2 }) : undefined;
 const pool = new pg.Pool({ connectionString: url, max: 2 });
 const table = `"${schema}"."checkpoints"`;
 const row = (i) => ({ namespace: 'ns', sessionId: `s${i % 10}`, kind: 'checkpoint', name: 'step', payloadJson: `{"i":${i}}`, payloadSha256: 'a'.repeat(64), createdAt: '2026-12-06T10:00:00Z', sourceRef: `ref/${String(i).padStart(8, '0')}` });
@@ -63,13 +70,16 @@ const ops = {
   get: {
     ours: (i) => adapter.getRow(pick(i), 'ns'),
     bare: (i) => pool.query(getText, [pick(i), 'ns']),
+    baseline: (i) => baseline.getRow(pick(i), 'ns'),
   },
   refs: {
     ours: (i) => adapter.findBySourceRefs('ns', [ref(i), ref(i + 1)]),
     bare: (i) => pool.query(refsText, ['ns', ref(i), ref(i + 1)]),
+    baseline: (i) => baseline.findBySourceRefs('ns', [ref(i), ref(i + 1)]),
   },
   insert: {
     ours: () => adapter.transaction((tx) => tx.insert(row(seq++))),
+    baseline: () => baseline.transaction((tx) => tx.insert(row(seq++))),
     bare: async () => {
       const r = row(seq++);
       const client = await pool.connect();
@@ -84,7 +94,7 @@ const ops = {
   },
 };
 
-const who = only ? [only] : ['ours', 'bare'];
+const who = only ? [only] : baseline ? ['ours', 'baseline', 'bare'] : ['ours', 'bare'];
 const results = {};
 for (let round = 0; round < rounds; round++) {
   for (const [op, fns] of Object.entries(ops)) {
@@ -107,7 +117,13 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) 
 for (const [op, byWho] of Object.entries(results)) {
   const line = Object.entries(byWho).map(([w, rs]) => `${w} ${median(rs.map((r) => r.cpu)).toFixed(0)} µs CPU (user ${median(rs.map((r) => r.user)).toFixed(0)}) / ${median(rs.map((r) => r.wall)).toFixed(0)} µs wall, ${median(rs.map((r) => r.statements))} statements`);
   console.log(`${op.padEnd(7)} ${line.join('   ')}`);
+  // Per-round CPU ratios (the round's contenders ran back to back): above 1, ours costs more.
+  for (const other of ['bare', 'baseline'].filter((w) => byWho[w] && byWho.ours)) {
+    const ratios = byWho.ours.map((r, k) => r.cpu / byWho[other][k].cpu);
+    console.log(`        ours / ${other} CPU ${median(ratios).toFixed(2)} [${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)}]`);
+  }
 }
 await pool.query(`drop schema "${schema}" cascade`);
 await pool.end();
 await adapter.close();
+await baseline?.close();
