@@ -1,7 +1,7 @@
 import { runConformanceSuite } from '@session-checkpoint/conformance';
 import Database from 'better-sqlite3';
 import { afterAll, describe, it } from 'vitest';
-import { Kysely, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import {
   createSqliteAdapter,
   KyselyAdapter,
@@ -90,6 +90,34 @@ describe.skipIf(!PG_URL)('PostgreSQL', async () => {
       tamper: (id, patch) => tamperPostgres(pool, schema, id, patch),
       reopen: () => openPostgresAdapter(pool, { schema, create: false }),
       otherProcess: { module: CHILD_OPENER, location: `pg:${schema}` },
+      destroy: async () => {
+        await adapter.close();
+        await dropSchema(pool, schema);
+      },
+    };
+  });
+});
+
+// The PostgreSQL front door runs its statements on pg directly (postgres/pg-connection.ts); an
+// adapter over a caller's own Kysely instance runs them through Kysely's executor and
+// transactions. Both paths run the whole contract.
+describe.skipIf(!PG_URL)('PostgreSQL through a plain Kysely instance (Kysely executor and transactions)', async () => {
+  if (!PG_URL) return;
+  const pool = testPool(4);
+  const schemas: string[] = [];
+  afterAll(async () => {
+    for (const schema of schemas) await dropSchema(pool, schema);
+    await pool.end();
+  });
+  await runConformanceSuite({ describe, it }, async () => {
+    const schema = uniqueSchema('sc_confk');
+    schemas.push(schema);
+    const db = new Kysely<CheckpointDatabase>({ dialect: new PostgresDialect({ pool: testPool(4) }) });
+    await migrateToLatest(db, { schema });
+    const adapter = new KyselyAdapter(db, { schema, ownsDatabase: true, capabilities: { multiProcess: false, persistent: false } });
+    return {
+      adapter,
+      tamper: (id, patch) => tamperPostgres(pool, schema, id, patch),
       destroy: async () => {
         await adapter.close();
         await dropSchema(pool, schema);

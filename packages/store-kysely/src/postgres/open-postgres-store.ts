@@ -110,9 +110,10 @@ export async function openPostgresAdapter(connection: PostgresConnection, option
   const schema = checkSchemaName(options.schema ?? 'public');
   const limits = poolLimits(options);
   // Kysely is loaded here, not by the package's main entry, which SQLite users load too.
-  const [{ Kysely, PostgresDialect }, { ensurePostgresSchema }] = await Promise.all([
+  const [{ Kysely, PostgresDialect }, { ensurePostgresSchema }, { PgConnection }] = await Promise.all([
     import('kysely'),
     import('./postgres-schema.js'),
+    import('./pg-connection.js'),
   ]);
   const named = options.preparedStatements ?? false;
   const pool = typeof connection === 'string' ? await openPool(connection, limits, named) : borrowed(connection, named);
@@ -123,7 +124,10 @@ export async function openPostgresAdapter(connection: PostgresConnection, option
     await db.destroy().catch(() => undefined);
     throw connectionFailure(error, targetOf(connection));
   }
-  return new KyselyAdapter(db, { flavor: 'postgres', schema, ownsDatabase: true, capabilities: { multiProcess: true, persistent: true } });
+  // Kysely compiles the statements; they run on pg directly (pg-connection.ts). Closing the
+  // adapter destroys the Kysely instance, which ends the pool (a borrowed pool's `end` does nothing).
+  const direct = new PgConnection(pool, () => db.destroy());
+  return new KyselyAdapter(db, { flavor: 'postgres', schema, connection: direct, capabilities: { multiProcess: true, persistent: true } });
 }
 
 /**

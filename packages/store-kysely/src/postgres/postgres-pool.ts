@@ -103,13 +103,13 @@ function boundedPool(
     else inUse--;
   };
 
-  const acquire = () =>
-    new Promise<void>((resolve, reject) => {
-      if (inUse < max) {
-        inUse++;
-        resolve();
-        return;
-      }
+  /** Takes a slot: `undefined` when one was free (no promise, no turn of the microtask queue), else the wait for one. */
+  const acquire = (): Promise<void> | undefined => {
+    if (inUse < max) {
+      inUse++;
+      return undefined;
+    }
+    return new Promise<void>((resolve, reject) => {
       const waiter = {
         grant: () => {
           clearTimeout(timer);
@@ -122,10 +122,12 @@ function boundedPool(
       }, acquireTimeoutMs);
       queue.push(waiter);
     });
+  };
 
   return {
     async connect(): Promise<PostgresPoolClient> {
-      await acquire();
+      const waiting = acquire();
+      if (waiting !== undefined) await waiting;
       let client: PostgresPoolClient;
       try {
         client = guardClient(await pool.connect());

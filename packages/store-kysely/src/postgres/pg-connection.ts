@@ -1,0 +1,103 @@
+import { AbortedTransactionError, type CompiledQuery, type PostgresPool, type PostgresPoolClient } from 'kysely';
+import type { AdapterConnection, QueryRunner } from '../adapter-connection.js';
+
+/*
+ * The PostgreSQL front door's path to the server: the store's compiled statements go straight to
+ * pg (`pool.connect()`, `client.query(text, values)`, `client.release()`), not through Kysely's
+ * executor. Kysely still builds and compiles the statements; the front door's Kysely instance has
+ * no plugins, so its executor only passed each compiled statement on. What that cost, measured
+ * with tools/bench/scripts/pg-statement-cost.mjs (docs/decisions/0038-postgresql-statement-cost.md):
+ * per transaction a new Kysely `Transaction` instance, its executor and connection provider, and a
+ * promise chain per statement through them, about a quarter of this process's CPU for a one-insert
+ * transaction. A caller's own Kysely instance (`new KyselyAdapter(db)`) keeps the executor, so its
+ * plugins and dialect still apply (KyselyConnection in adapter-connection.ts).
+ *
+ * Behaviour kept from Kysely's PostgreSQL transaction: BEGIN and COMMIT on one checked-out client;
+ * a COMMIT that PostgreSQL completes as ROLLBACK (an earlier statement failed and the error was
+ * swallowed) throws Kysely's AbortedTransactionError instead of reporting success; a failed body is
+ * rolled back, and a client whose ROLLBACK fails is discarded (`release(true)`) rather than handed
+ * out again in an unknown state.
+ */
+
+/** Runs statements on one checked-out client (a transaction's). */
+class ClientRunner implements QueryRunner {
+  readonly #client: PostgresPoolClient;
+
+  constructor(client: PostgresPoolClient) {
+    this.#client = client;
+  }
+
+  async rows<R>(query: CompiledQuery<R>): Promise<R[]> {
+    return (await this.#client.query<R>(query.sql, query.parameters)).rows;
+  }
+}
+
+/** Runs each statement on a client checked out for it alone (autocommit). */
+class PoolRunner implements QueryRunner {
+  readonly #pool: PostgresPool;
+
+  constructor(pool: PostgresPool) {
+    this.#pool = pool;
+  }
+
+  async rows<R>(query: CompiledQuery<R>): Promise<R[]> {
+    const client = await this.#pool.connect();
+    try {
+      return (await client.query<R>(query.sql, query.parameters)).rows;
+    } finally {
+      // pg's pool drops a client whose connection failed by itself; a healthy one goes back.
+      client.release();
+    }
+  }
+}
+
+/**
+ * The front door's {@link AdapterConnection} over the store's pool (see the note above).
+ * `close` releases what the front door opened (its Kysely instance, which ends the pool).
+ *
+ * @example
+ * ```ts
+ * const adapter = new KyselyAdapter(db, { flavor: 'postgres', schema, connection: new PgConnection(pool, () => db.destroy()) });
+ * ```
+ */
+export class PgConnection implements AdapterConnection {
+  readonly runner: QueryRunner;
+  readonly #pool: PostgresPool;
+  readonly #close: () => Promise<void>;
+
+  constructor(pool: PostgresPool, close: () => Promise<void>) {
+    this.#pool = pool;
+    this.#close = close;
+    this.runner = new PoolRunner(pool);
+  }
+
+  async transaction<T>(fn: (runner: QueryRunner) => Promise<T>): Promise<T> {
+    const client = await this.#pool.connect();
+    let discard = false;
+    try {
+      await client.query('begin', []);
+      let result: T;
+      try {
+        result = await fn(new ClientRunner(client));
+      } catch (error) {
+        try {
+          await client.query('rollback', []);
+        } catch {
+          discard = true;
+        }
+        throw error;
+      }
+      const { command } = await client.query('commit', []);
+      // PostgreSQL completes COMMIT with a ROLLBACK tag when an earlier statement left the
+      // transaction aborted (its error swallowed by the caller): nothing was committed.
+      if (command === 'ROLLBACK') throw new AbortedTransactionError();
+      return result;
+    } finally {
+      client.release(discard);
+    }
+  }
+
+  close(): Promise<void> {
+    return this.#close();
+  }
+}
