@@ -267,7 +267,22 @@ export class CheckpointStore {
    */
   async createMany(inputs: readonly CreateCheckpointInput[]): Promise<Checkpoint[]> {
     if (!Array.isArray(inputs)) throw new CheckpointValidationError('createMany takes an array of checkpoint inputs');
-    const prepared = inputs.map((input) => this.prepare(input));
+    return this.insertPreparedMany(inputs.map((input) => this.prepare(input)));
+  }
+
+  /**
+   * {@link createMany} for checkpoints prepared already (with {@link prepare}): for a writer that
+   * needs a row's hash before it writes the row that names it (a value cut over part rows), and
+   * so prepares each row once. Explicit ids are not taken here (use {@link insertPrepared}).
+   *
+   * @example
+   * ```ts
+   * const part = store.prepare({ sessionId: 's', kind: 'part', payload: { text }, sourceRef: 'p/1' });
+   * await store.insertPreparedMany([part, store.prepare({ sessionId: 's', payload: { parts: [part.payloadSha256] }, sourceRef: 'v/1' })]);
+   * ```
+   */
+  async insertPreparedMany(prepared: readonly PreparedCheckpoint[]): Promise<Checkpoint[]> {
+    if (!Array.isArray(prepared)) throw new CheckpointValidationError('insertPreparedMany takes an array of prepared checkpoints');
     if (prepared.length === 0) return [];
     const rows = prepared.map(rowOf);
     if (this.#seal !== undefined) {
@@ -276,7 +291,9 @@ export class CheckpointStore {
         const out: Checkpoint[] = [];
         for (let k = 0; k < prepared.length; k++) {
           if (k === clash) throw batchClashError(rows[k] as Omit<CheckpointRow, 'id'>);
-          out.push(await tx.insertPrepared(prepared[k] as PreparedCheckpoint));
+          // Without an explicit id, as on the plain path (rowOf leaves it out).
+          const { id: _, ...one } = prepared[k] as PreparedCheckpoint & { id?: number };
+          out.push(await tx.insertPrepared(one));
         }
         return out;
       });
