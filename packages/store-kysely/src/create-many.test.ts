@@ -172,3 +172,50 @@ describe.each(targets)('createMany on $name', (target) => {
     expect(seen.idLimit).toBeGreaterThan(0);
   });
 });
+
+describe('createMany on PostgreSQL beside a concurrent writer', () => {
+  it.skipIf(PG_URL === undefined)('reports a ref that a concurrent transaction took after the batch checked it, and keeps nothing of the batch', async () => {
+    const schema = uniqueSchema('sc_many_race');
+    schemas.push(schema);
+    const store = await openPostgresStore(PG_URL ?? '', { schema, poolSize: 3 });
+    try {
+      const row = (ref: string) => ({ namespace: 'app', sessionId: 's', payload: { ref }, sourceRef: ref, createdAt: '2026-12-06T10:00:00Z' });
+      // A holds 'r/x' uncommitted: the batch's NOT EXISTS does not see it, its insert waits on the
+      // unique index until A commits, and ON CONFLICT DO NOTHING then leaves that row out.
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      let held!: () => void;
+      const holding = new Promise<void>((resolve) => (held = resolve));
+      const a = store.transaction(async (tx) => {
+        const taken = await tx.create(row('r/x'));
+        held();
+        await gate;
+        return taken;
+      });
+      await holding;
+      let outcome: unknown;
+      const b = store.transaction(async (tx) => {
+        try {
+          await tx.createMany([row('r/y'), row('r/x'), row('r/z')]);
+        } catch (error) {
+          outcome = error;
+        }
+        // The transaction goes on and commits: nothing of the batch may be in it.
+        await tx.create(row('r/after'));
+      });
+      // Let B's statement reach the index wait before A commits (no verdict depends on this pause).
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      release();
+      const taken = await a;
+      await b;
+      expect(outcome).toBeInstanceOf(Error);
+      expect((outcome as Error).name).toBe('CheckpointConflictError');
+      expect((outcome as { ids: number[] }).ids).toEqual([taken.id]);
+      const refs: (string | null)[] = [];
+      for await (const cp of store.scan()) refs.push(cp.sourceRef);
+      expect(refs.sort()).toEqual(['r/after', 'r/x']);
+    } finally {
+      await store.close();
+    }
+  });
+});
