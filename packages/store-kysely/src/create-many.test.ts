@@ -219,3 +219,32 @@ describe('createMany on PostgreSQL beside a concurrent writer', () => {
     }
   });
 });
+
+describe.each(targets.filter((t) => !t.sealed))('createMany of more rows than one statement takes, on $name', (target) => {
+  it.skipIf(!target.available)('keeps nothing of a batch refused in its second statement, also inside a transaction that goes on', async () => {
+    const store = await target.open();
+    try {
+      const row = (k: number) => ({ namespace: 'app', sessionId: 's', payload: { k }, sourceRef: `b/${String(k).padStart(3, '0')}`, createdAt: '2026-12-06T10:00:00Z' });
+      const held = await store.create(row(140));
+      const batch = Array.from({ length: 150 }, (_, k) => row(k));
+      const conflict = (error: unknown) => ({ name: (error as Error).name, ids: (error as { ids: number[] }).ids });
+      await expect(store.createMany(batch).catch(conflict)).resolves.toEqual({ name: 'CheckpointConflictError', ids: [held.id] });
+      let inside: unknown;
+      await store.transaction(async (tx) => {
+        inside = await tx.createMany(batch).catch(conflict);
+        await tx.create(row(999));
+      });
+      expect(inside).toEqual({ name: 'CheckpointConflictError', ids: [held.id] });
+      const refs: (string | null)[] = [];
+      for await (const cp of store.scan()) refs.push(cp.sourceRef);
+      expect(refs.sort()).toEqual(['b/140', 'b/999']);
+      // Without the held ref the same batch goes in whole, ids ascending in its order.
+      await store.deleteIds([held.id], { namespace: 'app' });
+      const created = await store.createMany(batch);
+      expect(created.map((c) => c.sourceRef)).toEqual(batch.map((b) => b.sourceRef));
+      expect(created.every((c, k) => k === 0 || c.id > (created[k - 1] as Checkpoint).id)).toBe(true);
+    } finally {
+      await store.close();
+    }
+  });
+});

@@ -291,7 +291,9 @@ export class KyselyAdapter extends CheckpointAdapterBase {
    * transaction otherwise. A batch that a row of it cannot join is not written at all; the error
    * is then the one the single inserts would have thrown first (the id limit, a ref held by an
    * earlier row of the batch, a ref held by a stored row, in that order for each row). Rows with
-   * an explicit id go in one by one (the base class's way).
+   * an explicit id go in one by one (the base class's way). A batch refused in its second
+   * statement or later has its first statements' rows deleted again: inside a caller's
+   * transaction that goes on, the ids they took stay used (as with the base class's default).
    */
   override async insertMany(rows: readonly NewCheckpointRow[]): Promise<number[]> {
     if (rows.length === 0) return [];
@@ -312,7 +314,10 @@ export class KyselyAdapter extends CheckpointAdapterBase {
         if (matches) continue;
         // Refused (nothing went in), or in part (a concurrent PostgreSQL writer took a ref): what
         // went in goes again, so that the caller's transaction holds nothing of the batch.
-        if (ids.length > 0) await runner.rows(rawQuery(deleteIdsSql(table, this.#shared.flavor, ids.length), ids));
+        for (let at = 0; at < ids.length; at += DELETE_CHUNK) {
+          const some = ids.slice(at, at + DELETE_CHUNK);
+          await runner.rows(rawQuery(deleteIdsSql(table, this.#shared.flavor, some.length), some));
+        }
         if (inserted.length === chunk.length) throw new CheckpointError('insertMany: the ids returned do not follow the rows in order');
         throw await this.#batchError(runner, rows, ids.length > 0 ? (ids[0] as number) - 1 : undefined);
       }
