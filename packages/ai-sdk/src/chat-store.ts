@@ -121,7 +121,7 @@ function checkChatId(chatId: unknown): string {
   return chatId;
 }
 
-const SAVE_METHODS = ['create', 'listBySourceRefPrefix', 'findBySourceRef', 'findBySourceRefs', 'transaction'];
+const SAVE_METHODS = ['create', 'prepare', 'insertPreparedMany', 'listBySourceRefPrefix', 'findBySourceRef', 'findBySourceRefs', 'transaction'];
 
 /**
  * A chat store over a session-checkpoint store: `loadChat`, `saveChat`, `listChats`, `deleteChat`,

@@ -1,4 +1,4 @@
-import { CheckpointValidationError, utf8ByteLength, type CheckpointStore } from '@session-checkpoint/core';
+import { CheckpointValidationError, utf8ByteLength, type CheckpointStore, type PreparedCheckpoint } from '@session-checkpoint/core';
 import { PART_KIND, SAVE_KIND } from './rows/namespace.js';
 import { partRef, saveRef, storedSessionId } from './rows/refs.js';
 import type { PartPayload, SavePayload } from './rows/save-rows.js';
@@ -64,12 +64,14 @@ export async function writeSave(tx: CheckpointStore, plan: PlannedSave): Promise
     await tx.create({ ...base, kind: SAVE_KIND, payload: { ...head, messages: plan.messages }, sourceRef: saveRef(plan.chatId, plan.save) });
     return;
   }
-  const parts: string[] = [];
+  const rows: PreparedCheckpoint[] = [];
   const pieces = slices(`[${plan.texts.join(',')}]`, tx.limits.maxPayloadBytes);
   for (let k = 0; k < pieces.length; k++) {
     const payload: PartPayload = { part: k, text: pieces[k] as string };
-    const row = await tx.create({ ...base, name: `save ${plan.save} part ${k}`, kind: PART_KIND, payload, sourceRef: partRef(plan.chatId, plan.save, k) });
-    parts.push(row.payloadSha256);
+    rows.push(tx.prepare({ ...base, name: `save ${plan.save} part ${k}`, kind: PART_KIND, payload, sourceRef: partRef(plan.chatId, plan.save, k) }));
   }
-  await tx.create({ ...base, kind: SAVE_KIND, payload: { ...head, parts }, sourceRef: saveRef(plan.chatId, plan.save) });
+  const parts = rows.map((row) => row.payloadSha256);
+  rows.push(tx.prepare({ ...base, kind: SAVE_KIND, payload: { ...head, parts }, sourceRef: saveRef(plan.chatId, plan.save) }));
+  // The parts and the save row in one multi-row insert (one statement per 100 rows on SQL stores).
+  await tx.insertPreparedMany(rows);
 }

@@ -87,6 +87,15 @@ class OffByOneAdapter extends MemoryAdapter {
   }
 }
 
+/** Inserts a batch row by row and keeps the rows before the one refused (no all or nothing). */
+class HalfBatchAdapter extends MemoryAdapter {
+  override async insertMany(rows: readonly NewCheckpointRow[]): Promise<number[]> {
+    const ids: number[] = [];
+    for (const row of rows) ids.push((await this.insert(row)).id);
+    return ids;
+  }
+}
+
 /** Hands back a payload other than the stored one (e.g. a driver that re-serialises JSON). */
 class ReformattingAdapter extends MemoryAdapter {
   override async getRow(id: number, namespace: string): Promise<CheckpointRow | undefined> {
@@ -195,7 +204,7 @@ const CONDITIONAL_CASES = [
 describe('the conformance suite', () => {
   it('passes the correct reference adapter on every case it can run, and reports the rest as skipped', async () => {
     const outcomes = await runSuite(memorySubject(() => new MemoryAdapter()));
-    expect(outcomes.length).toBe(52);
+    expect(outcomes.length).toBe(53);
     expect(failed(outcomes)).toEqual([]);
     expect(outcomes.filter((o) => o.skipped).map((o) => o.name)).toEqual([
       'transactions > a transaction lock is held until its holder commits, and the next holder sees what it committed (skipped: the adapter does not declare the capability transactionLocks)',
@@ -211,7 +220,7 @@ describe('the conformance suite', () => {
 
   it('passes a correct persistent JSON-file adapter on every case, only the multi-process one skipped (it locks within its own process)', async () => {
     const outcomes = await runSuite(() => jsonFileSubject());
-    expect(outcomes.length).toBe(52);
+    expect(outcomes.length).toBe(53);
     expect(outcomes.filter((o) => o.skipped).map((o) => o.name)).toEqual([
       'concurrency > creates from several OS processes at once are all stored, with distinct ids (skipped: the adapter does not declare the capability multiProcess)',
       SEALED_PROCESSES_SKIPPED,
@@ -313,6 +322,11 @@ describe('the conformance suite', () => {
     const outcomes = await runSuite(memorySubject(() => new OffByOneAdapter()), { only: ['sourceRef'] });
     expect(failed(outcomes)).toEqual(['sourceRef > sourceRefAt gives the ref a given number of rows into a prefix range']);
     expect(String(failure(outcomes, 'sourceRef > sourceRefAt gives the ref a given number of rows into a prefix range'))).toMatch(/offset 0 must give the first ref of the range/);
+  });
+
+  it('fails an adapter whose insertMany keeps the rows before a refused one', async () => {
+    const outcomes = await runSuite(memorySubject(() => new HalfBatchAdapter()), { only: ['crud'] });
+    expect(failed(outcomes)).toEqual(['crud > insertMany inserts a batch in order, all or nothing']);
   });
 
   it('fails an adapter that does not return the stored payload text untouched', async () => {

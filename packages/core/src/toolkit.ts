@@ -25,6 +25,8 @@ export { compareCodePoints, compareNewestFirst, selectPrunable, sourceRefBounds 
 // Adapters: one way to run a transaction, and the id-limit error the store recognises.
 export { runInTransaction } from './port/transaction-scope.js';
 export { isIdLimitError } from './port/id-limit.js';
+// insertMany: how every adapter refuses a batch whose rows clash among themselves.
+export { batchClashError, firstBatchClash } from './port/batch-clash.js';
 
 // Moving rows (bundles): the checks and preparation a write gets, field by field.
 export { prepareCheckpoint } from './store/prepare.js';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Checkpoint, CheckpointStore } from '@session-checkpoint/core';
+import type { Checkpoint, CheckpointStore, PreparedCheckpoint } from '@session-checkpoint/core';
 import { rawRange } from '@session-checkpoint/core/toolkit';
 import { MessageList } from '@mastra/core/agent/message-list';
 import type { MastraDBMessage, StorageThreadType } from '@mastra/core/memory';
@@ -35,7 +35,7 @@ import { changePrefix, changeRef, messageIdRef, messagePrefix, messageRef, resou
 import { valuesOf } from './rows/values.js';
 import type { ChangePayload, StoredMessage, StoredThread } from './rows/types.js';
 import { deleteExactly, domainStore, inTransaction, refAt, rowsByPrefix } from './store-rows.js';
-import { deleteValueRows, jsonOf, putValue } from './value-writer.js';
+import { deleteValueRows, jsonOf, putValue, valueRows, writeRows } from './value-writer.js';
 
 /** Options of {@link CheckpointMemoryStorage}. */
 export interface CheckpointMemoryStorageOptions {
@@ -160,7 +160,12 @@ export class CheckpointMemoryStorage extends MemoryStorage {
 
   /** Writes change row `seq` of a thread; `change.at` defaults to now (a message change touches the thread). */
   async #writeChange(tx: CheckpointStore, threadId: string, seq: number, change: Omit<ChangePayload, 'threadId' | 'seq' | 'at'> & { at?: string }): Promise<void> {
-    await putValue(tx, {
+    await writeRows(tx, this.#changeRows(tx, threadId, seq, change));
+  }
+
+  /** The rows of change row `seq` of a thread (with its parts when its value is long), prepared and not written. */
+  #changeRows(tx: CheckpointStore, threadId: string, seq: number, change: Omit<ChangePayload, 'threadId' | 'seq' | 'at'> & { at?: string }): PreparedCheckpoint[] {
+    return valueRows(tx, {
       namespace: this.namespace,
       sessionId: sessionOf(threadId),
       kind: KINDS.change,
@@ -171,9 +176,13 @@ export class CheckpointMemoryStorage extends MemoryStorage {
     }, { inlineBytes: CHANGE_INLINE_BYTES });
   }
 
-  async #putThread(tx: CheckpointStore, thread: StoredThread, previous: Checkpoint | undefined): Promise<void> {
+  /**
+   * Deletes a thread's previous record and gives the rows of the new one, prepared, for the caller
+   * to write with the thread's change row in one insert (thread rows first, as they always went).
+   */
+  async #threadRows(tx: CheckpointStore, thread: StoredThread, previous: Checkpoint | undefined): Promise<PreparedCheckpoint[]> {
     if (previous) await deleteValueRows(tx, this.namespace, [previous]);
-    await putValue(tx, { namespace: this.namespace, sessionId: sessionOf(thread.id), kind: KINDS.thread, name: 'thread', ref: threadRef(thread.id), fields: { threadId: thread.id }, value: thread });
+    return valueRows(tx, { namespace: this.namespace, sessionId: sessionOf(thread.id), kind: KINDS.thread, name: 'thread', ref: threadRef(thread.id), fields: { threadId: thread.id }, value: thread });
   }
 
   // ---- threads --------------------------------------------------------------------------------
@@ -201,9 +210,9 @@ export class CheckpointMemoryStorage extends MemoryStorage {
     const stored = jsonOf(thread, 'thread') as StoredThread;
     await inTransaction(this.store, async (tx) => {
       const previous = await tx.findBySourceRef(this.namespace, threadRef(thread.id));
-      await this.#putThread(tx, stored, previous);
+      const rows = await this.#threadRows(tx, stored, previous);
       const last = await this.#lastChange(tx, thread.id);
-      await this.#writeChange(tx, thread.id, last.seq + 1, { op: 'thread', count: last.count, value: stored, at: stored.updatedAt });
+      await writeRows(tx, [...rows, ...this.#changeRows(tx, thread.id, last.seq + 1, { op: 'thread', count: last.count, value: stored, at: stored.updatedAt })]);
     });
     return thread;
   }
@@ -218,9 +227,9 @@ export class CheckpointMemoryStorage extends MemoryStorage {
         metadata: { ...(found.thread.metadata ?? {}), ...((jsonOf(metadata ?? {}, 'metadata') as Record<string, unknown>) ?? {}) },
         updatedAt: new Date().toISOString(),
       };
-      await this.#putThread(tx, next, found.row);
+      const rows = await this.#threadRows(tx, next, found.row);
       const last = await this.#lastChange(tx, id);
-      await this.#writeChange(tx, id, last.seq + 1, { op: 'thread', count: last.count, value: next, at: next.updatedAt });
+      await writeRows(tx, [...rows, ...this.#changeRows(tx, id, last.seq + 1, { op: 'thread', count: last.count, value: next, at: next.updatedAt })]);
       return threadOut(next);
     });
   }
@@ -447,6 +456,7 @@ export class CheckpointMemoryStorage extends MemoryStorage {
     const delta = new Map<string, number>(); // change of each thread's message count
     const added = new Map<string, StoredMessage[]>(); // new versions, per thread
     const left = new Map<string, string[]>(); // ids that moved to another thread, per thread
+    const rows: PreparedCheckpoint[] = []; // the new rows, written together at the end
     let i = 0;
     for (const m of batch.values()) {
       const idRow = where.get(m.id);
@@ -466,14 +476,17 @@ export class CheckpointMemoryStorage extends MemoryStorage {
         }
       }
       added.set(m.threadId, [...(added.get(m.threadId) ?? []), m]);
-      await putValue(tx, { namespace: this.namespace, sessionId: sessionOf(m.threadId), kind: KINDS.message, name: m.role ?? 'message', ref, fields: { messageId: m.id }, value: m });
-      await tx.create({ namespace: this.namespace, sessionId: sessionOf(m.threadId), kind: KINDS.messageId, name: 'message id', payload: { messageId: m.id, threadId: m.threadId, ref }, sourceRef: messageIdRef(m.id) });
+      rows.push(...valueRows(tx, { namespace: this.namespace, sessionId: sessionOf(m.threadId), kind: KINDS.message, name: m.role ?? 'message', ref, fields: { messageId: m.id }, value: m }));
+      rows.push(tx.prepare({ namespace: this.namespace, sessionId: sessionOf(m.threadId), kind: KINDS.messageId, name: 'message id', payload: { messageId: m.id, threadId: m.threadId, ref }, sourceRef: messageIdRef(m.id) }));
     }
     for (const threadId of new Set([...added.keys(), ...left.keys()])) {
       const last = await lastOf(threadId);
       const ids = left.get(threadId);
-      await this.#writeChange(tx, threadId, last.seq + 1, { op, count: last.count + (delta.get(threadId) ?? 0), value: added.get(threadId) ?? [], ...(ids ? { ids } : {}) });
+      rows.push(...this.#changeRows(tx, threadId, last.seq + 1, { op, count: last.count + (delta.get(threadId) ?? 0), value: added.get(threadId) ?? [], ...(ids ? { ids } : {}) }));
     }
+    // Every new row in one multi-row insert, after every delete above (a new version may take the
+    // ref its old one held); each message's rows in the order the loop wrote them before.
+    await writeRows(tx, rows);
   }
 
   override async saveMessages({ messages }: { messages: MastraDBMessage[] }): Promise<{ messages: MastraDBMessage[] }> {
@@ -568,8 +581,8 @@ export class CheckpointMemoryStorage extends MemoryStorage {
       return { ...m, id, threadId: newThreadId, resourceId: resourceId || m.resourceId };
     });
     await inTransaction(this.store, async (tx) => {
-      await this.#putThread(tx, jsonOf(thread, 'thread') as StoredThread, undefined);
-      await this.#writeChange(tx, newThreadId, 1, { op: 'thread', count: 0, value: jsonOf(thread, 'thread'), at: now.toISOString() });
+      const rows = await this.#threadRows(tx, jsonOf(thread, 'thread') as StoredThread, undefined);
+      await writeRows(tx, [...rows, ...this.#changeRows(tx, newThreadId, 1, { op: 'thread', count: 0, value: jsonOf(thread, 'thread'), at: now.toISOString() })]);
       if (copies.length > 0) await this.#writeMessages(tx, copies, 'save');
     });
     return { thread, messageIdMap };

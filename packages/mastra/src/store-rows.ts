@@ -69,5 +69,5 @@ export async function refAt(store: CheckpointStore, namespace: string, prefix: s
 
 /** The methods the domains call on their store, checked at construction. */
 export function domainStore(value: unknown, name: string): CheckpointStore {
-  return storeArgument(value, { name, methods: ['create', 'findBySourceRef', 'findBySourceRefs', 'listBySourceRefPrefix', 'transaction'] });
+  return storeArgument(value, { name, methods: ['create', 'prepare', 'insertPrepared', 'insertPreparedMany', 'findBySourceRef', 'findBySourceRefs', 'listBySourceRefPrefix', 'transaction'] });
 }

@@ -1,4 +1,4 @@
-import { CheckpointValidationError, canonicalize, utf8ByteLength, type Checkpoint, type CheckpointStore } from '@session-checkpoint/core';
+import { CheckpointValidationError, canonicalize, utf8ByteLength, type Checkpoint, type CheckpointStore, type PreparedCheckpoint } from '@session-checkpoint/core';
 import { KINDS } from './rows/namespace.js';
 import { partRef } from './rows/refs.js';
 import type { ValuePayload } from './rows/values.js';
@@ -52,15 +52,17 @@ export interface ValueRow {
 }
 
 /**
- * Writes a row holding a value, in the caller's transaction: inline when it fits the store's
- * `maxPayloadBytes` (and `options.inlineBytes`, for rows that are read often for their other
- * fields), else its canonical JSON text cut over part rows bound by SHA-256.
+ * The rows of a value, prepared (validated, canonical, hashed) and not written: the row itself
+ * inline when it fits the store's `maxPayloadBytes` (and `options.inlineBytes`, for rows that are
+ * read often for their other fields), else its canonical JSON text cut over part rows bound by
+ * SHA-256, the parts first and the row naming them last. For a caller that writes the rows of
+ * several values with one `insertPreparedMany`.
  */
-export async function putValue(tx: CheckpointStore, row: ValueRow, options: { inlineBytes?: number } = {}): Promise<Checkpoint> {
+export function valueRows(tx: CheckpointStore, row: ValueRow, options: { inlineBytes?: number } = {}): PreparedCheckpoint[] {
   const base = { namespace: row.namespace, sessionId: row.sessionId, name: row.name };
   const max = tx.limits.maxPayloadBytes;
   const estimate = utf8ByteLength(JSON.stringify(row.value) ?? 'null') + utf8ByteLength(JSON.stringify(row.fields));
-  if (estimate + ENVELOPE <= Math.min(max, options.inlineBytes ?? max)) return tx.create({ ...base, kind: row.kind, payload: { ...row.fields, value: row.value }, sourceRef: row.ref });
+  if (estimate + ENVELOPE <= Math.min(max, options.inlineBytes ?? max)) return [tx.prepare({ ...base, kind: row.kind, payload: { ...row.fields, value: row.value }, sourceRef: row.ref })];
   let text: string;
   try {
     text = canonicalize(row.value);
@@ -68,14 +70,32 @@ export async function putValue(tx: CheckpointStore, row: ValueRow, options: { in
     throw new CheckpointValidationError(`${row.kind} ${row.ref} cannot be stored: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
   if (max - ENVELOPE < 256) throw new CheckpointValidationError(`the store's limits.maxPayloadBytes (${max}) is too small for a part of ${row.ref}`);
-  const parts: string[] = [];
+  const out: PreparedCheckpoint[] = [];
   const pieces = slices(text, max - ENVELOPE);
   for (let k = 0; k < pieces.length; k++) {
-    const part = await tx.create({ ...base, name: `${row.name} part ${k}`.slice(0, 256), kind: KINDS.part, payload: { part: k, text: pieces[k] as string }, sourceRef: partRef(row.ref, k) });
-    parts.push(part.payloadSha256);
+    out.push(tx.prepare({ ...base, name: `${row.name} part ${k}`.slice(0, 256), kind: KINDS.part, payload: { part: k, text: pieces[k] as string }, sourceRef: partRef(row.ref, k) }));
   }
-  const payload: ValuePayload & Record<string, unknown> = { ...row.fields, parts };
-  return tx.create({ ...base, kind: row.kind, payload, sourceRef: row.ref });
+  const payload: ValuePayload & Record<string, unknown> = { ...row.fields, parts: out.map((part) => part.payloadSha256) };
+  out.push(tx.prepare({ ...base, kind: row.kind, payload, sourceRef: row.ref }));
+  return out;
+}
+
+/**
+ * Writes a row holding a value, in the caller's transaction (see {@link valueRows}): one insert,
+ * or one multi-row insert with its parts.
+ */
+export async function putValue(tx: CheckpointStore, row: ValueRow, options: { inlineBytes?: number } = {}): Promise<Checkpoint> {
+  return (await writeRows(tx, valueRows(tx, row, options))).at(-1) as Checkpoint;
+}
+
+/**
+ * Writes prepared rows in the caller's transaction, in order, all or nothing: one row with the
+ * store's single insert, several with one `insertPreparedMany` (one multi-row insert on SQL
+ * stores, where a create per row costs a statement each).
+ */
+export async function writeRows(tx: CheckpointStore, rows: readonly PreparedCheckpoint[]): Promise<Checkpoint[]> {
+  if (rows.length === 1) return [await tx.insertPrepared(rows[0] as PreparedCheckpoint)];
+  return tx.insertPreparedMany(rows);
 }
 
 /** Deletes rows and their part rows, in the caller's transaction. */

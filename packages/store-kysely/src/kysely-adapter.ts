@@ -24,10 +24,11 @@ import {
   type SourceRefPositionQuery,
   type SourceRefPrefixQuery,
 } from '@session-checkpoint/core';
-import { isIdLimitError, runInTransaction, sourceRefBounds } from '@session-checkpoint/core/toolkit';
+import { batchClashError, firstBatchClash, isIdLimitError, runInTransaction, sourceRefBounds } from '@session-checkpoint/core/toolkit';
 import type { CompiledQuery, Kysely } from 'kysely';
 import { KyselyConnection, type AdapterConnection, type QueryRunner } from './adapter-connection.js';
 import { conditionalInsertParameters, conditionalInsertShape, conditionalInsertSql } from './conditional-insert-sql.js';
+import { deleteIdsSql, INSERT_MANY_CHUNK, insertManyParameters, insertManySql, insertTable } from './insert-many-sql.js';
 import { rawQuery } from './raw-query.js';
 import { changeMetaQuery, claimMetaQuery, listMetaQuery, readMetaQuery, swapInsertParameters, swapInsertSql } from './meta-entries.js';
 import type { PostgresStatements } from './postgres/postgres-statements.js';
@@ -94,6 +95,8 @@ interface Shared {
   readonly refLists: Map<number, CompiledQuery<CheckpointRow>>;
   /** SQL of insertIfPresent per shape of precondition (see {@link conditionalInsertShape}); `null`: not expressible. */
   readonly conditionalInsertTexts: Map<string, string | null>;
+  /** {@link KyselyAdapter.insertMany}'s SQL by row count; `null` under the key 0 when the insert SQL is not of its shape. */
+  readonly insertManyTexts: Map<number, string | null>;
   closed: boolean;
   /**
    * Ids handed out by `reserveId` (or prefetched, below) and not inserted yet: their explicit
@@ -203,6 +206,7 @@ export class KyselyAdapter extends CheckpointAdapterBase {
         positions: new Map(),
         refLists: new Map(),
         conditionalInsertTexts: new Map(),
+        insertManyTexts: new Map(),
         closed: false,
         reserved: new Set(),
         prefetched: undefined,
@@ -230,6 +234,7 @@ export class KyselyAdapter extends CheckpointAdapterBase {
       positions: new Map(),
       refLists: new Map(),
       conditionalInsertTexts: new Map(),
+      insertManyTexts: new Map(),
       closed: false,
       reserved: new Set(),
       prefetched: undefined,
@@ -278,6 +283,47 @@ export class KyselyAdapter extends CheckpointAdapterBase {
     return needsTransaction
       ? this.#write((runner) => this.#insertIn(runner, row, keep))
       : this.#single((runner) => this.#insertIn(runner, row, undefined));
+  }
+
+  /**
+   * Inserts several rows all or nothing, with one multi-row `INSERT ... SELECT ... RETURNING` per
+   * 100 rows (see insert-many-sql.ts): at root level one autocommit statement on SQLite, a write
+   * transaction otherwise. A batch that a row of it cannot join is not written at all; the error
+   * is then the one the single inserts would have thrown first (the id limit, a ref held by an
+   * earlier row of the batch, a ref held by a stored row, in that order for each row). Rows with
+   * an explicit id go in one by one (the base class's way). A batch refused in its second
+   * statement or later has its first statements' rows deleted again: inside a caller's
+   * transaction that goes on, the ids they took stay used (as with the base class's default).
+   */
+  override async insertMany(rows: readonly NewCheckpointRow[]): Promise<number[]> {
+    if (rows.length === 0) return [];
+    if (this.#shared.ready) await this.#shared.ready;
+    const table = this.#insertManyTable();
+    if (table === undefined || rows.some((row) => row.id !== undefined)) return super.insertMany(rows);
+    const run = async (runner: QueryRunner): Promise<number[]> => {
+      if (firstBatchClash(rows) >= 0) throw await this.#batchError(runner, rows, undefined);
+      const ids: number[] = [];
+      for (let start = 0; start < rows.length; start += INSERT_MANY_CHUNK) {
+        const chunk = rows.slice(start, start + INSERT_MANY_CHUNK);
+        const returned = await runner.rows<{ id: number | string; sourceRef: string | null; payloadSha256: string }>(
+          rawQuery(this.#insertManyText(table, chunk.length), insertManyParameters(chunk)),
+        );
+        const inserted = numericIds(returned).sort((a, b) => Number(a.id) - Number(b.id));
+        ids.push(...inserted.map((row) => Number(row.id)));
+        const matches = inserted.length === chunk.length && inserted.every((row, k) => row.sourceRef === chunk[k]?.sourceRef && row.payloadSha256 === chunk[k]?.payloadSha256);
+        if (matches) continue;
+        // Refused (nothing went in), or in part (a concurrent PostgreSQL writer took a ref): what
+        // went in goes again, so that the caller's transaction holds nothing of the batch.
+        for (let at = 0; at < ids.length; at += DELETE_CHUNK) {
+          const some = ids.slice(at, at + DELETE_CHUNK);
+          await runner.rows(rawQuery(deleteIdsSql(table, this.#shared.flavor, some.length), some));
+        }
+        if (inserted.length === chunk.length) throw new CheckpointError('insertMany: the ids returned do not follow the rows in order');
+        throw await this.#batchError(runner, rows, ids.length > 0 ? (ids[0] as number) - 1 : undefined);
+      }
+      return ids;
+    };
+    return this.#shared.flavor === 'sqlite' && rows.length <= INSERT_MANY_CHUNK ? this.#single(run) : this.#write(run);
   }
 
   /** The row with this id in this namespace, untouched, or `undefined`. */
@@ -783,6 +829,47 @@ export class KyselyAdapter extends CheckpointAdapterBase {
     return { id, pruned };
   }
 
+  /** The table of the adapter's compiled insert, when its SQL has the shape insertMany builds on (asked once). */
+  #insertManyTable(): string | undefined {
+    const texts = this.#shared.insertManyTexts;
+    if (!texts.has(0)) texts.set(0, insertTable(this.#shared.queries.insert.withValues(insertValues(PROBE_ROW)).sql) ?? null);
+    return texts.get(0) ?? undefined;
+  }
+
+  /** insertMany's SQL for `count` rows, built once per count. */
+  #insertManyText(table: string, count: number): string {
+    const texts = this.#shared.insertManyTexts;
+    let text = texts.get(count);
+    if (text === undefined || text === null) {
+      text = insertManySql(table, this.#shared.flavor, count);
+      texts.set(count, text);
+    }
+    return text;
+  }
+
+  /**
+   * The error of a batch that could not go in whole: for each row in order, what the single
+   * insert would have refused it for (the id limit, then its ref held by an earlier row of the
+   * batch or by a stored row). Nothing of the batch is in the table when it is asked; `before` is
+   * the highest id before the batch when its first chunks went in (and were deleted again: the
+   * id counter stays past them).
+   */
+  async #batchError(runner: QueryRunner, rows: readonly NewCheckpointRow[], before: number | undefined): Promise<CheckpointConflictError> {
+    const q = this.#shared.queries;
+    const clash = firstBatchClash(rows);
+    const highest = before ?? Number(first(await runner.rows(q.highestId.withValues({})))?.id ?? 0);
+    for (let k = 0; k < rows.length; k++) {
+      const row = rows[k] as NewCheckpointRow;
+      if (highest + k + 1 > MAX_CHECKPOINT_ID) return idLimitError();
+      if (k === clash) return batchClashError(row);
+      if (row.sourceRef === null) continue;
+      const holder = first(await runner.rows(q.findBySourceRef.withValues({ namespace: row.namespace, sourceRef: row.sourceRef })));
+      if (holder) return new CheckpointConflictError(`source_ref already exists in namespace '${row.namespace}'`, { ids: [Number(holder.id)] });
+    }
+    // Nothing in the way any more: the writer that was has rolled back. Its caller may try again.
+    return new CheckpointConflictError('a row of the batch was refused by a concurrent write', { ids: [] });
+  }
+
   /** The error for an insert that ON CONFLICT DO NOTHING turned away, naming the row in the way. */
   async #conflict(runner: QueryRunner, row: NewCheckpointRow): Promise<CheckpointConflictError> {
     const q = this.#shared.queries;
@@ -841,6 +928,9 @@ export class KyselyAdapter extends CheckpointAdapterBase {
     if (this.#shared.closed) throw new CheckpointError('the store is closed');
   }
 }
+
+/** A row only to render the insert's SQL (its text does not depend on the values). */
+const PROBE_ROW: NewCheckpointRow = { namespace: 'n', sessionId: 's', kind: 'k', name: 'n', payloadJson: '{}', payloadSha256: '', createdAt: '', sourceRef: null };
 
 /** The inserted columns of a row, without its id. */
 function insertValues(row: NewCheckpointRow): InsertValues {

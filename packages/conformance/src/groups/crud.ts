@@ -1,6 +1,6 @@
-import { isCheckpointNotFoundError } from '@session-checkpoint/core';
+import { isCheckpointConflictError, isCheckpointNotFoundError, type CreateCheckpointInput, type NewCheckpointRow } from '@session-checkpoint/core';
 import { ensure, ensureEqual, rejectsWith } from '../assert.js';
-import { at } from '../context.js';
+import { at, type CaseContext } from '../context.js';
 import type { ConformanceCase } from '../types.js';
 
 /** Create, get and delete of single rows, with every column returned exactly as stored. */
@@ -17,6 +17,36 @@ export const crud: ConformanceCase[] = [
         ['s-1', 'first', 'snap', 'ref:1', at(0)],
         'session id, name, kind, source_ref and created_at must be stored as given',
       );
+    },
+  },
+  {
+    name: 'insertMany inserts a batch in order, all or nothing',
+    requires: 'insertMany',
+    async run({ adapter, store, make }) {
+      const insertMany = (rows: NewCheckpointRow[]) => (adapter.insertMany as NonNullable<typeof adapter.insertMany>).call(adapter, rows);
+      const row = (input: Partial<CreateCheckpointInput>) => newRow(store, input);
+      ensureEqual(await insertMany([]), [], 'an empty batch must insert nothing and give no ids');
+      const held = await make({ sourceRef: 'held' });
+      const batch = [row({ sourceRef: 'b/1', name: 'one' }), row({ sourceRef: null, name: 'two' }), row({ namespace: 'other', sourceRef: 'b/1', name: 'three' })];
+      const ids = await insertMany(batch);
+      ensureEqual(ids.length, 3, 'insertMany must give one id per row');
+      ensure(ids.every((id, k) => k === 0 ? id > held.id : id > (ids[k - 1] as number)), 'the ids must ascend in the order of the rows', () => `got ${ids.join(', ')} after ${held.id}`);
+      for (const [k, id] of ids.entries()) {
+        const expected = batch[k] as NewCheckpointRow;
+        ensureEqual(await adapter.getRow(id, (batch[k] as NewCheckpointRow).namespace), { ...expected, id }, 'each row must be stored with its id, as given');
+      }
+      const count = async () => (await adapter.scanRows({ afterId: Number.NEGATIVE_INFINITY, limit: 1000 })).length;
+      const before = await count();
+      const taken = await rejectsWith(insertMany([row({ sourceRef: 'n/1' }), row({ sourceRef: 'held' })]), isCheckpointConflictError, 'a batch with a ref a stored row holds must be refused');
+      ensureEqual(taken.ids, [held.id], 'the refusal must name the stored row that holds the ref');
+      const twice = await rejectsWith(insertMany([row({ sourceRef: 'n/2' }), row({ sourceRef: 'n/3' }), row({ sourceRef: 'n/2' })]), isCheckpointConflictError, 'a batch whose rows share a ref must be refused');
+      ensureEqual(twice.ids, [], 'a refusal for a ref an earlier row of the batch holds must name no id');
+      await adapter.transaction(async (tx) => {
+        await rejectsWith((tx.insertMany as NonNullable<typeof tx.insertMany>).call(tx, [row({ sourceRef: 'n/4' }), row({ sourceRef: 'held' })]), isCheckpointConflictError, 'a refused batch inside a transaction must throw');
+        await tx.insert(row({ sourceRef: 'n/5' }));
+      });
+      ensureEqual(await count(), before + 1, 'a refused batch must leave no row behind, also inside a transaction that goes on');
+      for (const ref of ['n/1', 'n/2', 'n/3', 'n/4']) ensureEqual(await adapter.findBySourceRef('app', ref), undefined, `no row of a refused batch may stay (${ref})`);
     },
   },
   {
@@ -62,3 +92,9 @@ export const crud: ConformanceCase[] = [
     },
   },
 ];
+
+/** A row as the store would insert it (prepared: canonical payload, its hash), with the case's defaults. */
+function newRow(store: CaseContext['store'], input: Partial<CreateCheckpointInput>): NewCheckpointRow {
+  const { payloadBytes: _, ...row } = store.prepare({ namespace: 'app', sessionId: 's-1', createdAt: at(0), payload: { n: 1 }, ...input });
+  return row;
+}

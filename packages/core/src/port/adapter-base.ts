@@ -16,6 +16,7 @@ import type {
   SourceRefPositionQuery,
   SourceRefPrefixQuery,
 } from './adapter.js';
+import { batchClashError, firstBatchClash } from './batch-clash.js';
 import { META_NAMESPACE, insertWithMetaRows, listMetaRows, readMetaRows, writeMetaRows } from './meta-rows.js';
 import { utf8ByteLength } from '../sha256.js';
 import { compareNewestFirst, selectPrunable, selectSourceRefPrefix } from './ordering.js';
@@ -57,6 +58,31 @@ export abstract class CheckpointAdapterBase implements CheckpointAdapter {
   abstract deleteRow(id: number, namespace: string): Promise<boolean>;
   abstract transaction<T>(fn: (tx: CheckpointAdapter) => Promise<T>): Promise<T>;
   abstract close(): Promise<void>;
+
+  /**
+   * Default: `insert` per row, in one transaction, refusing a row that an earlier row of the batch
+   * clashes with before it is inserted. When a row is refused the rows inserted before it are
+   * deleted again, so that a batch that fails inside a caller's transaction leaves nothing there
+   * either (the ids they took stay used, as a failed `insert`'s would).
+   */
+  async insertMany(rows: readonly NewCheckpointRow[]): Promise<number[]> {
+    if (rows.length === 0) return [];
+    const clash = firstBatchClash(rows);
+    return this.transaction(async (tx) => {
+      const ids: number[] = [];
+      try {
+        for (let k = 0; k < rows.length; k++) {
+          const row = rows[k] as NewCheckpointRow;
+          if (k === clash) throw batchClashError(row);
+          ids.push((await tx.insert(row)).id);
+        }
+      } catch (error) {
+        for (let k = ids.length - 1; k >= 0; k--) await tx.deleteRow(ids[k] as number, (rows[k] as NewCheckpointRow).namespace);
+        throw error;
+      }
+      return ids;
+    });
+  }
 
   /** Every row of a namespace, by id ascending. Used by the defaults below. */
   protected async allRows(namespace: string): Promise<CheckpointRow[]> {

@@ -269,6 +269,25 @@ export interface CheckpointAdapter {
   insert(row: NewCheckpointRow, options?: InsertOptions): Promise<InsertResult>;
 
   /**
+   * Inserts several rows as one all-or-nothing step and resolves to their ids, in the order of
+   * `rows` (each above the one before). A row is refused for what would refuse it in
+   * {@link insert}, in order: the first row that cannot go in decides the error, and nothing of
+   * the batch stays, inside a caller's transaction too. A row whose `(namespace, sourceRef)` an
+   * earlier row of the batch holds is refused with a {@link CheckpointConflictError} whose `ids`
+   * is empty (that row was never kept); one held by a stored row names it, as `insert` does.
+   * Explicit ids are honoured as `insert` honours them. No retention option. Optional (its
+   * presence is the declaration): {@link CheckpointAdapterBase} gives a default that inserts the
+   * rows one by one in a transaction; SQL adapters insert them with one multi-row statement.
+   *
+   * @throws CheckpointConflictError as {@link insert} throws it, for the first row refused.
+   * @example
+   * ```ts
+   * const [messageId, indexId] = await adapter.insertMany?.([messageRow, indexRow]) ?? [];
+   * ```
+   */
+  insertMany?(rows: readonly NewCheckpointRow[]): Promise<number[]>;
+
+  /**
    * Inserts one row (without an explicit id) only when every row `precondition.present` names
    * exists, as one atomic step: the check and the insert see the same committed state, and a row
    * the check found cannot be deleted before the insert commits. Resolves to the new id, or to
