@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LibSQLStore } from '@mastra/libsql';
+import fc from 'fast-check';
 import type { MemoryStorage, ObservationalMemoryRecord, WorkflowsStorage } from '@mastra/core/storage';
 import { CheckpointValidationError } from '@session-checkpoint/core';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -199,4 +200,48 @@ describe.skipIf(!RUNTIME_OK).each(list)('migrateMastra of observational memory f
       await store.close();
     }
   });
+});
+
+/** One generated OM record: its key (thread-0, thread-1 or the resource), generation and a few fields. */
+const generatedRecord = fc.record({ key: fc.constantFrom(0, 1, 2), generation: fc.integer({ min: 0, max: 3 }), chunk: fc.boolean(), pending: fc.nat(500) });
+const generatedRuns = Number(process.env.SC_SOAK === '1' ? (process.env.SC_SOAK_RUNS ?? 200) : 12);
+
+describe.skipIf(!RUNTIME_OK).each(list)('migrateMastra of generated observational memory into $name', (backend) => {
+  it.skipIf(!backend.available)('any records (ties of a generation too), killed at any insert: the resumed copy lists every key as the source does (fast-check)', async () => {
+    let n = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.array(generatedRecord, { minLength: 1, maxLength: 9 }), fc.nat(10), async (records, killAt) => {
+        const libsql = new LibSQLStore({ id: `gen-${backend.name}-${n}`, url: `file:${join(tmp, `gen-${backend.name}-${n++}.db`)}` });
+        await libsql.init();
+        const memory = (await libsql.getStore('memory')) as MemoryStorage;
+        const t0 = Date.UTC(2026, 0, 1);
+        for (const t of [0, 1]) await memory.saveThread({ thread: { id: `thread-${t}`, resourceId: 'user-1', title: `t${t}`, metadata: {}, createdAt: new Date(t0), updatedAt: new Date(t0) } });
+        const keys = ['thread-0', 'thread-1', null];
+        for (const [i, r] of records.entries()) {
+          const record = { ...omRecord(`rec-${i}`, keys[r.key] ?? null, r.generation, t0 + i * 1000), pendingMessageTokens: r.pending };
+          await memory.insertObservationalMemoryRecord(r.chunk ? record : { ...record, bufferedObservationChunks: undefined });
+        }
+        const store = await backend.open(backend.target());
+        try {
+          let inserts = 0;
+          class Killed extends CheckpointMemoryStorage {
+            override async insertObservationalMemoryRecord(record: ObservationalMemoryRecord): Promise<void> {
+              if (inserts++ === killAt) throw new Error('killed');
+              return super.insertObservationalMemoryRecord(record);
+            }
+          }
+          const first = await migrateMastra({ memory }, { memory: new Killed(store) }, { apply: true }).catch((error: Error) => error);
+          if (killAt < records.length) expect(first).toMatchObject({ message: 'killed' });
+          const target = new CheckpointMemoryStorage(store);
+          const resumed = await migrateMastra({ memory }, { memory: target }, { apply: true });
+          expect(resumed).toMatchObject({ observationalMemory: records.length - Math.min(killAt, records.length), differences: [], verified: { observationalMemory: records.length } });
+          for (const k of keys) expect(await omIds(target, k)).toEqual(await omIds(memory, k));
+          expect(await migrateMastra({ memory }, { memory: target }, { apply: true })).toMatchObject({ observationalMemory: 0, present: 2 + records.length });
+        } finally {
+          await store.close();
+        }
+      }),
+      { numRuns: generatedRuns, seed: Number(process.env.SC_ORACLE_SEED ?? 38), endOnFailure: true },
+    );
+  }, 120_000);
 });
