@@ -243,5 +243,5 @@ describe.skipIf(!RUNTIME_OK).each(list)('migrateMastra of generated observationa
       }),
       { numRuns: generatedRuns, seed: Number(process.env.SC_ORACLE_SEED ?? 38), endOnFailure: true },
     );
-  }, 120_000);
+  }, 30_000 + generatedRuns * 2_000);
 });
