@@ -1,9 +1,10 @@
 /**
  * `migrate --family mastra` through the real binary: an `@mastra/libsql` file and an `@mastra/pg`
- * schema (threads, messages, a resource's working memory, workflow runs) moved into a store: a
+ * schema (threads, messages, a resource's working memory, observational memory, workflow runs)
+ * moved into a store: a
  * dry run that creates nothing, an applied run verified, a second run that copies nothing, a run
  * after the source grew that copies only what is new; then `threads` and `state` show what moved.
- * Bad input is a JSON error and leaves the target as it was.
+ * Bad input is a JSON error and leaves the target as it was; so is an OM record the store cannot hold.
  *
  * `@mastra/core@1` needs Node 22.13: on an older Node (CI's first pass) the copies are skipped,
  * visibly, and the binary's own answer there (a clear error) is checked instead; CI's Node 24
@@ -50,13 +51,17 @@ const message = (thread: string, i: number) => ({
   content: { format: 2 as const, parts: [{ type: 'text' as const, text: `message ${i} of ${thread}` }], metadata: { i } },
 });
 
-/** Two threads of 25 messages, working memory, and two workflow runs (one suspended) in Mastra's own domains. */
+/** Two threads of 25 messages, working memory, observational memory (a thread's, two generations, and the resource's), and two workflow runs (one suspended) in Mastra's own domains. */
 async function fill(memory: MemoryStorage, workflows: WorkflowsStorage): Promise<void> {
   for (const t of ['thread-a', 'thread-b']) {
     await memory.saveThread({ thread: { id: t, resourceId: 'user-1', title: `Title ${t}`, metadata: { topic: t }, createdAt: new Date(t0), updatedAt: new Date(t0) } });
     await memory.saveMessages({ messages: Array.from({ length: 25 }, (_, i) => message(t, i)) });
   }
   await memory.updateResource({ resourceId: 'user-1', workingMemory: '# User\n- name: Ada' });
+  const om = await memory.initializeObservationalMemory({ threadId: 'thread-a', resourceId: 'user-1', scope: 'thread', config: { observation: { messageTokens: 100 } } });
+  await memory.updateBufferedObservations({ id: om.id, chunk: { cycleId: 'c1', observations: '- the user is Ada', tokenCount: 6, messageIds: ['thread-a-1'], messageTokens: 120, lastObservedAt: new Date(t0 + 1000) } });
+  await memory.createReflectionGeneration({ currentRecord: { ...om, activeObservations: '- the user is Ada' }, reflection: '- Ada', tokenCount: 2 });
+  await memory.initializeObservationalMemory({ threadId: null, resourceId: 'user-1', scope: 'resource', config: {} });
   for (const [run, status] of [['run-1', 'suspended'], ['run-2', 'success']] as const) {
     await workflows.persistWorkflowSnapshot({ workflowName: 'payout', runId: run, resourceId: 'user-1', snapshot: { runId: run, status, context: { approve: { status } }, value: {}, activePaths: [], serializedStepGraph: [], suspendedPaths: status === 'suspended' ? { approve: [1] } : {}, waitingPaths: {}, resumeLabels: {}, timestamp: t0 } as never });
   }
@@ -74,17 +79,17 @@ describe.skipIf(!RUNTIME_OK)('migrate --family mastra', () => {
     const store = join(dir, 'app.sqlite');
 
     const dry = await ok(['migrate', '--from', `libsql:${file}`, '--store', store]);
-    expect(dry).toEqual({ dry_run: true, direction: 'in', family: 'mastra', threads: 2, messages: 50, resources: 1, runs: 2, present: 0, verification: null });
+    expect(dry).toEqual({ dry_run: true, direction: 'in', family: 'mastra', threads: 2, messages: 50, resources: 1, runs: 2, observational_memory: 3, present: 0, verification: null });
     expect(existsSync(store)).toBe(false);
 
     const applied = await ok(['migrate', '--from', `libsql:${file}`, '--store', store, '--apply']);
-    expect(applied).toEqual({ dry_run: false, direction: 'in', family: 'mastra', threads: 2, messages: 50, resources: 1, runs: 2, present: 0, verification: { threads: 2, runs: 2, differences: [] } });
+    expect(applied).toEqual({ dry_run: false, direction: 'in', family: 'mastra', threads: 2, messages: 50, resources: 1, runs: 2, observational_memory: 3, present: 0, verification: { threads: 2, runs: 2, observational_memory: 3, differences: [] } });
     const again = await ok(['migrate', '--family', 'mastra', '--from', `sqlite:${file}`, '--store', store, '--apply']);
-    expect(again).toMatchObject({ threads: 0, messages: 0, resources: 0, runs: 0, present: 55 });
+    expect(again).toMatchObject({ threads: 0, messages: 0, resources: 0, runs: 0, observational_memory: 0, present: 58 });
 
     // The source grows (as an app keeps running during a move): the next run copies only the new messages.
     await memory.saveMessages({ messages: [message('thread-a', 25), message('thread-a', 26)] });
-    expect(await ok(['migrate', '--from', `libsql:${file}`, '--store', store, '--apply'])).toMatchObject({ threads: 0, messages: 2, present: 55, verification: { differences: [] } });
+    expect(await ok(['migrate', '--from', `libsql:${file}`, '--store', store, '--apply'])).toMatchObject({ threads: 0, messages: 2, present: 58, verification: { differences: [] } });
 
     const threads = (await ok(['threads', '--store', store])) as { family: string; thread_id: string; count: number }[];
     expect(threads.filter((t) => t.family === 'mastra').map((t) => [t.thread_id, t.count]).sort()).toEqual([['thread-a', 27], ['thread-b', 25]]);
@@ -112,14 +117,34 @@ describe.skipIf(!RUNTIME_OK)('migrate --family mastra', () => {
       await fill((await pgStore.getStore('memory')) as MemoryStorage, (await pgStore.getStore('workflows')) as WorkflowsStorage);
       const store = join(dir, 'from-pg.sqlite');
       const from = `${PG_URL}${PG_URL?.includes('?') ? '&' : '?'}schema=${schema}`;
-      expect(await ok(['migrate', '--family', 'mastra', '--from', from, '--store', store])).toMatchObject({ dry_run: true, threads: 2, messages: 50, resources: 1, runs: 2 });
-      expect(await ok(['migrate', '--family', 'mastra', '--from', from, '--store', store, '--apply'])).toMatchObject({ dry_run: false, threads: 2, messages: 50, resources: 1, runs: 2, verification: { differences: [] } });
-      expect(await ok(['migrate', '--family', 'mastra', '--from', from, '--store', store, '--apply'])).toMatchObject({ threads: 0, messages: 0, present: 55 });
+      expect(await ok(['migrate', '--family', 'mastra', '--from', from, '--store', store])).toMatchObject({ dry_run: true, threads: 2, messages: 50, resources: 1, runs: 2, observational_memory: 3 });
+      expect(await ok(['migrate', '--family', 'mastra', '--from', from, '--store', store, '--apply'])).toMatchObject({ dry_run: false, threads: 2, messages: 50, resources: 1, runs: 2, observational_memory: 3, verification: { observational_memory: 3, differences: [] } });
+      expect(await ok(['migrate', '--family', 'mastra', '--from', from, '--store', store, '--apply'])).toMatchObject({ threads: 0, messages: 0, observational_memory: 0, present: 58 });
     } finally {
       await pgStore.close();
       const pool = new pg.Pool({ connectionString: PG_URL, max: 1 });
       await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).finally(() => pool.end());
     }
+  });
+
+  it('an observational-memory record whose generationCount the store cannot hold is a JSON error naming it, in a dry run and applied', async () => {
+    const { LibSQLStore } = await import('@mastra/libsql');
+    const file = join(dir, 'mastra-odd-generation.db');
+    const libsql = new LibSQLStore({ id: 'src-odd', url: `file:${file}` });
+    await libsql.init();
+    const memory = (await libsql.getStore('memory')) as MemoryStorage;
+    await memory.saveThread({ thread: { id: 'thread-g', resourceId: 'user-1', title: 'g', metadata: {}, createdAt: new Date(t0), updatedAt: new Date(t0) } });
+    const om = await memory.initializeObservationalMemory({ threadId: 'thread-g', resourceId: 'user-1', scope: 'thread', config: {} });
+    // @mastra/libsql takes any generationCount.
+    await memory.insertObservationalMemoryRecord({ ...om, id: 'odd', generationCount: 2.5 });
+    const store = join(dir, 'odd.sqlite');
+    for (const apply of [[], ['--apply']]) {
+      const { code, doc } = await call(['migrate', '--from', `libsql:${file}`, '--store', store, ...apply]);
+      expect(doc).toMatchObject({ ok: false, type: 'CheckpointValidationError' });
+      expect(doc.error).toContain('observational memory record odd of thread:thread-g has generationCount 2.5');
+      expect(code).not.toBe(0);
+    }
+    await libsql.close();
   });
 
   it('bad input is a JSON error and the target is left as it was', async () => {

@@ -41,7 +41,7 @@ async function openStoreOrEmpty(openStore: CommandContext<unknown>['openStore'])
  * `migrate`: copies every LangGraph thread of SqliteSaver or PostgresSaver into the store (with
  * `--reverse`, from the store into the saver): `{ dry_run, direction, threads, checkpoints, writes,
  * present, verification }`. With `--family mastra` (implied by `--from libsql:PATH`), the memory
- * and workflows domains of `@mastra/libsql` or `@mastra/pg` (src/migrate/mastra.ts). Any
+ * (with observational memory) and workflows domains of `@mastra/libsql` or `@mastra/pg` (src/migrate/mastra.ts). Any
  * difference the verification finds fails the command with `CheckpointIntegrityError`.
  */
 export default defineCommand({
@@ -51,7 +51,7 @@ export default defineCommand({
     "Copy every LangGraph thread of SqliteSaver (--from sqlite:PATH) or PostgresSaver (--from postgres://URL, ?schema=S for a schema other than public) into the store, as @session-checkpoint/langgraph's SessionCheckpointSaver stores it: every checkpoint, namespace (subgraphs), fork, metadata and pending write. --reverse copies from the store into the saver.",
     'Without --apply nothing is written and the counts of what would move are shown. With it, both sides are compared afterwards; any difference fails the command (CheckpointIntegrityError). Checkpoints the target already holds are left as they are, so after an interruption running the command again finishes the job.',
     'Needs @session-checkpoint/langgraph and @langchain/langgraph-checkpoint-sqlite or -postgres installed next to the CLI (MissingPackageError names the one missing).',
-    "--family mastra (implied by --from libsql:PATH): copy the memory domain (threads, every message, the resources they name, working memory) and the workflows domain (each run's snapshot) of @mastra/libsql (--from libsql:PATH) or @mastra/pg (--from postgres://URL?schema=S) into the store, as @session-checkpoint/mastra's CheckpointMemoryStorage and CheckpointWorkflowsStorage store them; dry run, --apply, resume and verification as above. Needs @session-checkpoint/mastra, @mastra/core and @mastra/libsql or @mastra/pg installed next to the CLI, and Node 22.13 or later.",
+    "--family mastra (implied by --from libsql:PATH): copy the memory domain (threads, every message, the resources they name, working memory, and the observational memory of each thread and resource: every record, all generations) and the workflows domain (each run's snapshot) of @mastra/libsql (--from libsql:PATH) or @mastra/pg (--from postgres://URL?schema=S) into the store, as @session-checkpoint/mastra's CheckpointMemoryStorage and CheckpointWorkflowsStorage store them; dry run, --apply, resume and verification as above. Needs @session-checkpoint/mastra, @mastra/core and @mastra/libsql or @mastra/pg installed next to the CLI, and Node 22.13 or later.",
   ].join('\n'),
   examples: [
     '<%= config.bin %> <%= command.id %> --from sqlite:checkpoints.db --store app.sqlite',

@@ -42,12 +42,14 @@ export interface MastraMigrateResult {
   messages: number;
   resources: number;
   runs: number;
+  /** Observational-memory records (every generation of each thread's and resource's OM). */
+  observational_memory: number;
   present: number;
-  verification: { threads: number; runs: number; differences: [] } | null;
+  verification: { threads: number; runs: number; observational_memory: number; differences: [] } | null;
 }
 
 /**
- * Copies the memory (threads, messages, resources) and workflows (runs' snapshots) domains of
+ * Copies the memory (threads, messages, resources, observational memory) and workflows (runs' snapshots) domains of
  * `@mastra/libsql` or `@mastra/pg` into the store with `@session-checkpoint/mastra`'s
  * `migrateMastra`: a dry run unless `apply`, resumable, verified after applying. Any difference
  * fails with CheckpointIntegrityError.
@@ -73,8 +75,9 @@ export async function migrateMastraCommand(from: string, store: () => Promise<Ch
       messages: report.messages,
       resources: report.resources,
       runs: report.runs,
+      observational_memory: report.observationalMemory,
       present: report.present,
-      verification: report.differences === undefined ? null : { threads: report.verified?.threads ?? 0, runs: report.verified?.runs ?? 0, differences: [] },
+      verification: report.differences === undefined ? null : { threads: report.verified?.threads ?? 0, runs: report.verified?.runs ?? 0, observational_memory: report.verified?.observationalMemory ?? 0, differences: [] },
     };
   } finally {
     await source.close();
