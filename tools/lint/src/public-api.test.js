@@ -36,8 +36,8 @@ const PUBLIC_NAMES = {
     'scheduleIdleExpiry',
   ],
   'core/toolkit': [
-    'CheckpointRecord', 'JsonNode', 'RowError', 'SEALED_BUNDLE_FORMAT', 'StoreTaker', 'TwoGenerationCache', 'checkedByRef',
-    'checkedRange', 'checkpointRecord', 'compareCodePoints', 'compareNewestFirst', 'decodeCursor', 'encodeCursor',
+    'CheckpointRecord', 'JsonNode', 'RowError', 'SEALED_BUNDLE_FORMAT', 'batchClashError', 'StoreTaker', 'TwoGenerationCache', 'checkedByRef',
+    'checkedRange', 'checkpointRecord', 'compareCodePoints', 'compareNewestFirst', 'decodeCursor', 'encodeCursor', 'firstBatchClash',
     'formatPythonJson', 'isIdLimitError', 'isIntegerLexeme', 'looksSealed', 'nonNegativeInteger', 'nowTimestamp',
     'parseJsonTree', 'positiveInteger', 'prepareCheckpoint', 'pythonListRepr', 'pythonRepr', 'rawRange', 'rowError',
     'runInTransaction', 'selectPrunable', 'sourceRefBounds', 'storeArgument', 'utf8Length', 'validateId', 'validateToken',
