@@ -36,7 +36,7 @@ const PUBLIC_NAMES = {
     'scheduleIdleExpiry',
   ],
   'core/toolkit': [
-    'CheckpointRecord', 'JsonNode', 'RowError', 'SEALED_BUNDLE_FORMAT', 'batchClashError', 'StoreTaker', 'TwoGenerationCache', 'checkedByRef',
+    'CheckpointRecord', 'JsonNode', 'RowError', 'SEALED_BUNDLE_FORMAT', 'StoreTaker', 'TwoGenerationCache', 'batchClashError', 'checkedByRef',
     'checkedRange', 'checkpointRecord', 'compareCodePoints', 'compareNewestFirst', 'decodeCursor', 'encodeCursor', 'firstBatchClash',
     'formatPythonJson', 'isIdLimitError', 'isIntegerLexeme', 'looksSealed', 'nonNegativeInteger', 'nowTimestamp',
     'parseJsonTree', 'positiveInteger', 'prepareCheckpoint', 'pythonListRepr', 'pythonRepr', 'rawRange', 'rowError',
