@@ -90,7 +90,8 @@ async function rows(store: CheckpointStore): Promise<unknown[]> {
 }
 
 /**
- * The store, counting the remembered change rows a save's transaction checked: `taken` when the
+ * The store, counting the remembered change rows a save's transaction checked (through the store
+ * or, for the hash alone, its adapter): `taken` when the
  * transaction committed on it, `refused` when it then read the newest change (the row was gone or
  * different) or failed (the next number was taken) and was retried.
  */
@@ -117,6 +118,22 @@ function counted(store: CheckpointStore, tally: { taken: number; refused: number
             if (refs.some((ref) => ref.startsWith('c/'))) attempt.checked = true;
             return t.findBySourceRefs(namespace, refs);
           };
+        }
+        // The remembered row's hash is read raw from the adapter (plain stores with findBySourceRefs).
+        if (key === 'adapter' && attempt) {
+          const adapter = t.adapter;
+          return new Proxy(adapter, {
+            get(a, k) {
+              const member: unknown = Reflect.get(a, k, a);
+              if (k === 'findBySourceRefs' && typeof member === 'function') {
+                return (namespace: string, refs: string[]) => {
+                  if (refs.some((ref) => ref.startsWith('c/'))) attempt.checked = true;
+                  return (member as (n: string, r: string[]) => unknown).call(a, namespace, refs);
+                };
+              }
+              return typeof member === 'function' ? (member as (...x: unknown[]) => unknown).bind(a) : member;
+            },
+          });
         }
         if (key === 'listBySourceRefPrefix' && attempt) {
           return (query: Parameters<CheckpointStore['listBySourceRefPrefix']>[0]) => {

@@ -478,12 +478,9 @@ export class CheckpointMemoryStorage extends MemoryStorage {
       lasts.set(m.threadId, known);
     }
     const idRefs = [...batch.keys()].map(messageIdRef);
-    const found = await tx.findBySourceRefs(this.namespace, [...idRefs, ...remembered.map(([threadId, known]) => changeRef(threadId, known.seq))]);
-    const isIdRef = new Set(idRefs);
-    const index = found.filter((row) => isIdRef.has(row.sourceRef as string));
+    const { index, hashes } = await this.#idRowsAndHashes(tx, idRefs, remembered.map(([threadId, known]) => changeRef(threadId, known.seq)));
     for (const [threadId, known] of remembered) {
-      const ref = changeRef(threadId, known.seq);
-      if (found.some((row) => row.sourceRef === ref && row.payloadSha256 === known.sha256)) continue;
+      if (hashes.get(changeRef(threadId, known.seq)) === known.sha256) continue;
       lasts.delete(threadId);
       this.#changes?.delete(threadId);
     }
@@ -544,6 +541,37 @@ export class CheckpointMemoryStorage extends MemoryStorage {
     // ref its old one held); each message's rows in the order the loop wrote them before.
     await writeRows(tx, rows);
     return newest;
+  }
+
+  /**
+   * The verified id rows of `idRefs` and the SHA-256 the store holds for each of `hashRefs`, in
+   * one statement. The rows of `hashRefs` are only compared by the hash column with a hash this
+   * object wrote or verified (their content is not read, so not verified here: the comparison is
+   * the check, as the store's conditional insert makes it). A sealed store's column holds the
+   * envelope's hash, and an adapter without `findBySourceRefs` has no one-statement read: both
+   * read every row verified.
+   */
+  async #idRowsAndHashes(tx: CheckpointStore, idRefs: string[], hashRefs: string[]): Promise<{ index: Checkpoint[]; hashes: Map<string, string> }> {
+    const hashes = new Map<string, string>();
+    const adapter = tx.adapter;
+    if (hashRefs.length === 0 || tx.keyIds !== undefined || !adapter.findBySourceRefs) {
+      const isIdRef = new Set(idRefs);
+      const found = await tx.findBySourceRefs(this.namespace, [...idRefs, ...hashRefs]);
+      for (const row of found) if (!isIdRef.has(row.sourceRef as string)) hashes.set(row.sourceRef as string, row.payloadSha256);
+      return { index: found.filter((row) => isIdRef.has(row.sourceRef as string)), hashes };
+    }
+    const isHashRef = new Set(hashRefs);
+    const raw = await adapter.findBySourceRefs(this.namespace, [...new Set([...idRefs, ...hashRefs])]);
+    const ids = [];
+    for (const row of raw) {
+      if (isHashRef.has(row.sourceRef as string)) hashes.set(row.sourceRef as string, row.payloadSha256);
+      else ids.push(row);
+    }
+    if (ids.length === 0) return { index: [], hashes };
+    const checked = tx.checkRows(ids);
+    // A bad id row: the store's own verified read names every bad row, as it always did.
+    if (checked.some((c) => !c.ok)) await tx.findBySourceRefs(this.namespace, idRefs);
+    return { index: checked.flatMap((c) => (c.ok ? [c.row] : [])), hashes };
   }
 
   /** Remembers the newest change rows a committed transaction wrote. */
