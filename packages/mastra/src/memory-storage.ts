@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Checkpoint, CheckpointStore, PreparedCheckpoint } from '@session-checkpoint/core';
+import { CheckpointValidationError, type Checkpoint, type CheckpointStore, type PreparedCheckpoint } from '@session-checkpoint/core';
 import { rawRange } from '@session-checkpoint/core/toolkit';
 import { MessageList } from '@mastra/core/agent/message-list';
 import type { MastraDBMessage, StorageThreadType } from '@mastra/core/memory';
@@ -29,6 +29,7 @@ import {
   type UpdateBufferedReflectionInput,
   type UpdateObservationalMemoryConfigInput,
 } from '@mastra/core/storage';
+import { ChangeMemo, type RememberedChange } from './change-memo.js';
 import { ObservationalMemoryRows, OM_PREFIXES } from './observational-memory.js';
 import { KINDS, MASTRA_NAMESPACE } from './rows/namespace.js';
 import { changePrefix, changeRef, messageIdRef, messagePrefix, messageRef, resourceRef, seqOf, sessionOf, threadRef } from './rows/refs.js';
@@ -41,6 +42,12 @@ import { deleteValueRows, jsonOf, putValue, valueRows, writeRows } from './value
 export interface CheckpointMemoryStorageOptions {
   /** Store namespace of the rows. Default is `"mastra"` (shared with the workflows domain). */
   namespace?: string;
+  /**
+   * How many threads a message save may remember (their newest change row's number, count and
+   * SHA-256) to check that row in the statement that reads the saved ids, instead of reading and
+   * parsing the thread's newest change; `0` turns that path off. Default is 4096.
+   */
+  rememberedThreads?: number;
 }
 
 type MessageUpdate = Partial<Omit<MastraDBMessage, 'createdAt'>> & { id: string; createdAt?: Date; content?: Record<string, unknown> };
@@ -114,11 +121,17 @@ export class CheckpointMemoryStorage extends MemoryStorage {
   /** The store namespace of the rows. */
   readonly namespace: string;
 
+  /** Threads whose newest change row this object wrote or read last; undefined when turned off. */
+  readonly #changes: ChangeMemo | undefined;
+
   constructor(store: CheckpointStore, options: CheckpointMemoryStorageOptions = {}) {
     super();
     this.store = domainStore(store, 'CheckpointMemoryStorage');
     this.namespace = options.namespace ?? MASTRA_NAMESPACE;
     this.store.prepare({ namespace: this.namespace, sessionId: 'x', payload: {} });
+    const remembered = options.rememberedThreads;
+    if (remembered !== undefined && (!Number.isSafeInteger(remembered) || remembered < 0)) throw new CheckpointValidationError('rememberedThreads must be a non-negative integer');
+    this.#changes = remembered === 0 ? undefined : new ChangeMemo(remembered);
   }
 
   // ---- reads shared by the methods ------------------------------------------------------------
@@ -188,6 +201,7 @@ export class CheckpointMemoryStorage extends MemoryStorage {
   // ---- threads --------------------------------------------------------------------------------
 
   override async dangerouslyClearAll(): Promise<void> {
+    this.#changes?.clear();
     await inTransaction(this.store, async (tx) => {
       for (const prefix of ['t/', 'm/', 'i/', 'c/', 'r/', 'p/t/', 'p/m/', 'p/c/', 'p/r/', ...OM_PREFIXES]) {
         for (;;) {
@@ -208,6 +222,8 @@ export class CheckpointMemoryStorage extends MemoryStorage {
 
   override async saveThread({ thread }: { thread: StorageThreadType }): Promise<StorageThreadType> {
     const stored = jsonOf(thread, 'thread') as StoredThread;
+    // Writes a change row: the remembered one is no longer the newest.
+    this.#changes?.delete(thread.id);
     await inTransaction(this.store, async (tx) => {
       const previous = await tx.findBySourceRef(this.namespace, threadRef(thread.id));
       const rows = await this.#threadRows(tx, stored, previous);
@@ -218,6 +234,7 @@ export class CheckpointMemoryStorage extends MemoryStorage {
   }
 
   override async updateThread({ id, title, metadata }: { id: string; title?: string; metadata?: Record<string, unknown> }): Promise<StorageThreadType> {
+    this.#changes?.delete(id);
     return inTransaction(this.store, async (tx) => {
       const found = await this.#threadOf(tx, id);
       if (!found) throw new Error(`Thread ${id} not found`);
@@ -235,6 +252,7 @@ export class CheckpointMemoryStorage extends MemoryStorage {
   }
 
   override async deleteThread({ threadId }: { threadId: string }): Promise<void> {
+    this.#changes?.delete(threadId);
     await inTransaction(this.store, async (tx) => {
       const messages = await this.#threadMessages(tx, threadId);
       const ids = messages.length === 0 ? [] : await tx.findBySourceRefs(this.namespace, messages.map((m) => messageIdRef(m.message.id)));
@@ -425,8 +443,9 @@ export class CheckpointMemoryStorage extends MemoryStorage {
    * Writes messages as their threads' new versions in the caller's transaction: each message in
    * its thread's order (a message saved again keeps its place and `createdAt`, as `@mastra/libsql`
    * does; moved to another thread, it moves), its id row, and one change row per thread.
+   * Resolves to each thread's new newest change, for the memo once the transaction has committed.
    */
-  async #writeMessages(tx: CheckpointStore, messages: StoredMessage[], op: 'save' | 'update'): Promise<void> {
+  async #writeMessages(tx: CheckpointStore, messages: StoredMessage[], op: 'save' | 'update'): Promise<Map<string, RememberedChange>> {
     // The last version of an id in one call wins; a save keeps the first createdAt of the call, as
     // libsql's second upsert keeps the row's.
     const batch = new Map<string, StoredMessage>();
@@ -434,7 +453,37 @@ export class CheckpointMemoryStorage extends MemoryStorage {
       const first = batch.get(m.id);
       batch.set(m.id, op === 'save' && first ? { ...m, createdAt: first.createdAt } : m);
     }
-    const index = await tx.findBySourceRefs(this.namespace, [...batch.keys()].map(messageIdRef));
+    const touched = new Set<string>();
+    try {
+      return await this.#writeBatch(tx, batch, op, touched);
+    } catch (error) {
+      // A refused insert may mean a remembered change is no longer the newest: a retry reads it.
+      for (const threadId of touched) this.#changes?.delete(threadId);
+      throw error;
+    }
+  }
+
+  /** {@link #writeMessages} of a batch with one version per id; `touched` gets every thread it writes a change row of. */
+  async #writeBatch(tx: CheckpointStore, batch: Map<string, StoredMessage>, op: 'save' | 'update', touched: Set<string>): Promise<Map<string, RememberedChange>> {
+    const lasts = new Map<string, { seq: number; count: number }>();
+    // The remembered newest change of each thread saved to is read with the ids' rows, by its ref
+    // (one statement): still there with the remembered hash, it is the newest as long as the next
+    // number is free, which the insert below checks (the ref is unique; a refusal forgets it).
+    const remembered: [string, RememberedChange][] = [];
+    for (const m of batch.values()) {
+      touched.add(m.threadId);
+      const known = lasts.has(m.threadId) ? undefined : this.#changes?.get(m.threadId);
+      if (known === undefined) continue;
+      remembered.push([m.threadId, known]);
+      lasts.set(m.threadId, known);
+    }
+    const idRefs = [...batch.keys()].map(messageIdRef);
+    const { index, hashes } = await this.#idRowsAndHashes(tx, idRefs, remembered.map(([threadId, known]) => changeRef(threadId, known.seq)));
+    for (const [threadId, known] of remembered) {
+      if (hashes.get(changeRef(threadId, known.seq)) === known.sha256) continue;
+      lasts.delete(threadId);
+      this.#changes?.delete(threadId);
+    }
     const where = new Map(index.map((i) => [(i.payload as { messageId: string }).messageId, i]));
     const current = index.length === 0 ? [] : await tx.findBySourceRefs(this.namespace, index.map((i) => (i.payload as { ref: string }).ref));
     const currentValues = (await valuesOf(tx, this.namespace, current)) as StoredMessage[];
@@ -447,7 +496,6 @@ export class CheckpointMemoryStorage extends MemoryStorage {
         if (before) batch.set(id, { ...m, createdAt: before.value.createdAt });
       }
     }
-    const lasts = new Map<string, { seq: number; count: number }>();
     const lastOf = async (threadId: string) => {
       if (!lasts.has(threadId)) lasts.set(threadId, await this.#lastChange(tx, threadId));
       return lasts.get(threadId) as { seq: number; count: number };
@@ -479,14 +527,56 @@ export class CheckpointMemoryStorage extends MemoryStorage {
       rows.push(...valueRows(tx, { namespace: this.namespace, sessionId: sessionOf(m.threadId), kind: KINDS.message, name: m.role ?? 'message', ref, fields: { messageId: m.id }, value: m }));
       rows.push(tx.prepare({ namespace: this.namespace, sessionId: sessionOf(m.threadId), kind: KINDS.messageId, name: 'message id', payload: { messageId: m.id, threadId: m.threadId, ref }, sourceRef: messageIdRef(m.id) }));
     }
+    const newest = new Map<string, RememberedChange>();
     for (const threadId of new Set([...added.keys(), ...left.keys()])) {
+      touched.add(threadId);
       const last = await lastOf(threadId);
       const ids = left.get(threadId);
-      rows.push(...this.#changeRows(tx, threadId, last.seq + 1, { op, count: last.count + (delta.get(threadId) ?? 0), value: added.get(threadId) ?? [], ...(ids ? { ids } : {}) }));
+      const count = last.count + (delta.get(threadId) ?? 0);
+      const change = this.#changeRows(tx, threadId, last.seq + 1, { op, count, value: added.get(threadId) ?? [], ...(ids ? { ids } : {}) });
+      rows.push(...change);
+      newest.set(threadId, { seq: last.seq + 1, count, sha256: (change.at(-1) as PreparedCheckpoint).payloadSha256 });
     }
     // Every new row in one multi-row insert, after every delete above (a new version may take the
     // ref its old one held); each message's rows in the order the loop wrote them before.
     await writeRows(tx, rows);
+    return newest;
+  }
+
+  /**
+   * The verified id rows of `idRefs` and the SHA-256 the store holds for each of `hashRefs`, in
+   * one statement. The rows of `hashRefs` are only compared by the hash column with a hash this
+   * object wrote or verified (their content is not read, so not verified here: the comparison is
+   * the check, as the store's conditional insert makes it). A sealed store's column holds the
+   * envelope's hash, and an adapter without `findBySourceRefs` has no one-statement read: both
+   * read every row verified.
+   */
+  async #idRowsAndHashes(tx: CheckpointStore, idRefs: string[], hashRefs: string[]): Promise<{ index: Checkpoint[]; hashes: Map<string, string> }> {
+    const hashes = new Map<string, string>();
+    const adapter = tx.adapter;
+    if (hashRefs.length === 0 || tx.keyIds !== undefined || !adapter.findBySourceRefs) {
+      const isIdRef = new Set(idRefs);
+      const found = await tx.findBySourceRefs(this.namespace, [...idRefs, ...hashRefs]);
+      for (const row of found) if (!isIdRef.has(row.sourceRef as string)) hashes.set(row.sourceRef as string, row.payloadSha256);
+      return { index: found.filter((row) => isIdRef.has(row.sourceRef as string)), hashes };
+    }
+    const isHashRef = new Set(hashRefs);
+    const raw = await adapter.findBySourceRefs(this.namespace, [...new Set([...idRefs, ...hashRefs])]);
+    const ids = [];
+    for (const row of raw) {
+      if (isHashRef.has(row.sourceRef as string)) hashes.set(row.sourceRef as string, row.payloadSha256);
+      else ids.push(row);
+    }
+    if (ids.length === 0) return { index: [], hashes };
+    const checked = tx.checkRows(ids);
+    // A bad id row: the store's own verified read names every bad row, as it always did.
+    if (checked.some((c) => !c.ok)) await tx.findBySourceRefs(this.namespace, idRefs);
+    return { index: checked.flatMap((c) => (c.ok ? [c.row] : [])), hashes };
+  }
+
+  /** Remembers the newest change rows a committed transaction wrote. */
+  #remember(newest: Map<string, RememberedChange>): void {
+    for (const [threadId, change] of newest) this.#changes?.set(threadId, change);
   }
 
   override async saveMessages({ messages }: { messages: MastraDBMessage[] }): Promise<{ messages: MastraDBMessage[] }> {
@@ -496,15 +586,13 @@ export class CheckpointMemoryStorage extends MemoryStorage {
       if (!m.resourceId) throw new Error(`Expected to find a resourceId for message ${i}, but couldn't find one.`);
       return jsonOf({ id: m.id, threadId: m.threadId, resourceId: m.resourceId, role: m.role, type: m.type || 'v2', content: m.content, createdAt: m.createdAt ?? new Date() }, `message ${m.id}`) as StoredMessage;
     });
-    await inTransaction(this.store, async (tx) => {
-      await this.#writeMessages(tx, stored, 'save');
-    });
+    this.#remember(await inTransaction(this.store, (tx) => this.#writeMessages(tx, stored, 'save')));
     return { messages: new MessageList().add(messages, 'memory').get.all.db() };
   }
 
   override async updateMessages(args: { messages: MessageUpdate[] }): Promise<MastraDBMessage[]> {
     if (args.messages.length === 0) return [];
-    return inTransaction(this.store, async (tx) => {
+    const { out, newest } = await inTransaction(this.store, async (tx) => {
       const index = await tx.findBySourceRefs(this.namespace, args.messages.map((m) => messageIdRef(m.id)));
       const rows = index.length === 0 ? [] : await tx.findBySourceRefs(this.namespace, index.map((i) => (i.payload as { ref: string }).ref));
       const byId = new Map(((await valuesOf(tx, this.namespace, rows)) as StoredMessage[]).map((m) => [m.id, m]));
@@ -524,10 +612,11 @@ export class CheckpointMemoryStorage extends MemoryStorage {
         byId.set(old.id, version);
         next.push(version);
       }
-      if (next.length === 0) return [];
-      await this.#writeMessages(tx, next, 'update');
-      return next.map(messageOut);
+      if (next.length === 0) return { out: [], newest: new Map<string, RememberedChange>() };
+      return { out: next.map(messageOut), newest: await this.#writeMessages(tx, next, 'update') };
     });
+    this.#remember(newest);
+    return out;
   }
 
   override async deleteMessages(messageIds: string[]): Promise<void> {
@@ -543,6 +632,7 @@ export class CheckpointMemoryStorage extends MemoryStorage {
       }
       await deleteValueRows(tx, this.namespace, [...rows, ...index]);
       for (const [threadId, ids] of byThread) {
+        this.#changes?.delete(threadId);
         const last = await this.#lastChange(tx, threadId);
         await this.#writeChange(tx, threadId, last.seq + 1, { op: 'delete', count: last.count - ids.length, ids });
       }
@@ -580,6 +670,7 @@ export class CheckpointMemoryStorage extends MemoryStorage {
       messageIdMap[m.id] = id;
       return { ...m, id, threadId: newThreadId, resourceId: resourceId || m.resourceId };
     });
+    this.#changes?.delete(newThreadId);
     await inTransaction(this.store, async (tx) => {
       const rows = await this.#threadRows(tx, jsonOf(thread, 'thread') as StoredThread, undefined);
       await writeRows(tx, [...rows, ...this.#changeRows(tx, newThreadId, 1, { op: 'thread', count: 0, value: jsonOf(thread, 'thread'), at: now.toISOString() })]);

@@ -53,16 +53,30 @@ export interface ValueRow {
 
 /**
  * The rows of a value, prepared (validated, canonical, hashed) and not written: the row itself
- * inline when it fits the store's `maxPayloadBytes` (and `options.inlineBytes`, for rows that are
- * read often for their other fields), else its canonical JSON text cut over part rows bound by
+ * inline when its canonical payload, with {@link ENVELOPE} bytes to spare, fits the store's
+ * `maxPayloadBytes` (and `options.inlineBytes`, for rows that are read often for their other
+ * fields), else its canonical JSON text cut over part rows bound by
  * SHA-256, the parts first and the row naming them last. For a caller that writes the rows of
  * several values with one `insertPreparedMany`.
  */
 export function valueRows(tx: CheckpointStore, row: ValueRow, options: { inlineBytes?: number } = {}): PreparedCheckpoint[] {
   const base = { namespace: row.namespace, sessionId: row.sessionId, name: row.name };
   const max = tx.limits.maxPayloadBytes;
-  const estimate = utf8ByteLength(JSON.stringify(row.value) ?? 'null') + utf8ByteLength(JSON.stringify(row.fields));
-  if (estimate + ENVELOPE <= Math.min(max, options.inlineBytes ?? max)) return [tx.prepare({ ...base, kind: row.kind, payload: { ...row.fields, value: row.value }, sourceRef: row.ref })];
+  const limit = Math.min(max, options.inlineBytes ?? max);
+  // The row inline, prepared once: its canonical size decides (a JSON.stringify of the value to
+  // estimate the size first cost about as much as the canonical text itself). When the store
+  // refuses it inline, the size is estimated as before: a value estimated to fit is prepared again
+  // (so the store's own error is thrown, as it always was), a larger one goes to part rows.
+  let inline: PreparedCheckpoint | undefined;
+  const inlinePayload = { ...row.fields, value: row.value };
+  try {
+    inline = tx.prepare({ ...base, kind: row.kind, payload: inlinePayload, sourceRef: row.ref });
+  } catch (error) {
+    if (!(error instanceof CheckpointValidationError)) throw error;
+    const estimate = utf8ByteLength(JSON.stringify(row.value) ?? 'null') + utf8ByteLength(JSON.stringify(row.fields));
+    if (estimate + ENVELOPE <= limit) return [tx.prepare({ ...base, kind: row.kind, payload: inlinePayload, sourceRef: row.ref })];
+  }
+  if (inline !== undefined && inline.payloadBytes + ENVELOPE <= limit) return [inline];
   let text: string;
   try {
     text = canonicalize(row.value);
