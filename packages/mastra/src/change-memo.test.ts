@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { backends, RUNTIME_OK } from './test-support/backends.js';
 
 /*
- * The differential test of the change memo (change-memo.ts): a message save checks the newest
+ * The differential test of the change memo (`Remembered` in remembered.ts): a message save checks the newest
  * change row it remembers for a thread (by ref and SHA-256, in the statement that reads the
  * saved ids' rows) instead of reading the thread's newest change, and trusts it only while the
  * next number is free (the insert's unique ref). Random sequences of saves (new ids, ids saved

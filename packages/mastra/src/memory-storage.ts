@@ -29,7 +29,7 @@ import {
   type UpdateBufferedReflectionInput,
   type UpdateObservationalMemoryConfigInput,
 } from '@mastra/core/storage';
-import { ChangeMemo, type RememberedChange } from './change-memo.js';
+import { Remembered, type RememberedChange } from './remembered.js';
 import { ObservationalMemoryRows, OM_PREFIXES } from './observational-memory.js';
 import { KINDS, MASTRA_NAMESPACE } from './rows/namespace.js';
 import { changePrefix, changeRef, messageIdRef, messagePrefix, messageRef, resourceRef, seqOf, sessionOf, threadRef } from './rows/refs.js';
@@ -122,7 +122,7 @@ export class CheckpointMemoryStorage extends MemoryStorage {
   readonly namespace: string;
 
   /** Threads whose newest change row this object wrote or read last; undefined when turned off. */
-  readonly #changes: ChangeMemo | undefined;
+  readonly #changes: Remembered<RememberedChange> | undefined;
 
   constructor(store: CheckpointStore, options: CheckpointMemoryStorageOptions = {}) {
     super();
@@ -131,7 +131,7 @@ export class CheckpointMemoryStorage extends MemoryStorage {
     this.store.prepare({ namespace: this.namespace, sessionId: 'x', payload: {} });
     const remembered = options.rememberedThreads;
     if (remembered !== undefined && (!Number.isSafeInteger(remembered) || remembered < 0)) throw new CheckpointValidationError('rememberedThreads must be a non-negative integer');
-    this.#changes = remembered === 0 ? undefined : new ChangeMemo(remembered);
+    this.#changes = remembered === 0 ? undefined : new Remembered<RememberedChange>(remembered);
   }
 
   // ---- reads shared by the methods ------------------------------------------------------------

@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { backends, RUNTIME_OK } from './test-support/backends.js';
 
 /*
- * The differential test of the run memo (run-memo.ts): a persist of a run the domain object
+ * The differential test of the run memo (`Remembered` in remembered.ts): a persist of a run the domain object
  * remembers is one conditional insert that trusts nothing it remembers (the store checks the run
  * record's SHA-256 and the newest snapshot in the statement). Random sequences of persists (status,
  * owner, createdAt from small sets, so a run deleted and persisted again can come back with the

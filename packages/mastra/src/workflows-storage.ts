@@ -19,7 +19,7 @@ import type { StoredRun } from './rows/workflow-types.js';
 import { valuesOf } from './rows/values.js';
 import { domainStore, inTransaction, refAt, rowsByPrefix } from './store-rows.js';
 import { deleteValueRows, jsonOf, putValue } from './value-writer.js';
-import { RunMemo, type RememberedRun } from './run-memo.js';
+import { Remembered, type RememberedRun } from './remembered.js';
 
 /** Options of {@link CheckpointWorkflowsStorage}. */
 export interface CheckpointWorkflowsStorageOptions {
@@ -85,7 +85,7 @@ export class CheckpointWorkflowsStorage extends WorkflowsStorage {
   readonly namespace: string;
 
   /** Runs this object wrote or read last; undefined when the store has no conditional insert. */
-  readonly #memo: RunMemo | undefined;
+  readonly #memo: Remembered<RememberedRun> | undefined;
 
   constructor(store: CheckpointStore, options: CheckpointWorkflowsStorageOptions = {}) {
     super();
@@ -95,7 +95,7 @@ export class CheckpointWorkflowsStorage extends WorkflowsStorage {
     const remembered = options.rememberedRuns;
     if (remembered !== undefined && (!Number.isSafeInteger(remembered) || remembered < 0)) throw new CheckpointValidationError('rememberedRuns must be a non-negative integer');
     const conditional = this.store.adapter?.capabilities?.conditionalInserts === true && typeof this.store.insertPreparedIfPresent === 'function';
-    this.#memo = conditional && remembered !== 0 ? new RunMemo(remembered) : undefined;
+    this.#memo = conditional && remembered !== 0 ? new Remembered<RememberedRun>(remembered) : undefined;
   }
 
   override supportsConcurrentUpdates(): boolean {
@@ -195,7 +195,7 @@ export class CheckpointWorkflowsStorage extends WorkflowsStorage {
   }
 
   override async persistWorkflowSnapshot({ workflowName, runId, resourceId, snapshot, createdAt, updatedAt }: { workflowName: string; runId: string; resourceId?: string; snapshot: WorkflowRunState; createdAt?: Date; updatedAt?: Date }): Promise<void> {
-    const key = RunMemo.key(workflowName, runId);
+    const key = Remembered.runKey(workflowName, runId);
     const stamp = updatedAt?.toISOString() ?? new Date().toISOString();
     // JSON first (a Date becomes its text, an undefined member goes), as @mastra/libsql stores it.
     const value = snapshotJson(snapshot, runId);
@@ -233,7 +233,7 @@ export class CheckpointWorkflowsStorage extends WorkflowsStorage {
       const after = next === undefined ? undefined : await this.#persist(tx, previous, previous ? previous.run : { workflowName, runId, createdAt: now }, jsonOf(next, `snapshot of run ${runId}`), now);
       return { result, after };
     });
-    if (after !== undefined) this.#memo?.set(RunMemo.key(workflowName, runId), after);
+    if (after !== undefined) this.#memo?.set(Remembered.runKey(workflowName, runId), after);
     return result;
   }
 
@@ -287,7 +287,7 @@ export class CheckpointWorkflowsStorage extends WorkflowsStorage {
   }
 
   override async deleteWorkflowRunById({ runId, workflowName }: { runId: string; workflowName: string }): Promise<void> {
-    this.#memo?.delete(RunMemo.key(workflowName, runId));
+    this.#memo?.delete(Remembered.runKey(workflowName, runId));
     await inTransaction(this.store, async (tx) => {
       const found = await this.#run(tx, workflowName, runId);
       const snapshots = await rowsByPrefix(tx, this.namespace, snapshotPrefix(workflowName, runId));
