@@ -17,17 +17,17 @@
  * in TinyLFU); a row read again is checked once more and then kept, and every read after that
  * is a hit.
  *
- * A row this process writes is noted at the write: its text is canonical and its hash was
- * computed of it by the store's own `prepare`, so the pair passes the check by construction, and
- * an agent loop reads its own rows back at the next step (a LangGraph DeltaChannel chat reads
- * every row it wrote since the last snapshot at every `invoke`). The written text waits in a
- * small buffer of its own (the last {@link WRITTEN_BUDGET} code units written); a read that finds
- * it there passes by comparison and moves it into the memo, so the first and second reads of such
- * a row are comparisons instead of hash and scan, and the text kept is the one already in memory
- * for the insert. A row written and never read leaves the buffer soon, mostly while still in the
- * young generation: keeping every written text in the memo cost a writing loop 5-10% of its CPU
- * in the garbage collector (docs/decisions/0040-self-written-rows.md). A row changed in the file
- * after the write differs from the kept text or hash, and is checked from scratch.
+ * A row this process writes is kept at the write, not at a read: its text is canonical and its
+ * hash was computed of it by the store's own `prepare`, so the pair passes the check by
+ * construction, and an agent loop reads its own rows back at the next step (a LangGraph
+ * DeltaChannel chat reads every row it wrote since the last snapshot at every `invoke`). The
+ * first and second reads of such a row are then comparisons instead of hash and scan. The text
+ * kept is the one already in memory for the insert, so the reads' own copies die young. A loop
+ * that writes and never reads pays for keeping them (a median 2% per put and 7% per putWrites of
+ * the LangGraph saver, within the noise of single rounds); a small buffer for written texts was
+ * tried and made the chat's steady turns slower instead (docs/decisions/0040-self-written-rows.md).
+ * A row changed in the file after the write differs from the kept text or hash, and is checked
+ * from scratch.
  */
 import { TwoGenerationCache } from '../cache/two-generation-cache.js';
 
@@ -40,13 +40,6 @@ export const DEFAULT_VERIFIED_TEXT_CACHE = 8 * 1024 * 1024;
  * comes within a step or a page.
  */
 const SEEN_ONCE_GENERATION = 8192;
-
-/**
- * UTF-16 code units of written texts waiting for their first read (two generations of half each):
- * a step's writes, read back at the next step. Small, so that a text written and never read dies
- * young.
- */
-export const WRITTEN_BUDGET = 1024 * 1024;
 
 /**
  * Payload texts that passed verification, by SHA-256, the recently used kept; bounded by their
@@ -67,27 +60,15 @@ export class VerifiedPayloads {
   readonly #texts: TwoGenerationCache<string, string>;
   /** Hashes of pairs that passed once and are not kept yet. */
   readonly #seenOnce = new TwoGenerationCache<string, true>(2 * SEEN_ONCE_GENERATION);
-  /** Pairs this store wrote, not read yet (see {@link written}). */
-  readonly #written: TwoGenerationCache<string, string>;
 
   /** @param budget total UTF-16 code units kept; `0` keeps nothing. */
   constructor(readonly budget: number) {
     this.#texts = new TwoGenerationCache(budget, (text) => text.length);
-    this.#written = new TwoGenerationCache(Math.min(budget, WRITTEN_BUDGET), (text) => text.length);
   }
 
-  /**
-   * True when exactly `text` passed under exactly `sha256` before (and is still kept), or was
-   * written under it by this store (see {@link written}; it is then kept from now on).
-   */
+  /** True when exactly `text` passed under exactly `sha256` before (and is still kept). */
   knows(sha256: string, text: string): boolean {
-    const kept = this.#texts.get(sha256);
-    if (kept !== undefined) return kept === text;
-    const written = this.#written.get(sha256);
-    if (written === undefined || written !== text) return false;
-    this.#written.delete(sha256);
-    this.#texts.set(sha256, written);
-    return true;
+    return this.#texts.get(sha256) === text;
   }
 
   /** Called with a pair that has just passed the full check: keeps it if its hash passed before. */
@@ -99,11 +80,13 @@ export class VerifiedPayloads {
 
   /**
    * Called with a pair the store canonicalised and hashed itself for a write (see
-   * `writtenPair` in prepare.ts), never with one a caller built: it waits for its first read in a
-   * small buffer, and a read that finds it there keeps it in the memo.
+   * `writtenPair` in prepare.ts), never with one a caller built: keeps it at once, since the
+   * writer reads its rows back.
    */
   written(sha256: string, text: string): void {
-    if (!this.#texts.has(sha256)) this.#written.set(sha256, text);
+    if (text.length > this.budget / 2) return;
+    this.#seenOnce.delete(sha256);
+    this.#texts.set(sha256, text);
   }
 
   /** Total UTF-16 code units kept now. */
