@@ -9,7 +9,7 @@ import type { Checkpoint, CheckpointRow } from '../types.js';
 import { MAX_SESSION_ID_LENGTH, resolveNamespace, validateId, validatePage, validateText, validateToken } from '../validation/fields.js';
 import { nonNegativeInteger } from '../validation/integers.js';
 import { normalizeTimestamp } from '../validation/timestamp.js';
-import { prepareCheckpoint, type CreateCheckpointInput, type PreparedCheckpoint } from './prepare.js';
+import { prepareCheckpoint, writtenPair, type CreateCheckpointInput, type PreparedCheckpoint } from './prepare.js';
 import type { DeleteResult, PruneResult, SessionSummary, VerifyReport } from './results.js';
 import { isIdLimitError } from '../port/id-limit.js';
 import { batchClashError, firstBatchClash } from '../port/batch-clash.js';
@@ -37,7 +37,8 @@ export interface CheckpointStoreOptions {
   now?: () => Date;
   /**
    * Payload text, in UTF-16 code units, that the store keeps from rows it has read and verified
-   * (from a row's second read on: a row read once is not worth its memory), so that a later read
+   * (from a row's second read on: a row read once is not worth its memory) and from rows it has
+   * written (their text canonicalised and hashed by the store itself), so that a later read
    * of a row with exactly the same text and hash passes by a full comparison of the text instead
    * of hashing and scanning it again (agent loops re-read the same rows every step). Any difference, one byte of text or of hash, is verified from scratch; failures are
    * never kept; `verify()` and `scan()` always check from scratch. Default is 8 Mi (8388608);
@@ -343,6 +344,7 @@ export class CheckpointStore {
       }
       throw error;
     }
+    this.#written(prepared);
     return toCheckpoint({ ...row, id });
   }
 
@@ -368,7 +370,9 @@ export class CheckpointStore {
     }
     const row = rowOf(prepared);
     const id = await adapter.insertIfPresent(row, precondition);
-    return id === undefined ? undefined : toCheckpoint({ ...row, id });
+    if (id === undefined) return undefined;
+    this.#written(prepared);
+    return toCheckpoint({ ...row, id });
   }
 
   /**
@@ -1051,6 +1055,12 @@ export class CheckpointStore {
 
   #verifyRows(rows: readonly CheckpointRow[]): Checkpoint[] {
     return this.#seal === undefined ? verifyRows(rows, this.#readLimits, this.#verified) : this.#seal.reader.verifyRows(rows);
+  }
+
+  /** A plain row just inserted: its pair goes into the verified-text memo when this store's `prepare` computed it (the writer reads it back). */
+  #written(prepared: PreparedCheckpoint): void {
+    const pair = this.#verified === undefined ? undefined : writtenPair(prepared);
+    if (pair !== undefined) this.#verified?.written(pair.sha256, pair.json);
   }
 
   #verifyRow(row: CheckpointRow): Checkpoint {

@@ -40,6 +40,27 @@ export interface PreparedCheckpoint extends Omit<CheckpointRow, 'id'> {
 }
 
 /**
+ * Where {@link prepareCheckpoint} keeps the text it canonicalised and the SHA-256 it computed of
+ * it, under a symbol no other module holds (non-enumerable: spread, `Object.keys`, JSON and test
+ * matchers do not see it, and a copy made by spreading carries none). A pair found here passed
+ * this module's canonicaliser and hash, so a store may take it as verified (see
+ * {@link writtenPair}); the fields `payloadJson` and `payloadSha256` are the caller's to change,
+ * and are never trusted on their own.
+ */
+const CANONICAL = Symbol('canonicalPayload');
+
+/**
+ * The (text, SHA-256) pair this module computed for `prepared`, when `prepared` came from
+ * {@link prepareCheckpoint} and still holds exactly that pair; else `undefined`. Such a pair
+ * passes a stored row's payload check by construction (canonical text, its own hash), which is
+ * what lets the store's verified-text memo keep it at the write (docs/decisions/0040).
+ */
+export function writtenPair(prepared: PreparedCheckpoint): { json: string; sha256: string } | undefined {
+  const pair = (prepared as unknown as Record<symbol, { json: string; sha256: string } | undefined>)[CANONICAL];
+  return pair !== undefined && pair.json === prepared.payloadJson && pair.sha256 === prepared.payloadSha256 ? pair : undefined;
+}
+
+/**
  * Validates and canonicalises an input without touching any store (the dry-run of `create`).
  * Checks run in the Python reference's order, so the first failure reported is the same:
  * created_at, payload, namespace, session_id, kind, name, source_ref.
@@ -70,7 +91,7 @@ export function prepareCheckpoint(
   const payload = hasText
     ? canonicalPayloadFromJson(typeof input.payloadJson === 'string' ? input.payloadJson : notText(), limits)
     : canonicalPayloadFromValue(input.payload, limits);
-  return {
+  const prepared: PreparedCheckpoint = {
     namespace: resolveNamespace(input.namespace),
     sessionId: validateText(input.sessionId, 'session_id', MAX_SESSION_ID_LENGTH),
     kind: validateToken(input.kind ?? 'manual', 'kind'),
@@ -81,6 +102,8 @@ export function prepareCheckpoint(
     createdAt,
     sourceRef: input.sourceRef === undefined || input.sourceRef === null ? null : validateText(input.sourceRef, 'source_ref', MAX_NAME_LENGTH),
   };
+  Object.defineProperty(prepared, CANONICAL, { value: payload });
+  return prepared;
 }
 
 function notText(): never {

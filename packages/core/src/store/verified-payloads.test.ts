@@ -3,6 +3,7 @@ import { MemoryAdapter } from '../memory/memory-adapter.js';
 import { sha256Hex } from '../sha256.js';
 import type { CheckpointRow } from '../types.js';
 import { CheckpointStore } from './checkpoint-store.js';
+import { writtenPair } from './prepare.js';
 import { VerifiedPayloads } from './verified-payloads.js';
 import { rowFailure } from './verify-row.js';
 
@@ -73,6 +74,46 @@ describe('VerifiedPayloads', () => {
   });
 });
 
+describe('VerifiedPayloads.written', () => {
+  it('keeps a written pair at once, within half the budget, and answers only that text under that hash', () => {
+    const memo = new VerifiedPayloads(20);
+    memo.written('h1', '{"a":1}');
+    expect(memo.knows('h1', '{"a":1}')).toBe(true);
+    expect(memo.knows('h1', '{"a":2}')).toBe(false);
+    expect(memo.knows('h2', '{"a":1}')).toBe(false);
+    memo.written('h3', 'x'.repeat(11));
+    expect(memo.knows('h3', 'x'.repeat(11))).toBe(false);
+    expect(memo.size).toBe(7);
+  });
+});
+
+describe('writtenPair', () => {
+  const input = { namespace: 'app', sessionId: 's', payload: { b: 1, a: [true, null] } };
+
+  it('gives the pair prepare computed, while the prepared row still holds exactly it', () => {
+    const store = new CheckpointStore(new MemoryAdapter());
+    const prepared = store.prepare(input);
+    expect(writtenPair(prepared)).toEqual({ json: '{"a":[true,null],"b":1}', sha256: sha256Hex('{"a":[true,null],"b":1}'), bytes: 23 });
+    expect(Object.keys(prepared)).not.toContain('json');
+    expect(writtenPair({ ...prepared })).toBeUndefined();
+    const altered = store.prepare(input);
+    altered.payloadJson = '{"a":[true, null],"b":1}';
+    expect(writtenPair(altered)).toBeUndefined();
+    const rehashed = store.prepare(input);
+    rehashed.payloadSha256 = sha256Hex('{}');
+    expect(writtenPair(rehashed)).toBeUndefined();
+  });
+
+  it('a caller\'s altered pair is never taken as verified: its row fails on the first read', async () => {
+    const store = new CheckpointStore(new MemoryAdapter());
+    const prepared = store.prepare({ ...input, sourceRef: 'x' });
+    prepared.payloadJson = '{"a":[true, null],"b":1}';
+    prepared.payloadSha256 = sha256Hex(prepared.payloadJson);
+    const record = await store.insertPrepared(prepared);
+    expect(await failure(store.get(record.id, { namespace: 'app' }))).toMatch(/failed payload integrity verification/);
+  });
+});
+
 describe('rowFailure with a memo', () => {
   const row = (payloadJson: string, payloadSha256 = sha256Hex(payloadJson)): CheckpointRow => ({
     id: 1,
@@ -121,9 +162,13 @@ describe('CheckpointStore re-reads', () => {
       const adapter = new MemoryAdapter();
       const store = new CheckpointStore(adapter, verifiedTextCache === undefined ? {} : { verifiedTextCache });
       const cp = await store.create({ namespace: 'app', sessionId: 's', payload: { step: 1, note: 'kept' }, sourceRef: 'r' });
-      for (let i = 0; i < 2; i++) expect((await store.get(cp.id, { namespace: 'app' })).payload).toEqual({ step: 1, note: 'kept' });
       const stored = (await adapter.findBySourceRef('app', 'r')) as CheckpointRow;
       const original = stored.payloadJson;
+      // Kept at the write: tampered before any read, it fails all the same.
+      stored.payloadJson = original.replace('kept', 'kepT');
+      expect(await failure(store.get(cp.id, { namespace: 'app' }))).toMatch(/failed payload integrity verification/);
+      stored.payloadJson = original;
+      for (let i = 0; i < 2; i++) expect((await store.get(cp.id, { namespace: 'app' })).payload).toEqual({ step: 1, note: 'kept' });
       // One byte of text, the hash left as it was.
       stored.payloadJson = original.replace('kept', 'kepT');
       expect(await failure(store.get(cp.id, { namespace: 'app' }))).toMatch(/failed payload integrity verification/);

@@ -6,7 +6,8 @@
  * already checked passes by comparing the text in full (a memcmp) instead of hashing it and
  * scanning it again. Any other row, including one whose text differs by a single byte under the
  * same hash, is checked from scratch. Failures are never remembered, and texts come only from
- * rows the store read and checked itself, never from what it was asked to write.
+ * rows the store read and checked itself, or from texts it canonicalised and hashed itself to
+ * write them ({@link VerifiedPayloads.written}), never from a text and hash a caller handed over.
  *
  * A text is kept from its second passing on, not its first. Keeping one costs the garbage
  * collector: every kept text outlives the young generation and is copied out of it, and on a
@@ -15,6 +16,18 @@
  * docs/decisions/0013-first-reads-leave-less-garbage.md). So the first passing only notes the hash (a doorkeeper, as
  * in TinyLFU); a row read again is checked once more and then kept, and every read after that
  * is a hit.
+ *
+ * A row this process writes is kept at the write, not at a read: its text is canonical and its
+ * hash was computed of it by the store's own `prepare`, so the pair passes the check by
+ * construction, and an agent loop reads its own rows back at the next step (a LangGraph
+ * DeltaChannel chat reads every row it wrote since the last snapshot at every `invoke`). The
+ * first and second reads of such a row are then comparisons instead of hash and scan. The text
+ * kept is the one already in memory for the insert, so the reads' own copies die young. A loop
+ * that writes and never reads pays for keeping them (a median 2% per put and 7% per putWrites of
+ * the LangGraph saver, within the noise of single rounds); a small buffer for written texts was
+ * tried and made the chat's steady turns slower instead (docs/decisions/0040-self-written-rows.md).
+ * A row changed in the file after the write differs from the kept text or hash, and is checked
+ * from scratch.
  */
 import { TwoGenerationCache } from '../cache/two-generation-cache.js';
 
@@ -63,6 +76,17 @@ export class VerifiedPayloads {
     if (text.length > this.budget / 2 || this.#texts.has(sha256)) return;
     if (this.#seenOnce.delete(sha256)) this.#texts.set(sha256, text);
     else this.#seenOnce.set(sha256, true);
+  }
+
+  /**
+   * Called with a pair the store canonicalised and hashed itself for a write (see
+   * `writtenPair` in prepare.ts), never with one a caller built: keeps it at once, since the
+   * writer reads its rows back.
+   */
+  written(sha256: string, text: string): void {
+    if (text.length > this.budget / 2) return;
+    this.#seenOnce.delete(sha256);
+    this.#texts.set(sha256, text);
   }
 
   /** Total UTF-16 code units kept now. */
