@@ -18,6 +18,27 @@ afterAll(async () => {
 });
 
 describe.skipIf(!RUNTIME_OK).each(list)('observational memory rows on $name', (backend) => {
+  it.skipIf(!backend.available)('a swap given the chunks read before keeps a chunk buffered since (it dropped it before)', async () => {
+    const target = backend.target();
+    const store = await backend.open(target);
+    try {
+      const memory = new CheckpointMemoryStorage(store);
+      const record = await memory.initializeObservationalMemory({ threadId: 'thread-race', resourceId: 'user-1', scope: 'thread', config: {} });
+      const chunk = (cycleId: string) => ({ cycleId, observations: `- ${cycleId}`, tokenCount: 5, messageIds: [`m-${cycleId}`], messageTokens: 300, lastObservedAt: new Date(Date.UTC(2026, 0, 3)) });
+      await memory.updateBufferedObservations({ id: record.id, chunk: chunk('c1') });
+      const fresh = (await memory.getObservationalMemory('thread-race', 'user-1'))!.bufferedObservationChunks!;
+      // Buffered after the caller's read (async buffering, or another process).
+      await memory.updateBufferedObservations({ id: record.id, chunk: chunk('c2') });
+      const swapped = await memory.swapBufferedToActive({ id: record.id, activationRatio: 1, messageTokensThreshold: 1000, currentPendingTokens: 600, bufferedChunks: fresh });
+      expect(swapped.activatedCycleIds).toEqual(['c1']);
+      const after = await memory.getObservationalMemory('thread-race', 'user-1');
+      expect(after?.bufferedObservationChunks?.map((c) => c.cycleId)).toEqual(['c2']);
+      expect(after?.activeObservations).toContain('- c1');
+    } finally {
+      await store.close();
+    }
+  });
+
   it.skipIf(!backend.available)('keeps every version of a record, the newest as the current record', async () => {
     const target = backend.target();
     const store = await backend.open(target);

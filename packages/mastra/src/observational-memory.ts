@@ -17,7 +17,7 @@ import type {
 import { changesPrefix, changeRef, idRef, OM_KINDS, omLookupKey, recordPrefix, recordRef, GENERATIONS, type IdFields, type RecordFields, type StoredChunk, type StoredObservationalMemory } from './rows/observational-memory.js';
 import { sessionOf } from './rows/refs.js';
 import { valuesOf } from './rows/values.js';
-import { inTransaction, refAt, rowsByPrefix } from './store-rows.js';
+import { inTransaction, LostRace, refAt, rowsByPrefix } from './store-rows.js';
 import { deleteValueRows, jsonOf, putValue } from './value-writer.js';
 
 export { OM_KINDS, OM_PREFIXES, omLookupKey, type StoredObservationalMemory } from './rows/observational-memory.js';
@@ -120,9 +120,12 @@ export class ObservationalMemoryRows {
     if (index === undefined) return undefined;
     const { ref } = index.payload as unknown as IdFields;
     const row = await reader.findBySourceRef(this.namespace, ref);
-    const fields = row?.payload as unknown as RecordFields | undefined;
-    if (row === undefined || row.kind !== OM_KINDS.record || fields?.recordId !== id) {
-      throw new CheckpointIntegrityError(`observational memory record ${id}: its row ${ref} is missing or another record's`, { failures: [{ id: index.id, reason: 'record row missing or altered' }] });
+    // Gone between the two reads: a clear committed in between (PostgreSQL reads each statement's
+    // own snapshot). A lost race, retried by the caller's transaction; the retry finds no id row.
+    if (row === undefined) throw new LostRace(`observational memory record ${id} was cleared by another writer`);
+    const fields = row.payload as unknown as RecordFields | undefined;
+    if (row.kind !== OM_KINDS.record || fields?.recordId !== id) {
+      throw new CheckpointIntegrityError(`observational memory record ${id}: its row ${ref} is another record's`, { failures: [{ id: index.id, reason: 'record row altered' }] });
     }
     const [record] = (await valuesOf(reader, this.namespace, [row])) as [StoredObservationalMemory];
     return { row, record, fields };
@@ -374,7 +377,8 @@ export class ObservationalMemoryRows {
 
   /**
    * Moves buffered chunks to the active observations, as many as Mastra's activation rule picks
-   * (`input.bufferedChunks`, when given, in place of the stored chunks, as the interface says).
+   * (`input.bufferedChunks`, when given, in place of the stored chunks, as the interface says);
+   * the stored chunks not activated stay buffered.
    */
   async swapBufferedToActive(input: SwapBufferedToActiveInput): Promise<SwapBufferedToActiveResult> {
     const none: SwapBufferedToActiveResult = { chunksActivated: 0, messageTokensActivated: 0, observationTokensActivated: 0, messagesActivated: 0, activatedCycleIds: [], activatedMessageIds: [] };
@@ -412,7 +416,11 @@ export class ObservationalMemoryRows {
       else if (overBoundary > 0) take = overBoundary;
       else take = 1;
       const activated = chunks.slice(0, take);
-      const remaining = chunks.slice(take);
+      // What stays buffered is what the record holds now less what was activated: given chunks
+      // are the caller's reading of the record (Mastra passes the chunks it read just before), and
+      // a chunk buffered since (async buffering, another process) must not be dropped by it.
+      const activatedIds = new Set(activated.map((c) => c.id));
+      const remaining = stored.filter((c) => !activatedIds.has(c.id));
       const content = activated.map((c) => c.observations).join('\n\n');
       const tokens = activated.reduce((sum, c) => sum + c.tokenCount, 0);
       const messageTokens = activated.reduce((sum, c) => sum + (c.messageTokens ?? 0), 0);

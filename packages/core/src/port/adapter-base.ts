@@ -77,7 +77,12 @@ export abstract class CheckpointAdapterBase implements CheckpointAdapter {
           ids.push((await tx.insert(row)).id);
         }
       } catch (error) {
-        for (let k = ids.length - 1; k >= 0; k--) await tx.deleteRow(ids[k] as number, (rows[k] as NewCheckpointRow).namespace);
+        try {
+          for (let k = ids.length - 1; k >= 0; k--) await tx.deleteRow(ids[k] as number, (rows[k] as NewCheckpointRow).namespace);
+        } catch {
+          // The failed insert left the transaction unusable (a server error aborts a PostgreSQL
+          // transaction): it rolls back as a whole, and the insert's error is the one to report.
+        }
         throw error;
       }
       return ids;

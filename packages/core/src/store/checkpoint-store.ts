@@ -250,7 +250,12 @@ export class CheckpointStore {
    * {@link transaction} (it joins it) and outside (its own). The error for a refused row is the one
    * `create` would throw for the first row that cannot go in (a source_ref taken, also by an
    * earlier input of the batch, whose error then names no id; the id limit), and the store is left
-   * as it was. No retention option.
+   * as it was (on a sealed store inside a caller's transaction, see below). No retention option.
+   *
+   * Two batches written at once on PostgreSQL that take some of the same source_refs in opposite
+   * orders can deadlock (each waits on the other's uncommitted rows): the server aborts one, whose
+   * caller gets the driver's retryable deadlock error (`40P01`) and nothing of its batch stays,
+   * as with sequential creates in two transactions.
    *
    * A sealed store creates the rows one by one with `create` in one transaction (each seal chains
    * to the row before it, which a batch would have to compute ahead): correct, not faster. Inside
@@ -312,6 +317,7 @@ export class CheckpointStore {
       throw error;
     }
     if (ids.length !== rows.length) throw new CheckpointError(`the adapter's insertMany returned ${ids.length} ids for ${rows.length} rows`);
+    for (const one of prepared) this.#written(one);
     return rows.map((row, k) => toCheckpoint({ ...row, id: ids[k] as number }));
   }
 

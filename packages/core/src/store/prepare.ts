@@ -102,7 +102,9 @@ export function prepareCheckpoint(
     createdAt,
     sourceRef: input.sourceRef === undefined || input.sourceRef === null ? null : validateText(input.sourceRef, 'source_ref', MAX_NAME_LENGTH),
   };
-  Object.defineProperty(prepared, CANONICAL, { value: payload });
+  // Frozen: code holding the symbol's value (reachable by getOwnPropertySymbols) cannot change the
+  // pair the store will take as canonicalised and hashed by itself.
+  Object.defineProperty(prepared, CANONICAL, { value: Object.freeze({ json: payload.json, sha256: payload.sha256 }) });
   return prepared;
 }
 

@@ -129,7 +129,17 @@ export async function mastraRunWorkflows(store: CheckpointStore, options: Mastra
   }
   // A run record's ref is w/<workflow>/<run>, both parts escaped (no "/" inside): the run is the last part.
   const suffix = `/${idPart(runId)}`;
-  const refs = (await rawRange(store, { namespace, prefix: 'w/', limit: 100_000 })).map((row) => String(row.sourceRef)).filter((ref) => ref.endsWith(suffix) && ref.indexOf('/', 2) === ref.length - suffix.length);
+  const refs: string[] = [];
+  // Every run record's ref, a page at a time (a namespace may hold any number of runs).
+  for (let after: string | undefined; ; ) {
+    const page = await rawRange(store, { namespace, prefix: 'w/', limit: 10_000, ...(after === undefined ? {} : { after }) });
+    for (const row of page) {
+      const ref = String(row.sourceRef);
+      if (ref.endsWith(suffix) && ref.indexOf('/', 2) === ref.length - suffix.length) refs.push(ref);
+    }
+    if (page.length < 10_000) break;
+    after = String(page[page.length - 1]?.sourceRef);
+  }
   const byRef = new Map((await store.findBySourceRefs(namespace, refs)).map((row) => [row.sourceRef, row] as const));
   // In ref order, as a range read lists them.
   return refs.flatMap((ref) => {

@@ -111,4 +111,29 @@ describe.skipIf(!PG_URL)('PostgreSQL transactions on pg directly and through Kys
     ]);
     expect(seen['Kysely executor']).toEqual(seen['pg directly']);
   });
+
+  it('refuse a statement of a transaction that has ended, and write nothing (a leaked tx used after its commit or rollback)', async () => {
+    type Tx = Parameters<Parameters<KyselyAdapter['transaction']>[0]>[0];
+    const seen: Record<string, string[]> = {};
+    for (const { name, adapter } of paths) {
+      const tag = `${name.replaceAll(' ', '-')}/ended`;
+      let committedTx: Tx | undefined;
+      await adapter.transaction(async (tx) => {
+        committedTx = tx;
+        await tx.insert(row(`${tag}/inside`));
+      });
+      let rolledBackTx: Tx | undefined;
+      await outcome(
+        adapter.transaction(async (tx) => {
+          rolledBackTx = tx;
+          throw new Error('body failed');
+        }),
+      );
+      const after = [await outcome(committedTx!.insert(row(`${tag}/after-commit`))), await outcome(rolledBackTx!.insert(row(`${tag}/after-rollback`)))];
+      seen[name] = [...after.map((a) => a.split(' ')[0] as string), `committed ${await committed(`${tag}/inside`)} ${await committed(`${tag}/after-commit`)} ${await committed(`${tag}/after-rollback`)}`];
+    }
+    // The old direct path ran both statements in autocommit: 'resolved', 'resolved', 'committed 1 1 1'.
+    expect(seen['pg directly']).toEqual(['rejected', 'rejected', 'committed 1 0 0']);
+    expect(seen['Kysely executor']).toEqual(seen['pg directly']);
+  });
 });

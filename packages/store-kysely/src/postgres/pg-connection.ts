@@ -1,3 +1,4 @@
+import { CheckpointError } from '@session-checkpoint/core';
 import { AbortedTransactionError, type CompiledQuery, type PostgresPool, type PostgresPoolClient } from 'kysely';
 import type { AdapterConnection, QueryRunner } from '../adapter-connection.js';
 
@@ -19,15 +20,27 @@ import type { AdapterConnection, QueryRunner } from '../adapter-connection.js';
  * out again in an unknown state.
  */
 
-/** Runs statements on one checked-out client (a transaction's). */
+/**
+ * Runs statements on one checked-out client (a transaction's) until the transaction ends. A
+ * statement after that is refused, as Kysely's transaction executor refuses it: the client has gone
+ * back to the pool, so the statement would run in autocommit, or inside whichever transaction the
+ * pool hands the client to next and be rolled back with it (a leaked or un-awaited `tx`).
+ */
 class ClientRunner implements QueryRunner {
   readonly #client: PostgresPoolClient;
+  #ended = false;
 
   constructor(client: PostgresPoolClient) {
     this.#client = client;
   }
 
+  /** No statement runs on this runner from now on. */
+  end(): void {
+    this.#ended = true;
+  }
+
   async rows<R>(query: CompiledQuery<R>): Promise<R[]> {
+    if (this.#ended) throw new CheckpointError('the transaction has ended: a statement of it ran after its commit or rollback');
     return (await this.#client.query<R>(query.sql, query.parameters)).rows;
   }
 }
@@ -73,12 +86,13 @@ export class PgConnection implements AdapterConnection {
 
   async transaction<T>(fn: (runner: QueryRunner) => Promise<T>): Promise<T> {
     const client = await this.#pool.connect();
+    const runner = new ClientRunner(client);
     let discard = false;
     try {
       await client.query('begin', []);
       let result: T;
       try {
-        result = await fn(new ClientRunner(client));
+        result = await fn(runner);
       } catch (error) {
         try {
           await client.query('rollback', []);
@@ -93,6 +107,7 @@ export class PgConnection implements AdapterConnection {
       if (command === 'ROLLBACK') throw new AbortedTransactionError();
       return result;
     } finally {
+      runner.end();
       client.release(discard);
     }
   }
