@@ -65,15 +65,21 @@ for (const [backend, available, target] of targets) {
         // head moved between the reads before and after): the writer never stops between writes.
         let overlapped = 0;
         let rounds = 0;
+        let busy = 0;
         for (; overlapped < 8 && rounds < 400; rounds++) {
           const before = await store.sealHead();
           const report = await store.verify(rounds % 2 === 0 ? {} : { namespace: 'app' });
           if ((await store.sealHead()) !== before) overlapped++;
           expect(report.failures).toEqual([]);
-          // Not even a busy one: the store is writable, so the held read is always possible.
-          expect(report.seal?.problems).toEqual([]);
+          // No damage. A busy report is allowed: the held read waits for the writer's lock, and on
+          // a loaded machine that wait can pass the busy timeout (no verdict may depend on speed);
+          // the store then says "busy, not damage", which is true.
+          expect(damage(report)).toEqual([]);
+          if ((report.seal?.problems ?? []).length > 0) busy++;
         }
         expect(overlapped).toBe(8);
+        // The held read still settles the busy session: some runs end with nothing to report.
+        expect(busy).toBeLessThan(rounds);
         // A row cut out of the middle of a session, while the writer keeps writing, is reported.
         await tamperer.run('delete from checkpoints where id = ?', [quiet[2]]);
         for (const options of [{}, { namespace: 'app' }]) {

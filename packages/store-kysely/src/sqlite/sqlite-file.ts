@@ -35,7 +35,14 @@ function makeParents(dir: string): void {
     missing.unshift(current);
     if (dirname(current) === current) break;
   }
-  for (const level of missing) mkdirSync(level);
+  for (const level of missing) {
+    try {
+      mkdirSync(level);
+    } catch (error) {
+      // Another process made it between the check and here (several openers of one new store).
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || !statSync(level).isDirectory()) throw error;
+    }
+  }
 }
 
 /** True when this process may write the file and create files beside it (`-wal`, `-shm`). */
