@@ -186,37 +186,15 @@ export class ObservationalMemoryRows {
 
   /** A new reflection generation's record, made from `current` as Mastra's SQL adapters make it. */
   #reflection(current: ObservationalMemoryRecord, reflection: string, tokenCount: number, now: string): StoredObservationalMemory {
-    return jsonOf({
-      id: randomUUID(),
-      lookupKey: omLookupKey(current.threadId, current.resourceId),
-      scope: current.scope,
-      resourceId: current.resourceId ?? null,
-      threadId: current.threadId || null,
+    return newRecord(current, now, {
       activeObservations: reflection,
       originType: 'reflection',
-      config: current.config,
       generationCount: checkGeneration(current.generationCount + 1),
       lastObservedAt: current.lastObservedAt ? iso(current.lastObservedAt) : null,
-      pendingMessageTokens: 0,
       totalTokensObserved: current.totalTokensObserved,
       observationTokenCount: tokenCount,
-      observedMessageIds: null,
-      bufferedObservationChunks: null,
-      bufferedReflection: null,
-      bufferedReflectionTokens: null,
-      bufferedReflectionInputTokens: null,
-      reflectedObservationLineCount: null,
-      isObserving: false,
-      isReflecting: false,
-      isBufferingObservation: false,
-      isBufferingReflection: false,
-      lastBufferedAtTokens: 0,
-      lastBufferedAtTime: null,
-      observedTimezone: current.observedTimezone || null,
       metadata: current.metadata ?? null,
-      createdAt: now,
-      updatedAt: now,
-    }, 'observational memory record') as StoredObservationalMemory;
+    });
   }
 
   // ---- reads ----------------------------------------------------------------------------------
@@ -256,37 +234,7 @@ export class ObservationalMemoryRows {
   /** Starts a new record (generation 0) for a thread or resource. */
   async initialize(input: CreateObservationalMemoryInput): Promise<ObservationalMemoryRecord> {
     const now = new Date().toISOString();
-    const record = jsonOf({
-      id: randomUUID(),
-      lookupKey: omLookupKey(input.threadId, input.resourceId),
-      scope: input.scope,
-      resourceId: input.resourceId ?? null,
-      threadId: input.threadId || null,
-      activeObservations: '',
-      originType: 'initial',
-      config: input.config,
-      generationCount: 0,
-      lastObservedAt: null,
-      pendingMessageTokens: 0,
-      totalTokensObserved: 0,
-      observationTokenCount: 0,
-      observedMessageIds: null,
-      bufferedObservationChunks: null,
-      bufferedReflection: null,
-      bufferedReflectionTokens: null,
-      bufferedReflectionInputTokens: null,
-      reflectedObservationLineCount: null,
-      isObserving: false,
-      isReflecting: false,
-      isBufferingObservation: false,
-      isBufferingReflection: false,
-      lastBufferedAtTokens: 0,
-      lastBufferedAtTime: null,
-      observedTimezone: input.observedTimezone || null,
-      metadata: null,
-      createdAt: now,
-      updatedAt: now,
-    }, 'observational memory record') as StoredObservationalMemory;
+    const record = newRecord(input, now, { activeObservations: '', originType: 'initial', generationCount: 0, lastObservedAt: null, totalTokensObserved: 0, observationTokenCount: 0, metadata: null });
     if (record.config == null) throw new CheckpointValidationError('an observational memory record needs a config');
     await inTransaction(this.store, (tx) => this.#add(tx, record, 'initialize'));
     return recordOut(record);
@@ -523,4 +471,46 @@ export class ObservationalMemoryRows {
       await deleteValueRows(tx, this.namespace, [...records, ...ids, ...changes]);
     });
   }
+}
+
+/**
+ * A new record (a first generation, or a reflection's next one) with nothing observed, buffered or
+ * flagged yet, as Mastra's SQL adapters start one; `generation` gives what differs between the two.
+ */
+function newRecord(
+  owner: { threadId: string | null; resourceId: string; scope: ObservationalMemoryRecord['scope']; config: unknown; observedTimezone?: string | undefined },
+  now: string,
+  generation: Pick<StoredObservationalMemory, 'activeObservations' | 'originType' | 'generationCount' | 'lastObservedAt' | 'totalTokensObserved' | 'observationTokenCount' | 'metadata'>,
+): StoredObservationalMemory {
+  return jsonOf({
+    id: randomUUID(),
+    lookupKey: omLookupKey(owner.threadId, owner.resourceId),
+    scope: owner.scope,
+    resourceId: owner.resourceId ?? null,
+    threadId: owner.threadId || null,
+    activeObservations: generation.activeObservations,
+    originType: generation.originType,
+    config: owner.config,
+    generationCount: generation.generationCount,
+    lastObservedAt: generation.lastObservedAt,
+    pendingMessageTokens: 0,
+    totalTokensObserved: generation.totalTokensObserved,
+    observationTokenCount: generation.observationTokenCount,
+    observedMessageIds: null,
+    bufferedObservationChunks: null,
+    bufferedReflection: null,
+    bufferedReflectionTokens: null,
+    bufferedReflectionInputTokens: null,
+    reflectedObservationLineCount: null,
+    isObserving: false,
+    isReflecting: false,
+    isBufferingObservation: false,
+    isBufferingReflection: false,
+    lastBufferedAtTokens: 0,
+    lastBufferedAtTime: null,
+    observedTimezone: owner.observedTimezone || null,
+    metadata: generation.metadata,
+    createdAt: now,
+    updatedAt: now,
+  }, 'observational memory record') as StoredObservationalMemory;
 }
