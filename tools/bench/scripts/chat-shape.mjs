@@ -23,11 +23,14 @@
 // turns (this process; a PostgreSQL server's CPU is not in it), bytes stored, and the ratios of
 // each contender to its anchor (pg-* to pg-peer-delta, the others to peer-delta), medians of
 // per-run ratios. This is the measure of record for issue 39's chat bars (docs/decisions/0023).
+// SC_CHAT_SHAPE_DETAIL=1 adds to each run the CPU ms of every turn (`cpuTurns`) and, where Linux's
+// /proc/self/task is, the turns' CPU split between the main thread and V8's helper threads
+// (optimising compilers, concurrent GC), which process CPU counts too (docs/decisions/0045).
 //
 // Usage: [SC_PG_URL=postgres://...] node tools/bench/scripts/chat-shape.mjs [turns=60] [messagesPerTurn=4] [runs=3] [contenders]
 // (after `npm run build`; default contenders: the three SQLite ones, and the two pg-* ones with SC_PG_URL).
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync, existsSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -73,6 +76,30 @@ if (process.env.SC_CHAT_SHAPE_CHILD) {
     const cells = [median(rs.map((r) => r.wallMs)).toFixed(0), median(rs.map((r) => r.cpuMs)).toFixed(0), (median(rs.map((r) => r.bytes)) / 1024).toFixed(0)];
     console.log(`| ${who} | ${cells.join(' | ')} | ${['wallMs', 'cpuMs', 'cpuFirst10', 'cpuRest', 'bytes'].map(ratio).join(' | ')} |`);
   }
+  if ([...results.values()].every((rs) => rs.every((r) => r.threads))) {
+    console.log('\nCPU ms of the turns by thread, medians: main thread and V8 helper threads, first 10 turns and all');
+    console.log('| contender | main, first 10 | helpers, first 10 | main | helpers |');
+    console.log('|---|---|---|---|---|');
+    for (const [who, rs] of results) {
+      const cells = [(r) => r.threads.first10.main, (r) => r.threads.first10.helpers, (r) => r.threads.all.main, (r) => r.threads.all.helpers];
+      console.log(`| ${who} | ${cells.map((f) => median(rs.map(f)).toFixed(0)).join(' | ')} |`);
+    }
+  }
+}
+
+/** CPU ms so far of this process's main thread and of its other threads, or undefined off Linux. */
+function threadCpu() {
+  const tasks = '/proc/self/task';
+  if (!existsSync(tasks)) return undefined;
+  let main = 0;
+  let helpers = 0;
+  for (const task of readdirSync(tasks)) {
+    // schedstat: time on CPU in ns, first field (task-level, unlike process.cpuUsage).
+    const ns = Number(readFileSync(`${tasks}/${task}/schedstat`, 'utf8').split(' ')[0]);
+    if (task === String(process.pid)) main += ns;
+    else helpers += ns;
+  }
+  return { main: main / 1e6, helpers: helpers / 1e6 };
 }
 
 /** One contender's chat in this process: prints `{ who, wallMs, cpuMs, bytes, messages }`. */
@@ -165,15 +192,28 @@ async function child(who, file) {
   const t0 = performance.now();
   let state;
   let cpuFirst10 = 0;
+  const detail = Boolean(process.env.SC_CHAT_SHAPE_DETAIL);
+  const cpuNow = () => ((u) => (u.user + u.system) / 1000)(process.cpuUsage(cpu0));
+  const cpuTurns = [];
+  const threads0 = detail ? threadCpu() : undefined;
+  let threads10;
   for (let turn = 0; turn < turns; turn++) {
-    if (turn === 10) cpuFirst10 = ((u) => (u.user + u.system) / 1000)(process.cpuUsage(cpu0));
+    if (turn === 10) {
+      cpuFirst10 = cpuNow();
+      threads10 = threads0 && threadCpu();
+    }
+    const before = detail ? cpuNow() : 0;
     state = await graph.invoke({ messages: [new HumanMessage({ id: `t${turn}-user`, content: `Question ${turn}: ${text(1e6 + turn, 160)}` })] }, config);
+    if (detail) cpuTurns.push(Math.round((cpuNow() - before) * 10) / 10);
   }
+  const threadsEnd = threads0 && threadCpu();
   const wallMs = performance.now() - t0;
   const cpu = process.cpuUsage(cpu0);
   const messages = state.messages.length;
   if (messages !== turns * (3 + calls)) throw new Error(`${who}: ${messages} messages, expected ${turns * (3 + calls)}`);
   await close();
   const bytes = await bytesOf();
-  console.log(JSON.stringify({ who, wallMs, cpuMs: (cpu.user + cpu.system) / 1000, cpuFirst10, bytes, messages }));
+  const since = (a, b) => a && b && { main: Math.round(a.main - b.main), helpers: Math.round(a.helpers - b.helpers) };
+  const threads = threads0 && { first10: since(threads10 ?? threadsEnd, threads0), all: since(threadsEnd, threads0) };
+  console.log(JSON.stringify({ who, wallMs, cpuMs: (cpu.user + cpu.system) / 1000, cpuFirst10, bytes, messages, ...(detail && { cpuTurns, threads }) }));
 }
