@@ -14,15 +14,11 @@ import { queryDirect, type PgAnswer } from './postgres-pool.js';
  * transaction. A caller's own Kysely instance (`new KyselyAdapter(db)`) keeps the executor, so its
  * plugins and dialect still apply (KyselyConnection in adapter-connection.ts).
  *
- * On the pool the store opens itself (a pg Pool), statements use pg's callback form of
- * `client.query(text, values, callback)` rather than the promise it returns without one. Measured
- * (docs/decisions/0043-postgresql-reads-without-promoted-garbage.md, Node 24, pg 8.23): with the
- * promise form most of what a read allocates (the result, its rows, their payload strings)
- * survived the young generation's collections and was copied into the old one, where only a full
- * collection frees it: over a loop of 20-row reads about two thirds of the young generation
- * survived each scavenge (30-60 ms each), against a few percent with the callback form, the same
- * statements otherwise. A pool the caller lends may be any pool with `connect()` (Kysely's
- * `PostgresPool`, which types the promise form only), so its clients keep the promise form.
+ * On the pool the store opens itself (a pg Pool), statements go by pg's callback form of
+ * `client.query(text, values, callback)`, past the guard's wrapper (queryDirect in
+ * postgres-pool.ts, which says why: the promise form had each read's rows copied into the old
+ * generation; docs/decisions/0043-postgresql-reads-without-promoted-garbage.md). A pool the caller
+ * lends keeps the promise form.
  *
  * Behaviour kept from Kysely's PostgreSQL transaction: BEGIN and COMMIT on one checked-out client;
  * a COMMIT that PostgreSQL completes as ROLLBACK (an earlier statement failed and the error was

@@ -185,14 +185,15 @@ function directQueryOf(client: PostgresPoolClient, named: boolean): DirectQuery 
 
 /*
  * Why a direct path beside guardClient's wrapped `query` (docs/decisions/0043-postgresql-reads-
- * without-promoted-garbage.md): measured on Node 24 with pg 8.23, a loop of 20-row reads through
- * pg's promise form, or through any wrapper that puts a closure of its own around pg's callback
- * (as guardClient's `catch` does), left most of what each read allocated (the result, its rows,
- * their payload strings) alive across the young generation's collections: about two thirds of it
- * was copied into the old generation, 30-60 ms per collection, freed only by full collections.
- * The same reads by pg's callback form, the caller's callback handed straight to pg's `query`,
- * left a few percent. Only the store's own pool gets it: a pool the caller lends may be any
- * pool with `connect()` (Kysely's `PostgresPool` types the promise form only).
+ * without-promoted-garbage.md): measured on Node 24 with pg 8.23, reads through pg's promise form,
+ * or through any wrapper that puts a closure of its own around pg's callback (as guardClient's
+ * `catch` does), left much of what each read allocated (the result, its rows, their payload
+ * strings) alive across the young generation's collections, to be copied into the old generation
+ * and freed only by full collections: in a loop of the Mastra domain's 20-message reads each
+ * scavenge promoted about 8 MB and took 30-40 ms. The same reads by pg's callback form, the
+ * caller's callback handed straight to pg's `query`, left their garbage to short scavenges. Only
+ * the store's own pool gets it: a pool the caller lends may be any pool with `connect()`
+ * (Kysely's `PostgresPool` types the promise form only).
  */
 
 /**
