@@ -16,7 +16,9 @@
 //
 // Usage: node tools/bench/scripts/mastra-storage.mjs [runs=5] [contenders=ours-sqlite,libsql,ours-pg,mastra-pg]
 // With SC_MASTRA_BASELINE=<a copy of packages/mastra/dist inside the repository> the contenders
-// base-sqlite and base-pg run that build too (a before/after in the same run).
+// base-sqlite and base-pg run that build too (a before/after in the same run); with also
+// SC_SK_BASELINE=<a copy of packages/store-kysely/dist inside the repository> they open their store
+// from that build of store-kysely too (for a change in store-kysely, which both builds share otherwise).
 // (Node 22.13+, after `npm run build`). Prints one JSON line per contender and run, then medians and ratios.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -112,9 +114,9 @@ async function child(who, dir) {
 
 async function open(who, dir, schema) {
   if (who === 'ours-sqlite' || who === 'ours-pg' || who === 'base-sqlite' || who === 'base-pg') {
-    const { openSqliteStore, openPostgresStore } = await import('@session-checkpoint/store-kysely');
     const { pathToFileURL } = await import('node:url');
     const { resolve } = await import('node:path');
+    const { openSqliteStore, openPostgresStore } = await import(who.startsWith('base-') && process.env.SC_SK_BASELINE ? pathToFileURL(join(resolve(process.env.SC_SK_BASELINE), 'index.js')).href : '@session-checkpoint/store-kysely');
     const built = who.startsWith('base-') ? pathToFileURL(join(resolve(process.env.SC_MASTRA_BASELINE), 'index.js')).href : '@session-checkpoint/mastra';
     const { CheckpointMemoryStorage, CheckpointWorkflowsStorage } = await import(built);
     const store = who.endsWith('-sqlite') ? await openSqliteStore(join(dir, 'ours.sqlite'), { durability: 'normal' }) : await openPostgresStore(process.env.SC_PG_URL, { schema });

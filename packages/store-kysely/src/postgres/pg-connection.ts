@@ -1,6 +1,7 @@
 import { CheckpointError } from '@session-checkpoint/core';
 import { AbortedTransactionError, type CompiledQuery, type PostgresPool, type PostgresPoolClient } from 'kysely';
 import type { AdapterConnection, QueryRunner } from '../adapter-connection.js';
+import { queryDirect, type PgAnswer } from './postgres-pool.js';
 
 /*
  * The PostgreSQL front door's path to the server: the store's compiled statements go straight to
@@ -13,12 +14,35 @@ import type { AdapterConnection, QueryRunner } from '../adapter-connection.js';
  * transaction. A caller's own Kysely instance (`new KyselyAdapter(db)`) keeps the executor, so its
  * plugins and dialect still apply (KyselyConnection in adapter-connection.ts).
  *
+ * On the pool the store opens itself (a pg Pool), statements go by pg's callback form of
+ * `client.query(text, values, callback)`, past the guard's wrapper (queryDirect in
+ * postgres-pool.ts, which says why: the promise form had each read's rows copied into the old
+ * generation; docs/decisions/0043-postgresql-reads-without-promoted-garbage.md). A pool the caller
+ * lends keeps the promise form.
+ *
  * Behaviour kept from Kysely's PostgreSQL transaction: BEGIN and COMMIT on one checked-out client;
  * a COMMIT that PostgreSQL completes as ROLLBACK (an earlier statement failed and the error was
  * swallowed) throws Kysely's AbortedTransactionError instead of reporting success; a failed body is
  * rolled back, and a client whose ROLLBACK fails is discarded (`release(true)`) rather than handed
  * out again in an unknown state.
  */
+
+/**
+ * Runs one statement on a client: by pg's callback form on a client of the store's own pool
+ * (see the note above and postgres-pool.ts), by the promise `query` returns otherwise.
+ */
+function send<R>(client: PostgresPoolClient, text: string, values: readonly unknown[]): Promise<PgAnswer<R>> {
+  return queryDirect<R>(client, text, values) ?? client.query<R>(text, values);
+}
+
+/**
+ * As pg's promise form does, a failed statement's error gets the stack of the code that awaited
+ * it (on the callback path its stack is the socket's). Only on failure.
+ */
+function withCallerStack(error: unknown): unknown {
+  if (error instanceof Error) Error.captureStackTrace(error);
+  return error;
+}
 
 /**
  * Runs statements on one checked-out client (a transaction's) until the transaction ends. A
@@ -41,7 +65,11 @@ class ClientRunner implements QueryRunner {
 
   async rows<R>(query: CompiledQuery<R>): Promise<R[]> {
     if (this.#ended) throw new CheckpointError('the transaction has ended: a statement of it ran after its commit or rollback');
-    return (await this.#client.query<R>(query.sql, query.parameters)).rows;
+    try {
+      return (await send<R>(this.#client, query.sql, query.parameters)).rows;
+    } catch (error) {
+      throw withCallerStack(error);
+    }
   }
 }
 
@@ -56,7 +84,9 @@ class PoolRunner implements QueryRunner {
   async rows<R>(query: CompiledQuery<R>): Promise<R[]> {
     const client = await this.#pool.connect();
     try {
-      return (await client.query<R>(query.sql, query.parameters)).rows;
+      return (await send<R>(client, query.sql, query.parameters)).rows;
+    } catch (error) {
+      throw withCallerStack(error);
     } finally {
       // pg's pool drops a client whose connection failed by itself; a healthy one goes back.
       client.release();
@@ -89,19 +119,19 @@ export class PgConnection implements AdapterConnection {
     const runner = new ClientRunner(client);
     let discard = false;
     try {
-      await client.query('begin', []);
+      await this.#statement(client, 'begin');
       let result: T;
       try {
         result = await fn(runner);
       } catch (error) {
         try {
-          await client.query('rollback', []);
+          await this.#statement(client, 'rollback');
         } catch {
           discard = true;
         }
         throw error;
       }
-      const { command } = await client.query('commit', []);
+      const { command } = await this.#statement(client, 'commit');
       // PostgreSQL completes COMMIT with a ROLLBACK tag when an earlier statement left the
       // transaction aborted (its error swallowed by the caller): nothing was committed.
       if (command === 'ROLLBACK') throw new AbortedTransactionError();
@@ -109,6 +139,15 @@ export class PgConnection implements AdapterConnection {
     } finally {
       runner.end();
       client.release(discard);
+    }
+  }
+
+  /** BEGIN, COMMIT or ROLLBACK on the transaction's client. */
+  async #statement(client: PostgresPoolClient, text: string): Promise<PgAnswer<unknown>> {
+    try {
+      return await send(client, text, []);
+    } catch (error) {
+      throw withCallerStack(error);
     }
   }
 

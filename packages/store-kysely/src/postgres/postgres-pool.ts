@@ -1,7 +1,7 @@
 import { CheckpointError } from '@session-checkpoint/core';
 import type { PostgresPool, PostgresPoolClient } from 'kysely';
 import { connectionLost, markRetryable, PostgresPoolTimeoutError } from './postgres-errors.js';
-import { namingStatements } from './named-statements.js';
+import { namingStatements, statementName } from './named-statements.js';
 
 /*
  * The store's pool: pg's Pool opened for a connection string (or the caller's pool, borrowed),
@@ -92,7 +92,7 @@ function boundedPool(
   pool: PostgresPool,
   max: number,
   acquireTimeoutMs: number,
-  view: (client: PostgresPoolClient) => PostgresPoolClient = (client) => client,
+  view?: (client: PostgresPoolClient) => PostgresPoolClient,
 ): PostgresPool {
   let inUse = 0;
   const queue: { grant: () => void }[] = [];
@@ -124,6 +124,7 @@ function boundedPool(
     });
   };
 
+  const named = view !== undefined;
   return {
     async connect(): Promise<PostgresPoolClient> {
       const waiting = acquire();
@@ -147,10 +148,65 @@ function boundedPool(
         }
         return result;
       }) as PostgresPoolClient['release'];
-      return view(client);
+      const out = view === undefined ? client : view(client);
+      if (!directQueries.has(out)) directQueries.set(out, directQueryOf(client, named));
+      return out;
     },
     end: () => pool.end(),
   };
+}
+
+/** What pg answers a statement: its rows and its command tag. */
+export interface PgAnswer<R> {
+  rows: R[];
+  command: string;
+}
+
+/** pg's callback form of `Client.query` (node-postgres, "Queries"). */
+type CallbackQuery = (text: string | { name: string; text: string; values: readonly unknown[] }, values: readonly unknown[] | ((error: Error | null | undefined, result: PgAnswer<unknown>) => void), callback?: (error: Error | null | undefined, result: PgAnswer<unknown>) => void) => void;
+
+/** Runs one statement by pg's callback form, named when the pool names its statements. */
+type DirectQuery = (text: string, values: readonly unknown[], callback: (error: Error | null | undefined, result: PgAnswer<unknown>) => void) => void;
+
+/** The clients (or their named views) the store's own pool handed out, with pg's own `query` of each. */
+const directQueries = new WeakMap<object, DirectQuery>();
+/** pg's `query` of each guarded client, as it was before {@link guardClient} wrapped it. */
+const pgQueries = new WeakMap<object, CallbackQuery>();
+
+function directQueryOf(client: PostgresPoolClient, named: boolean): DirectQuery {
+  const query = pgQueries.get(client) as CallbackQuery;
+  if (!named) return query as DirectQuery;
+  return (text, values, callback) => {
+    const name = statementName(text);
+    if (name === undefined) query(text, values, callback);
+    else query({ name, text, values }, callback);
+  };
+}
+
+/*
+ * Why a direct path beside guardClient's wrapped `query` (docs/decisions/0043-postgresql-reads-
+ * without-promoted-garbage.md): measured on Node 24 with pg 8.23, reads through pg's promise form,
+ * or through any wrapper that puts a closure of its own around pg's callback (as guardClient's
+ * `catch` does), left much of what each read allocated (the result, its rows, their payload
+ * strings) alive across the young generation's collections, to be copied into the old generation
+ * and freed only by full collections: in a loop of the Mastra domain's 20-message reads each
+ * scavenge promoted about 8 MB and took 30-40 ms. The same reads by pg's callback form, the
+ * caller's callback handed straight to pg's `query`, left their garbage to short scavenges. Only
+ * the store's own pool gets it: a pool the caller lends may be any pool with `connect()`
+ * (Kysely's `PostgresPool` types the promise form only).
+ */
+
+/**
+ * Runs one statement on a client the store's own pool checked out, by pg's callback form, its
+ * failure mapped as guardClient maps it; `undefined` for any other client (a lent pool's), which
+ * the caller then runs by `query`'s promise.
+ */
+export function queryDirect<R>(client: object, text: string, values: readonly unknown[]): Promise<PgAnswer<R>> | undefined {
+  const direct = directQueries.get(client);
+  if (direct === undefined) return undefined;
+  return new Promise((resolve, reject) => {
+    direct(text, values, (error, result) => (error ? reject(markRetryable(connectionLost(error))) : resolve(result as PgAnswer<R>)));
+  });
 }
 
 /*
@@ -173,6 +229,7 @@ function guardClient<C extends PostgresPoolClient>(client: C): C {
   guardedClients.add(client);
   (client as unknown as { on(event: 'error', listener: () => void): unknown }).on('error', () => undefined);
   const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  pgQueries.set(client, query as CallbackQuery);
   (client as { query: unknown }).query = (...args: unknown[]) => {
     const result = query(...args);
     // A query given a callback or a cursor returns no promise; those are left as they are.
