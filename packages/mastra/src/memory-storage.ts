@@ -36,7 +36,7 @@ import { changePrefix, changeRef, messageIdRef, messagePrefix, messageRef, resou
 import { valuesOf } from './rows/values.js';
 import type { ChangePayload, StoredMessage, StoredThread } from './rows/types.js';
 import { deleteExactly, domainStore, inTransaction, refAt, rowsByPrefix } from './store-rows.js';
-import { deleteValueRows, jsonOf, putValue, valueRows, writeRows } from './value-writer.js';
+import { deleteValueRows, jsonOf, putValue, recordJson, valueRows, writeRows } from './value-writer.js';
 
 /** Options of {@link CheckpointMemoryStorage}. */
 export interface CheckpointMemoryStorageOptions {
@@ -647,7 +647,7 @@ export class CheckpointMemoryStorage extends MemoryStorage {
     const stored = messages.map((m, i) => {
       if (!m.threadId) throw new Error(`Expected to find a threadId for message ${i}, but couldn't find one.`);
       if (!m.resourceId) throw new Error(`Expected to find a resourceId for message ${i}, but couldn't find one.`);
-      return jsonOf({ id: m.id, threadId: m.threadId, resourceId: m.resourceId, role: m.role, type: m.type || 'v2', content: m.content, createdAt: m.createdAt ?? new Date() }, `message ${m.id}`) as StoredMessage;
+      return recordJson({ id: m.id, threadId: m.threadId, resourceId: m.resourceId, role: m.role, type: m.type || 'v2', content: m.content, createdAt: m.createdAt ?? new Date() }, `message ${m.id}`) as StoredMessage;
     });
     if (!(await this.#saveRemembered(batchOf(stored, 'save')))) this.#remember(await inTransaction(this.store, (tx) => this.#writeMessages(tx, stored, 'save')));
     return { messages: new MessageList().add(messages, 'memory').get.all.db() };
