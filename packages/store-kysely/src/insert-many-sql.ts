@@ -81,13 +81,14 @@ export function deleteIdsSql(table: string, flavor: SqlFlavor, count: number): s
  * required rows (by source ref, and SHA-256 where given; read FOR SHARE on PostgreSQL) equal to
  * their number. All of them are one-time filters: the batch goes in whole, or not at all.
  *
- * `onConflict` keeps ON CONFLICT DO NOTHING. Without it (PostgreSQL at root level, autocommit) a
- * concurrent writer's insert of a ref of the batch, committed after this statement's snapshot,
- * fails the whole statement with a unique violation on the (namespace, source_ref) constraint,
- * which the adapter turns into "not inserted": nothing of the batch was ever visible. With it
- * (SQLite, where writers run one at a time and the guard sees every committed row; PostgreSQL
- * inside a caller's transaction, whose statement error would end the transaction) such a clash
- * skips rows instead, and the adapter deletes those that went in.
+ * `onConflict` keeps ON CONFLICT DO NOTHING. Without it (SQLite; PostgreSQL at root level) a ref
+ * the guard cannot see (held by two rows of the batch, or by a concurrent PostgreSQL writer's
+ * insert that commits after this statement's snapshot) fails the whole statement with a unique
+ * violation on the (namespace, source_ref) constraint, which the adapter turns into "not
+ * inserted": SQLite undoes the statement whole (also inside a transaction, which goes on), and
+ * nothing of the batch was ever visible. With it (PostgreSQL inside a caller's transaction, which
+ * a statement error would end) such a clash skips rows instead, and the adapter deletes those
+ * that went in.
  */
 
 /** The SQL of insertManyIfPresent for `count` rows and one shape of precondition. */

@@ -546,12 +546,14 @@ export class KyselyAdapter extends CheckpointAdapterBase {
     if (rows.length === 0) return [];
     if (this.#shared.ready) await this.#shared.ready;
     const table = this.#insertManyTable();
-    if (table === undefined || rows.length > INSERT_MANY_CHUNK || firstBatchClash(rows) >= 0) return undefined;
+    if (table === undefined || rows.length > INSERT_MANY_CHUNK) return undefined;
     const { postgres, flavor } = this.#shared;
     const { present } = precondition;
     const lockKey = postgres && precondition.lockKey !== undefined ? postgres.lockKeyText(precondition.lockKey) : undefined;
-    // PostgreSQL at root level: no ON CONFLICT, so a concurrent clash fails the statement whole.
-    const onConflict = flavor !== 'postgres' || this.#bound;
+    // Without ON CONFLICT a clash (two rows of the batch sharing a ref, a concurrent writer's
+    // ref) fails the statement whole, which is a refusal. Not on PostgreSQL inside a caller's
+    // transaction, whose every statement error ends the transaction: there rows are skipped.
+    const onConflict = flavor === 'postgres' && this.#bound;
     const key = `${rows.length}${onConflict ? 'c' : 'u'}${conditionalInsertShape(present, lockKey !== undefined)}`;
     const cache = this.#shared.conditionalInsertTexts;
     let text = cache.get(key);
@@ -565,15 +567,16 @@ export class KyselyAdapter extends CheckpointAdapterBase {
       try {
         returned = await runner.rows(rawQuery(sql, insertManyIfPresentParameters(rows, present, lockKey)));
       } catch (error) {
-        if (!onConflict && isSourceRefClash(error)) return undefined;
+        if (!onConflict && isSourceRefClash(error, flavor)) return undefined;
         throw error;
       }
       if (returned.length === 0) return undefined;
       const inserted = numericIds(returned).sort((a, b) => Number(a.id) - Number(b.id));
       const ids = inserted.map((row) => Number(row.id));
       if (inserted.length === rows.length && inserted.every((row, k) => row.sourceRef === rows[k]?.sourceRef && row.payloadSha256 === rows[k]?.payloadSha256)) return ids;
-      // In part (a concurrent PostgreSQL writer took a ref, inside a caller's transaction): what
-      // went in goes again, so that the transaction holds nothing of the batch.
+      // In part (inside a caller's PostgreSQL transaction: two rows of the batch share a ref, or
+      // a concurrent writer took one): what went in goes again, so that the transaction holds
+      // nothing of the batch.
       await runner.rows(rawQuery(deleteIdsSql(table, flavor, ids.length), ids));
       if (inserted.length === rows.length) throw new CheckpointError('insertManyIfPresent: the ids returned do not follow the rows in order');
       return undefined;
@@ -1064,13 +1067,18 @@ function once<T>(fn: () => Promise<T>): () => Promise<T> {
 /** The source-ref constraint's name on PostgreSQL (migrations.ts). */
 const SOURCE_REF_CONSTRAINT = 'checkpoints_namespace_source_ref_key';
 
+/** SQLite's message for a clash on the `(namespace, source_ref)` unique index of the table. */
+const SQLITE_SOURCE_REF_CLASH = /^UNIQUE constraint failed: (?:"?[^\s,]+"?\.)?"?checkpoints"?\.namespace, (?:"?[^\s,]+"?\.)?"?checkpoints"?\.source_ref$/u;
+
 /**
- * True for PostgreSQL's unique violation (SQLSTATE 23505) on the `(namespace, source_ref)`
- * constraint: a ref of the batch taken by a writer that committed first. A unique violation of
- * another constraint (the id) and every other error are not a refusal.
+ * True for a unique violation on the `(namespace, source_ref)` constraint: a ref of the batch
+ * held by another row of it, or by a writer that committed first (PostgreSQL: SQLSTATE 23505
+ * naming the constraint; SQLite: SQLITE_CONSTRAINT_UNIQUE naming its columns). A unique
+ * violation of another constraint (the id) and every other error are not a refusal.
  */
-function isSourceRefClash(error: unknown): boolean {
+function isSourceRefClash(error: unknown, flavor: SqlFlavor): boolean {
   if (typeof error !== 'object' || error === null) return false;
-  const { code, constraint } = error as { code?: unknown; constraint?: unknown };
-  return code === '23505' && constraint === SOURCE_REF_CONSTRAINT;
+  const { code, constraint, message } = error as { code?: unknown; constraint?: unknown; message?: unknown };
+  if (flavor === 'postgres') return code === '23505' && constraint === SOURCE_REF_CONSTRAINT;
+  return code === 'SQLITE_CONSTRAINT_UNIQUE' && typeof message === 'string' && SQLITE_SOURCE_REF_CLASH.test(message);
 }
