@@ -15,6 +15,7 @@ function missing(requirement: ConformanceRequirement | undefined, capabilities: 
   if (requirement === 'storesBytes') return subject.storesBytes ? undefined : 'the subject does not declare storesBytes';
   if (requirement === 'sourceRefAt') return typeof subject.adapter.sourceRefAt === 'function' ? undefined : 'the adapter has no sourceRefAt';
   if (requirement === 'insertMany') return typeof subject.adapter.insertMany === 'function' ? undefined : 'the adapter has no insertMany';
+  if (requirement === 'insertManyIfPresent') return typeof subject.adapter.insertManyIfPresent === 'function' ? undefined : 'the adapter has no insertManyIfPresent';
   return capabilities[requirement] ? undefined : `the adapter does not declare the capability ${requirement}`;
 }
 

@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
-import { MemoryAdapter, type AdapterCapabilities, type CheckpointRow, type InsertOptions, type InsertResult, type ListRowsQuery, type NewCheckpointRow, type SourceRefPositionQuery } from '@session-checkpoint/core';
+import { MemoryAdapter, type AdapterCapabilities, type CheckpointRow, type InsertOptions, type InsertPrecondition, type InsertResult, type ListRowsQuery, type NewCheckpointRow, type SourceRefPositionQuery } from '@session-checkpoint/core';
 import { describe, expect, it } from 'vitest';
 import { ConformanceFailure, runConformanceGroup, runConformanceSuite, type ConformanceOptions } from './index.js';
 import { JsonFileAdapter, jsonFileSubject, type FileState, type OpenFile } from './test-support/json-file-adapter.js';
@@ -93,6 +93,22 @@ class HalfBatchAdapter extends MemoryAdapter {
     const ids: number[] = [];
     for (const row of rows) ids.push((await this.insert(row)).id);
     return ids;
+  }
+}
+
+/**
+ * A conditional multi-row insert that checks the required rows by ref only, never by SHA-256
+ * (the check a writer remembering a row's hash relies on).
+ */
+class HashBlindBatchAdapter extends MemoryAdapter {
+  async insertManyIfPresent(rows: readonly NewCheckpointRow[], precondition: InsertPrecondition): Promise<number[] | undefined> {
+    const found = await this.findBySourceRefs((rows[0] as NewCheckpointRow).namespace, precondition.present.map((p) => p.sourceRef));
+    if (found.length !== precondition.present.length) return undefined;
+    try {
+      return await this.insertMany(rows);
+    } catch {
+      return undefined;
+    }
   }
 }
 
@@ -201,16 +217,20 @@ const CONDITIONAL_CASES = [
   'conditionalInsert > insertIfPresent waits for a transaction holding its lock, and does not insert when that transaction deleted a required row',
 ];
 
+/** The conditional multi-row insert case, which needs the adapter's `insertManyIfPresent`. */
+const MANY_IF_PRESENT_SKIPPED = 'conditionalInsert > insertManyIfPresent inserts the whole batch only when every required row exists and no ref is taken (skipped: the adapter has no insertManyIfPresent)';
+
 describe('the conformance suite', () => {
   it('passes the correct reference adapter on every case it can run, and reports the rest as skipped', async () => {
     const outcomes = await runSuite(memorySubject(() => new MemoryAdapter()));
-    expect(outcomes.length).toBe(53);
+    expect(outcomes.length).toBe(54);
     expect(failed(outcomes)).toEqual([]);
     expect(outcomes.filter((o) => o.skipped).map((o) => o.name)).toEqual([
       'transactions > a transaction lock is held until its holder commits, and the next holder sees what it committed (skipped: the adapter does not declare the capability transactionLocks)',
       'transactions > a transaction lock ends with a rollback too (skipped: the adapter does not declare the capability transactionLocks)',
       'transactions > a transaction lock is refused outside a transaction (skipped: the adapter does not declare the capability transactionLocks)',
       ...CONDITIONAL_CASES.map((name) => `${name} (skipped: the adapter does not declare the capability conditionalInserts)`),
+      MANY_IF_PRESENT_SKIPPED,
       'concurrency > creates from several OS processes at once are all stored, with distinct ids (skipped: the adapter does not declare the capability multiProcess)',
       SEALED_PROCESSES_SKIPPED,
       'persistence > data survives a second adapter over the same store (skipped: the adapter does not declare the capability persistent)',
@@ -220,8 +240,9 @@ describe('the conformance suite', () => {
 
   it('passes a correct persistent JSON-file adapter on every case, only the multi-process one skipped (it locks within its own process)', async () => {
     const outcomes = await runSuite(() => jsonFileSubject());
-    expect(outcomes.length).toBe(53);
+    expect(outcomes.length).toBe(54);
     expect(outcomes.filter((o) => o.skipped).map((o) => o.name)).toEqual([
+      MANY_IF_PRESENT_SKIPPED,
       'concurrency > creates from several OS processes at once are all stored, with distinct ids (skipped: the adapter does not declare the capability multiProcess)',
       SEALED_PROCESSES_SKIPPED,
     ]);
@@ -286,6 +307,7 @@ describe('the conformance suite', () => {
     expect(outcomes.filter((o) => o.skipped).map((o) => o.name)).toEqual([
       ...LOCK_CASES.map((name) => `${name} (skipped: the adapter does not declare the capability transactionLocks)`),
       ...CONDITIONAL_CASES.map((name) => `${name} (skipped: the adapter does not declare the capability conditionalInserts)`),
+      MANY_IF_PRESENT_SKIPPED,
       'concurrency > creates from several OS processes at once are all stored, with distinct ids (skipped: the adapter does not declare the capability multiProcess)',
       SEALED_PROCESSES_SKIPPED,
     ]);
@@ -327,6 +349,12 @@ describe('the conformance suite', () => {
   it('fails an adapter whose insertMany keeps the rows before a refused one', async () => {
     const outcomes = await runSuite(memorySubject(() => new HalfBatchAdapter()), { only: ['crud'] });
     expect(failed(outcomes)).toEqual(['crud > insertMany inserts a batch in order, all or nothing']);
+  });
+
+  it('fails an adapter whose insertManyIfPresent does not compare the required rows\' SHA-256', async () => {
+    const outcomes = await runSuite(memorySubject(() => new HashBlindBatchAdapter()), { only: ['conditionalInsert'] });
+    expect(failed(outcomes)).toEqual(['conditionalInsert > insertManyIfPresent inserts the whole batch only when every required row exists and no ref is taken']);
+    expect(String(failure(outcomes, 'conditionalInsert > insertManyIfPresent inserts the whole batch only when every required row exists and no ref is taken'))).toMatch(/another SHA-256/);
   });
 
   it('fails an adapter that does not return the stored payload text untouched', async () => {

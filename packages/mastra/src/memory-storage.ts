@@ -36,7 +36,7 @@ import { changePrefix, changeRef, messageIdRef, messagePrefix, messageRef, resou
 import { valuesOf } from './rows/values.js';
 import type { ChangePayload, StoredMessage, StoredThread } from './rows/types.js';
 import { deleteExactly, domainStore, inTransaction, refAt, rowsByPrefix } from './store-rows.js';
-import { deleteValueRows, jsonOf, putValue, valueRows, writeRows } from './value-writer.js';
+import { deleteValueRows, jsonOf, putValue, recordJson, valueRows, writeRows } from './value-writer.js';
 
 /** Options of {@link CheckpointMemoryStorage}. */
 export interface CheckpointMemoryStorageOptions {
@@ -94,6 +94,19 @@ function messageOut(m: StoredMessage): MastraDBMessage {
 function timeOf(value: unknown): number {
   const ms = value instanceof Date ? value.getTime() : new Date(value as string).getTime();
   return Number.isFinite(ms) ? ms : 0;
+}
+
+/**
+ * The messages of one call, one version per id: the last version of an id wins; a save keeps the
+ * first createdAt of the call, as libsql's second upsert keeps the row's.
+ */
+function batchOf(messages: readonly StoredMessage[], op: 'save' | 'update'): Map<string, StoredMessage> {
+  const batch = new Map<string, StoredMessage>();
+  for (const m of messages) {
+    const first = batch.get(m.id);
+    batch.set(m.id, op === 'save' && first ? { ...m, createdAt: first.createdAt } : m);
+  }
+  return batch;
 }
 
 function sortMessages(messages: MastraDBMessage[], direction: 'ASC' | 'DESC'): MastraDBMessage[] {
@@ -446,13 +459,7 @@ export class CheckpointMemoryStorage extends MemoryStorage {
    * Resolves to each thread's new newest change, for the memo once the transaction has committed.
    */
   async #writeMessages(tx: CheckpointStore, messages: StoredMessage[], op: 'save' | 'update'): Promise<Map<string, RememberedChange>> {
-    // The last version of an id in one call wins; a save keeps the first createdAt of the call, as
-    // libsql's second upsert keeps the row's.
-    const batch = new Map<string, StoredMessage>();
-    for (const m of messages) {
-      const first = batch.get(m.id);
-      batch.set(m.id, op === 'save' && first ? { ...m, createdAt: first.createdAt } : m);
-    }
+    const batch = batchOf(messages, op);
     const touched = new Set<string>();
     try {
       return await this.#writeBatch(tx, batch, op, touched);
@@ -524,8 +531,7 @@ export class CheckpointMemoryStorage extends MemoryStorage {
         }
       }
       added.set(m.threadId, [...(added.get(m.threadId) ?? []), m]);
-      rows.push(...valueRows(tx, { namespace: this.namespace, sessionId: sessionOf(m.threadId), kind: KINDS.message, name: m.role ?? 'message', ref, fields: { messageId: m.id }, value: m }));
-      rows.push(tx.prepare({ namespace: this.namespace, sessionId: sessionOf(m.threadId), kind: KINDS.messageId, name: 'message id', payload: { messageId: m.id, threadId: m.threadId, ref }, sourceRef: messageIdRef(m.id) }));
+      this.#messageRows(tx, rows, m, ref);
     }
     const newest = new Map<string, RememberedChange>();
     for (const threadId of new Set([...added.keys(), ...left.keys()])) {
@@ -541,6 +547,63 @@ export class CheckpointMemoryStorage extends MemoryStorage {
     // ref its old one held); each message's rows in the order the loop wrote them before.
     await writeRows(tx, rows);
     return newest;
+  }
+
+  /** Adds a message's rows (its row, with parts when long, then its `i/` id row), prepared, to `rows`. */
+  #messageRows(tx: CheckpointStore, rows: PreparedCheckpoint[], m: StoredMessage, ref: string): void {
+    const sessionId = sessionOf(m.threadId);
+    rows.push(...valueRows(tx, { namespace: this.namespace, sessionId, kind: KINDS.message, name: m.role ?? 'message', ref, fields: { messageId: m.id }, value: m }));
+    rows.push(tx.prepare({ namespace: this.namespace, sessionId, kind: KINDS.messageId, name: 'message id', payload: { messageId: m.id, threadId: m.threadId, ref }, sourceRef: messageIdRef(m.id) }));
+  }
+
+  /**
+   * A save whose every thread this object remembers, as one conditional multi-row insert
+   * (`insertPreparedManyIfPresent`, autocommit): the rows today's transaction would write when
+   * every message is new (each message's rows in its thread's next place, then one change row
+   * `n + 1` per thread), inserted only while each thread's change row `n` holds the remembered
+   * SHA-256 and no ref of the batch is taken. Change rows are numbered densely, so `n` there and
+   * `n + 1` free means `n` is the newest; and a message saved before holds its `i/` ref, which
+   * refuses the whole statement (it then needs today's reading path: its old row goes, and it
+   * keeps its place and `createdAt`). Resolves to `false` when nothing was written (a thread not
+   * remembered, a store without the statement, or refused): the caller takes the transaction,
+   * which checks the memo again in its own read, so the memo is kept here.
+   */
+  async #saveRemembered(batch: Map<string, StoredMessage>): Promise<boolean> {
+    const memo = this.#changes;
+    const store = this.store;
+    if (memo === undefined || !store.canInsertManyIfPresent) return false;
+    const known = new Map<string, RememberedChange>();
+    const added = new Map<string, StoredMessage[]>();
+    for (const m of batch.values()) {
+      const list = added.get(m.threadId);
+      if (list !== undefined) {
+        list.push(m);
+        continue;
+      }
+      const change = memo.get(m.threadId);
+      if (change === undefined) return false;
+      known.set(m.threadId, change);
+      added.set(m.threadId, [m]);
+    }
+    const rows: PreparedCheckpoint[] = [];
+    let i = 0;
+    for (const m of batch.values()) {
+      const seq = (known.get(m.threadId) as RememberedChange).seq + 1;
+      this.#messageRows(store, rows, m, messageRef(m.threadId, timeOf(m.createdAt), seq * 10_000 + (i++ % 10_000)));
+    }
+    const newest = new Map<string, RememberedChange>();
+    const present: { sourceRef: string; payloadSha256: string }[] = [];
+    for (const [threadId, last] of known) {
+      const messages = added.get(threadId) as StoredMessage[];
+      const count = last.count + messages.length;
+      const change = this.#changeRows(store, threadId, last.seq + 1, { op: 'save', count, value: messages });
+      rows.push(...change);
+      newest.set(threadId, { seq: last.seq + 1, count, sha256: (change.at(-1) as PreparedCheckpoint).payloadSha256 });
+      present.push({ sourceRef: changeRef(threadId, last.seq), payloadSha256: last.sha256 });
+    }
+    if ((await store.insertPreparedManyIfPresent(rows, { present })) === undefined) return false;
+    this.#remember(newest);
+    return true;
   }
 
   /**
@@ -584,9 +647,9 @@ export class CheckpointMemoryStorage extends MemoryStorage {
     const stored = messages.map((m, i) => {
       if (!m.threadId) throw new Error(`Expected to find a threadId for message ${i}, but couldn't find one.`);
       if (!m.resourceId) throw new Error(`Expected to find a resourceId for message ${i}, but couldn't find one.`);
-      return jsonOf({ id: m.id, threadId: m.threadId, resourceId: m.resourceId, role: m.role, type: m.type || 'v2', content: m.content, createdAt: m.createdAt ?? new Date() }, `message ${m.id}`) as StoredMessage;
+      return recordJson({ id: m.id, threadId: m.threadId, resourceId: m.resourceId, role: m.role, type: m.type || 'v2', content: m.content, createdAt: m.createdAt ?? new Date() }, `message ${m.id}`) as StoredMessage;
     });
-    this.#remember(await inTransaction(this.store, (tx) => this.#writeMessages(tx, stored, 'save')));
+    if (!(await this.#saveRemembered(batchOf(stored, 'save')))) this.#remember(await inTransaction(this.store, (tx) => this.#writeMessages(tx, stored, 'save')));
     return { messages: new MessageList().add(messages, 'memory').get.all.db() };
   }
 

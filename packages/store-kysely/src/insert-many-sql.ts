@@ -73,3 +73,55 @@ export function deleteIdsSql(table: string, flavor: SqlFlavor, count: number): s
   const marks = Array.from({ length: count }, (_, k) => (flavor === 'postgres' ? `$${k + 1}` : '?'));
   return `delete from ${table} where "id" in (${marks.join(', ')})`;
 }
+
+/*
+ * insertManyIfPresent: the statement above (one chunk) with the conditions of insertIfPresent
+ * (conditional-insert-sql.ts) in its WHERE: on PostgreSQL with a lock key, first the advisory lock
+ * of transactionLock; then the batch's refs free and the id limit, as above; then the count of
+ * required rows (by source ref, and SHA-256 where given; read FOR SHARE on PostgreSQL) equal to
+ * their number. All of them are one-time filters: the batch goes in whole, or not at all.
+ *
+ * `onConflict` keeps ON CONFLICT DO NOTHING. Without it (SQLite; PostgreSQL at root level) a ref
+ * the guard cannot see (held by two rows of the batch, or by a concurrent PostgreSQL writer's
+ * insert that commits after this statement's snapshot) fails the whole statement with a unique
+ * violation on the (namespace, source_ref) constraint, which the adapter turns into "not
+ * inserted": SQLite undoes the statement whole (also inside a transaction, which goes on), and
+ * nothing of the batch was ever visible. With it (PostgreSQL inside a caller's transaction, which
+ * a statement error would end) such a clash skips rows instead, and the adapter deletes those
+ * that went in.
+ */
+
+/** The SQL of insertManyIfPresent for `count` rows and one shape of precondition. */
+export function insertManyIfPresentSql(table: string, flavor: SqlFlavor, count: number, present: readonly { payloadSha256?: string }[], locked: boolean, onConflict: boolean): string {
+  const plain = insertManySql(table, flavor, count);
+  const at = plain.indexOf(' where not exists (');
+  const tail = ' order by "o" on conflict do nothing returning ';
+  const end = plain.indexOf(tail);
+  let next = count * COLUMNS.length;
+  const p = () => (flavor === 'postgres' ? `$${++next}` : '?');
+  let required = '';
+  if (present.length > 0) {
+    const namespace = p();
+    const refs = present.map((r) => (r.payloadSha256 === undefined ? `("source_ref" = ${p()})` : `("source_ref" = ${p()} and "payload_sha256" = ${p()})`));
+    const rows = `select 1 from ${table} where "namespace" = ${namespace} and (${refs.join(' or ')})${flavor === 'postgres' ? ' for share' : ''}`;
+    required = ` and (select count(*) from (${rows}) as "present") = ${p()}`;
+  }
+  const lock = locked ? ` (select true from (select pg_advisory_xact_lock(hashtextextended(cast(${p()} as text), 0))) as "lock") and` : '';
+  const returning = plain.slice(end + tail.length);
+  return `${plain.slice(0, at)} where${lock}${plain.slice(at + ' where'.length, end)}${required} order by "o"${onConflict ? ' on conflict do nothing' : ''} returning ${returning}`;
+}
+
+/** The parameters of {@link insertManyIfPresentSql}: the rows', then the namespace, refs (and SHA-256s), count, lock key. */
+export function insertManyIfPresentParameters(rows: readonly NewCheckpointRow[], present: readonly { sourceRef: string; payloadSha256?: string }[], lockKeyText: string | undefined): unknown[] {
+  const out = insertManyParameters(rows);
+  if (present.length > 0) {
+    out.push((rows[0] as NewCheckpointRow).namespace);
+    for (const r of present) {
+      out.push(r.sourceRef);
+      if (r.payloadSha256 !== undefined) out.push(r.payloadSha256);
+    }
+    out.push(present.length);
+  }
+  if (lockKeyText !== undefined) out.push(lockKeyText);
+  return out;
+}

@@ -28,7 +28,7 @@ import { batchClashError, firstBatchClash, isIdLimitError, runInTransaction, sou
 import type { CompiledQuery, Kysely } from 'kysely';
 import { KyselyConnection, type AdapterConnection, type QueryRunner } from './adapter-connection.js';
 import { conditionalInsertParameters, conditionalInsertShape, conditionalInsertSql } from './conditional-insert-sql.js';
-import { deleteIdsSql, INSERT_MANY_CHUNK, insertManyParameters, insertManySql, insertTable } from './insert-many-sql.js';
+import { deleteIdsSql, INSERT_MANY_CHUNK, insertManyIfPresentParameters, insertManyIfPresentSql, insertManyParameters, insertManySql, insertTable } from './insert-many-sql.js';
 import { rawQuery } from './raw-query.js';
 import { changeMetaQuery, claimMetaQuery, listMetaQuery, readMetaQuery, swapInsertParameters, swapInsertSql } from './meta-entries.js';
 import type { PostgresStatements } from './postgres/postgres-statements.js';
@@ -533,6 +533,57 @@ export class KyselyAdapter extends CheckpointAdapterBase {
   }
 
   /**
+   * Inserts `rows` only when the rows `precondition.present` names exist and no ref of the batch
+   * is taken: one multi-row `INSERT ... SELECT ... WHERE` (insert-many-sql.ts), autocommit at root
+   * level (no `BEGIN`/`COMMIT`). Resolves to the ids in row order, or `undefined` when nothing was
+   * inserted; also for a batch of more than one statement's rows (100), rows sharing a ref, or an
+   * insert SQL a Kysely plugin reshaped. PostgreSQL at root level: a concurrent writer's insert of
+   * a ref of the batch fails the statement with a unique violation on the `(namespace,
+   * source_ref)` constraint, which is a refusal (nothing went in); every other error is thrown.
+   */
+  async insertManyIfPresent(rows: readonly NewCheckpointRow[], precondition: InsertPrecondition): Promise<number[] | undefined> {
+    if (rows.some((row) => row.id !== undefined)) throw new CheckpointError('insertManyIfPresent takes no explicit ids');
+    if (rows.length === 0) return [];
+    if (this.#shared.ready) await this.#shared.ready;
+    const table = this.#insertManyTable();
+    if (table === undefined || rows.length > INSERT_MANY_CHUNK) return undefined;
+    const { postgres, flavor } = this.#shared;
+    const { present } = precondition;
+    const lockKey = postgres && precondition.lockKey !== undefined ? postgres.lockKeyText(precondition.lockKey) : undefined;
+    // Without ON CONFLICT a clash (two rows of the batch sharing a ref, a concurrent writer's
+    // ref) fails the statement whole, which is a refusal. Not on PostgreSQL inside a caller's
+    // transaction, whose every statement error ends the transaction: there rows are skipped.
+    const onConflict = flavor === 'postgres' && this.#bound;
+    const key = `${rows.length}${onConflict ? 'c' : 'u'}${conditionalInsertShape(present, lockKey !== undefined)}`;
+    const cache = this.#shared.conditionalInsertTexts;
+    let text = cache.get(key);
+    if (text === undefined || text === null) {
+      text = insertManyIfPresentSql(table, flavor, rows.length, present, lockKey !== undefined, onConflict);
+      if (cache.size < CONDITIONAL_SHAPES * 2) cache.set(key, text);
+    }
+    const sql = text;
+    return this.#single(async (runner) => {
+      let returned: { id: number | string; sourceRef: string | null; payloadSha256: string }[];
+      try {
+        returned = await runner.rows(rawQuery(sql, insertManyIfPresentParameters(rows, present, lockKey)));
+      } catch (error) {
+        if (!onConflict && isSourceRefClash(error, flavor)) return undefined;
+        throw error;
+      }
+      if (returned.length === 0) return undefined;
+      const inserted = numericIds(returned).sort((a, b) => Number(a.id) - Number(b.id));
+      const ids = inserted.map((row) => Number(row.id));
+      if (inserted.length === rows.length && inserted.every((row, k) => row.sourceRef === rows[k]?.sourceRef && row.payloadSha256 === rows[k]?.payloadSha256)) return ids;
+      // In part (inside a caller's PostgreSQL transaction: two rows of the batch share a ref, or
+      // a concurrent writer took one): what went in goes again, so that the transaction holds
+      // nothing of the batch.
+      await runner.rows(rawQuery(deleteIdsSql(table, flavor, ids.length), ids));
+      if (inserted.length === rows.length) throw new CheckpointError('insertManyIfPresent: the ids returned do not follow the rows in order');
+      return undefined;
+    });
+  }
+
+  /**
    * Metadata entries of these keys (rows of `checkpoint_meta`); with `lock` on PostgreSQL inside a
    * transaction, read `FOR UPDATE`.
    */
@@ -1011,4 +1062,23 @@ function once<T>(fn: () => Promise<T>): () => Promise<T> {
     });
     return promise;
   };
+}
+
+/** The source-ref constraint's name on PostgreSQL (migrations.ts). */
+const SOURCE_REF_CONSTRAINT = 'checkpoints_namespace_source_ref_key';
+
+/** SQLite's message for a clash on the `(namespace, source_ref)` unique index of the table. */
+const SQLITE_SOURCE_REF_CLASH = /^UNIQUE constraint failed: (?:"?[^\s,]+"?\.)?"?checkpoints"?\.namespace, (?:"?[^\s,]+"?\.)?"?checkpoints"?\.source_ref$/u;
+
+/**
+ * True for a unique violation on the `(namespace, source_ref)` constraint: a ref of the batch
+ * held by another row of it, or by a writer that committed first (PostgreSQL: SQLSTATE 23505
+ * naming the constraint; SQLite: SQLITE_CONSTRAINT_UNIQUE naming its columns). A unique
+ * violation of another constraint (the id) and every other error are not a refusal.
+ */
+function isSourceRefClash(error: unknown, flavor: SqlFlavor): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const { code, constraint, message } = error as { code?: unknown; constraint?: unknown; message?: unknown };
+  if (flavor === 'postgres') return code === '23505' && constraint === SOURCE_REF_CONSTRAINT;
+  return code === 'SQLITE_CONSTRAINT_UNIQUE' && typeof message === 'string' && SQLITE_SOURCE_REF_CLASH.test(message);
 }

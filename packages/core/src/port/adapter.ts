@@ -303,6 +303,28 @@ export interface CheckpointAdapter {
    */
   insertIfPresent?(row: NewCheckpointRow, precondition: InsertPrecondition): Promise<number | undefined>;
 
+  /**
+   * {@link insertIfPresent} for several rows: inserts every row of `rows` (none with an explicit
+   * id) as one atomic step, only when every row `precondition.present` names exists (by source
+   * ref, and recorded SHA-256 where given) in the namespace of the first row, and no row's
+   * `(namespace, sourceRef)` is held by a stored row or by an earlier row of the batch. The check
+   * and the inserts see one committed state, and a required row found cannot be deleted before
+   * the inserts commit. Resolves to the ids in the order of `rows` (each above the one before),
+   * or to `undefined` when nothing was inserted: a required row missing or different, a ref taken
+   * (also by a concurrent writer whose insert commits first), the id limit, or a batch the adapter
+   * cannot check in one step (too many rows, a reshaped insert). Nothing of a refused batch
+   * stays, inside a caller's transaction too. The caller then takes its own, slower path, which
+   * tells these apart. Optional: its presence is the declaration, and
+   * {@link CheckpointAdapterBase} gives none (a check in a transaction is what callers do
+   * without it); SQL adapters run one multi-row `INSERT ... SELECT ... WHERE` statement.
+   *
+   * @example
+   * ```ts
+   * const ids = await adapter.insertManyIfPresent?.([messageRow, indexRow], { present: [{ sourceRef: 'c/7', payloadSha256 }] });
+   * ```
+   */
+  insertManyIfPresent?(rows: readonly NewCheckpointRow[], precondition: InsertPrecondition): Promise<number[] | undefined>;
+
   /** The row with this id in this namespace, or `undefined`. */
   getRow(id: number, namespace: string): Promise<CheckpointRow | undefined>;
 

@@ -382,6 +382,46 @@ export class CheckpointStore {
   }
 
   /**
+   * {@link insertPreparedMany} only when the rows `precondition` names exist, in one atomic step
+   * of the adapter ({@link CheckpointAdapter.insertManyIfPresent}): every row goes in, or none.
+   * Resolves to the records in the order of `prepared` (built from what was hashed), or to
+   * `undefined` when nothing was inserted (a required row missing or different, a ref taken by a
+   * stored row or an earlier row of the batch, the id limit, or a batch the adapter cannot check
+   * in one step): take the path that tells these apart, a transaction that checks and inserts.
+   * The required rows are looked up in the namespace of the first row.
+   *
+   * @throws CheckpointError when the adapter has no `insertManyIfPresent`, or the store is sealed
+   *   (a sealed row's seal chains to the row before it); check {@link canInsertManyIfPresent}.
+   * @example
+   * ```ts
+   * const rows = store.canInsertManyIfPresent ? await store.insertPreparedManyIfPresent([a, b], { present: [{ sourceRef: 'c/7', payloadSha256 }] }) : undefined;
+   * if (rows === undefined) await store.transaction(async (tx) => { ... });
+   * ```
+   */
+  async insertPreparedManyIfPresent(prepared: readonly PreparedCheckpoint[], precondition: InsertPrecondition): Promise<Checkpoint[] | undefined> {
+    if (!Array.isArray(prepared)) throw new CheckpointValidationError('insertPreparedManyIfPresent takes an array of prepared checkpoints');
+    const adapter = this.adapter;
+    if (this.#seal !== undefined || !adapter.insertManyIfPresent) {
+      throw new CheckpointError('this store has no conditional multi-row insert (a sealed store, or an adapter without insertManyIfPresent)');
+    }
+    if (prepared.length === 0) return [];
+    const rows = prepared.map(rowOf);
+    const ids = await adapter.insertManyIfPresent(rows, precondition);
+    if (ids === undefined) return undefined;
+    if (ids.length !== rows.length) throw new CheckpointError(`the adapter's insertManyIfPresent returned ${ids.length} ids for ${rows.length} rows`);
+    for (const one of prepared) this.#written(one);
+    return rows.map((row, k) => toCheckpoint({ ...row, id: ids[k] as number }));
+  }
+
+  /**
+   * Whether {@link insertPreparedManyIfPresent} is available: the adapter has
+   * `insertManyIfPresent` and the store is not sealed.
+   */
+  get canInsertManyIfPresent(): boolean {
+    return this.#seal === undefined && typeof this.adapter.insertManyIfPresent === 'function';
+  }
+
+  /**
    * The verified checkpoint with this id in this namespace.
    *
    * @throws CheckpointNotFoundError when absent from the namespace (even if another namespace has it).
