@@ -1,5 +1,6 @@
 import { CheckpointConflictError, isCheckpointConflictError, type Checkpoint, type CheckpointStore } from '@session-checkpoint/core';
 import { rawRange, storeArgument } from '@session-checkpoint/core/toolkit';
+import { wholeRange } from './rows/range-pages.js';
 
 /** Attempts before a write that keeps losing races gives up (each loss means another writer won). */
 const MAX_ATTEMPTS = 200;
@@ -31,19 +32,9 @@ export async function deleteExactly(tx: CheckpointStore, namespace: string, ids:
 }
 
 /** Every verified row of a prefix, in ref order (pages of 500). */
-export async function rowsByPrefix(store: CheckpointStore, namespace: string, prefix: string, options: { kind?: string; descending?: boolean; limit?: number } = {}): Promise<Checkpoint[]> {
-  const out: Checkpoint[] = [];
-  const want = options.limit ?? Number.MAX_SAFE_INTEGER;
-  let from: string | undefined;
-  for (;;) {
-    const limit = Math.min(500, want - out.length);
-    if (limit <= 0) return out;
-    const bound = from === undefined ? {} : options.descending ? { before: from } : { after: from };
-    const page = await store.listBySourceRefPrefix({ namespace, prefix, limit, descending: options.descending === true, ...(options.kind === undefined ? {} : { kind: options.kind }), ...bound });
-    out.push(...page);
-    if (page.length < limit) return out;
-    from = page[page.length - 1]?.sourceRef ?? undefined;
-  }
+export function rowsByPrefix(store: CheckpointStore, namespace: string, prefix: string, options: { kind?: string; descending?: boolean; limit?: number } = {}): Promise<Checkpoint[]> {
+  const range = { namespace, prefix, descending: options.descending === true, ...(options.kind === undefined ? {} : { kind: options.kind }) };
+  return wholeRange((q) => store.listBySourceRefPrefix(q), range, { page: 500, ...(options.limit === undefined ? {} : { limit: options.limit }) });
 }
 
 /**
