@@ -35,7 +35,7 @@ import { KINDS, MASTRA_NAMESPACE } from './rows/namespace.js';
 import { changePrefix, changeRef, messageIdRef, messagePrefix, messageRef, resourceRef, seqOf, sessionOf, threadRef } from './rows/refs.js';
 import { valuesOf } from './rows/values.js';
 import type { ChangePayload, StoredMessage, StoredThread } from './rows/types.js';
-import { deleteExactly, domainStore, inTransaction, refAt, rowsByPrefix } from './store-rows.js';
+import { deleteExactly, domainStore, inTransaction, lockThreads, refAt, rowsByPrefix } from './store-rows.js';
 import { deleteValueRows, jsonOf, putValue, valueRows, writeRows } from './value-writer.js';
 
 /** Options of {@link CheckpointMemoryStorage}. */
@@ -254,6 +254,8 @@ export class CheckpointMemoryStorage extends MemoryStorage {
   override async deleteThread({ threadId }: { threadId: string }): Promise<void> {
     this.#changes?.delete(threadId);
     await inTransaction(this.store, async (tx) => {
+      // Before any read: a save to the thread commits first (and is deleted here) or waits.
+      await lockThreads(tx, this.namespace, [threadId]);
       const messages = await this.#threadMessages(tx, threadId);
       const ids = messages.length === 0 ? [] : await tx.findBySourceRefs(this.namespace, messages.map((m) => messageIdRef(m.message.id)));
       const thread = await tx.findBySourceRef(this.namespace, threadRef(threadId));
@@ -586,7 +588,13 @@ export class CheckpointMemoryStorage extends MemoryStorage {
       if (!m.resourceId) throw new Error(`Expected to find a resourceId for message ${i}, but couldn't find one.`);
       return jsonOf({ id: m.id, threadId: m.threadId, resourceId: m.resourceId, role: m.role, type: m.type || 'v2', content: m.content, createdAt: m.createdAt ?? new Date() }, `message ${m.id}`) as StoredMessage;
     });
-    this.#remember(await inTransaction(this.store, (tx) => this.#writeMessages(tx, stored, 'save')));
+    this.#remember(
+      await inTransaction(this.store, async (tx) => {
+        // Before any read: a delete of a thread saved to commits first (and the save writes a new history) or waits.
+        await lockThreads(tx, this.namespace, stored.map((m) => m.threadId));
+        return this.#writeMessages(tx, stored, 'save');
+      }),
+    );
     return { messages: new MessageList().add(messages, 'memory').get.all.db() };
   }
 

@@ -31,6 +31,21 @@ export async function deleteExactly(tx: CheckpointStore, namespace: string, ids:
   if (deleted.length !== new Set(ids).size) throw new LostRace('a row to replace was changed by another writer');
 }
 
+/**
+ * Takes, in the caller's transaction, the store's transaction lock of each thread (in sorted
+ * order, so two holders of several never wait on each other crosswise), held until it ends. A
+ * thread's delete and a message save to it take it before their first read: on PostgreSQL (READ
+ * COMMITTED) the save's inserts are new refs that no row lock of the delete meets, so without it
+ * a delete that read the thread before a save committed left that save's rows (its messages, and
+ * a change row numbered after the deleted ones). Adapters whose write transactions run one at a
+ * time (SQLite, the memory adapter) have nothing to take.
+ */
+export async function lockThreads(tx: CheckpointStore, namespace: string, threadIds: Iterable<string>): Promise<void> {
+  const adapter = tx.adapter;
+  if (!adapter.transactionLock) return;
+  for (const threadId of [...new Set(threadIds)].sort()) await adapter.transactionLock(`mastra-thread/${namespace}/${threadId}`);
+}
+
 /** Every verified row of a prefix, in ref order (pages of 500). */
 export function rowsByPrefix(store: CheckpointStore, namespace: string, prefix: string, options: { kind?: string; descending?: boolean; limit?: number } = {}): Promise<Checkpoint[]> {
   const range = { namespace, prefix, descending: options.descending === true, ...(options.kind === undefined ? {} : { kind: options.kind }) };
