@@ -681,7 +681,10 @@ export class CheckpointMemoryStorage extends MemoryStorage {
     this.#changes?.delete(newThreadId);
     await inTransaction(this.store, async (tx) => {
       const rows = await this.#threadRows(tx, jsonOf(thread, 'thread') as StoredThread, undefined);
-      await writeRows(tx, [...rows, ...this.#changeRows(tx, newThreadId, 1, { op: 'thread', count: 0, value: jsonOf(thread, 'thread'), at: now.toISOString() })]);
+      // The new id may hold messages saved to it without a thread record (as in @mastra/libsql,
+      // the copy then joins them): its history goes on from their change rows.
+      const last = await this.#lastChange(tx, newThreadId);
+      await writeRows(tx, [...rows, ...this.#changeRows(tx, newThreadId, last.seq + 1, { op: 'thread', count: last.count, value: jsonOf(thread, 'thread'), at: now.toISOString() })]);
       if (copies.length > 0) await this.#writeMessages(tx, copies, 'save');
     });
     return { thread, messageIdMap };
