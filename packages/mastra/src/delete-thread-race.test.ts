@@ -1,4 +1,4 @@
-import type { CheckpointStore } from '@session-checkpoint/core';
+import { CheckpointStore, type CheckpointAdapter } from '@session-checkpoint/core';
 import { rawRange } from '@session-checkpoint/core/toolkit';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -14,7 +14,9 @@ import { backends, openTarget, PG_URL, RUNTIME_OK } from './test-support/backend
  * thread row the delete deletes): the second call starts while the first waits, and the holder
  * lets go once the second call has finished or is seen waiting on the first (pg_blocking_pids).
  * Nothing is timed: the waits poll PostgreSQL's lock tables. Before the fix the delete missed
- * the save's rows and left its message and change row `c/<thread>/<n + 1>`.
+ * the save's rows and left its message and change row `c/<thread>/<n + 1>`. Each case runs with
+ * the adapter's `transactionLock` and with the adapter hidden behind one without it (a
+ * third-party adapter: the lock row instead).
  */
 
 const [backend] = backends().filter((b) => b.name === 'postgres');
@@ -23,6 +25,19 @@ afterAll(async () => {
 });
 
 class Rollback extends Error {}
+
+/** `adapter` without `transactionLock` (also in its transactions), as a third-party adapter may be. */
+function withoutTransactionLock(adapter: CheckpointAdapter): CheckpointAdapter {
+  return new Proxy(adapter, {
+    get(target, key) {
+      if (key === 'transactionLock') return undefined;
+      if (key === 'capabilities') return { ...target.capabilities, transactionLocks: false };
+      if (key === 'transaction') return <T>(fn: (tx: CheckpointAdapter) => Promise<T>) => target.transaction((tx) => fn(withoutTransactionLock(tx)));
+      const value: unknown = Reflect.get(target, key, target);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+}
 
 /** Holds rows in an open transaction of `store` until `release()`; `held` resolves once it holds them. */
 function holdRows(store: CheckpointStore, take: (tx: CheckpointStore) => Promise<void>): { held: Promise<void>; release: () => void; done: Promise<void> } {
@@ -47,11 +62,13 @@ const tick = () => new Promise((resolve) => setTimeout(resolve, 10));
 
 describe.skipIf(!RUNTIME_OK || !PG_URL || !backend)('deleteThread racing saveMessages on PostgreSQL', () => {
   it.each([
-    { first: 'save', remembered: 4096 },
-    { first: 'save', remembered: 0 },
-    { first: 'delete', remembered: 4096 },
-    { first: 'delete', remembered: 0 },
-  ] as const)('the outcome is serial: $first waits mid-call (rememberedThreads $remembered)', async ({ first, remembered }) => {
+    { first: 'save', remembered: 4096, lock: 'transactionLock' },
+    { first: 'save', remembered: 0, lock: 'transactionLock' },
+    { first: 'delete', remembered: 4096, lock: 'transactionLock' },
+    { first: 'delete', remembered: 0, lock: 'transactionLock' },
+    { first: 'save', remembered: 4096, lock: 'lock row' },
+    { first: 'delete', remembered: 4096, lock: 'lock row' },
+  ] as const)('the outcome is serial: $first waits mid-call (rememberedThreads $remembered, $lock)', async ({ first, remembered, lock }) => {
     const { CheckpointMemoryStorage } = await import('./index.js');
     const target = backend?.target() ?? '';
     const schema = target.slice('postgres:'.length);
@@ -60,7 +77,7 @@ describe.skipIf(!RUNTIME_OK || !PG_URL || !backend)('deleteThread racing saveMes
     const monitor = new pg.Client({ connectionString: PG_URL });
     await monitor.connect();
     try {
-      const memory = new CheckpointMemoryStorage(store, { rememberedThreads: remembered });
+      const memory = new CheckpointMemoryStorage(lock === 'lock row' ? new CheckpointStore(withoutTransactionLock(store.adapter)) : store, { rememberedThreads: remembered });
       const threadId = `t-${first}-${remembered}`;
       const at = new Date('2026-01-01T00:00:00Z');
       await memory.saveThread({ thread: { id: threadId, resourceId: 'u', title: 'x', metadata: {}, createdAt: at, updatedAt: at } });
@@ -105,6 +122,7 @@ describe.skipIf(!RUNTIME_OK || !PG_URL || !backend)('deleteThread racing saveMes
       const changes = await rows(changePrefix(threadId));
       const ids = await rows('i/');
       expect(thread).toEqual([]);
+      expect(await rows('l/')).toEqual([]);
       // Forced this way, each interleaving has one serial outcome: the call that went first wins.
       expect(messages.length).toBe(first === 'save' ? 0 : 1);
       if (messages.length === 0) {

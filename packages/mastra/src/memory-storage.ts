@@ -255,12 +255,13 @@ export class CheckpointMemoryStorage extends MemoryStorage {
     this.#changes?.delete(threadId);
     await inTransaction(this.store, async (tx) => {
       // Before any read: a save to the thread commits first (and is deleted here) or waits.
-      await lockThreads(tx, this.namespace, [threadId]);
+      const release = await lockThreads(tx, this.namespace, [threadId]);
       const messages = await this.#threadMessages(tx, threadId);
       const ids = messages.length === 0 ? [] : await tx.findBySourceRefs(this.namespace, messages.map((m) => messageIdRef(m.message.id)));
       const thread = await tx.findBySourceRef(this.namespace, threadRef(threadId));
       const changes = await rowsByPrefix(tx, this.namespace, changePrefix(threadId));
       await deleteValueRows(tx, this.namespace, [...(thread ? [thread] : []), ...messages.map((m) => m.row), ...ids, ...changes]);
+      await release();
     });
   }
 
@@ -591,8 +592,10 @@ export class CheckpointMemoryStorage extends MemoryStorage {
     this.#remember(
       await inTransaction(this.store, async (tx) => {
         // Before any read: a delete of a thread saved to commits first (and the save writes a new history) or waits.
-        await lockThreads(tx, this.namespace, stored.map((m) => m.threadId));
-        return this.#writeMessages(tx, stored, 'save');
+        const release = await lockThreads(tx, this.namespace, stored.map((m) => m.threadId));
+        const newest = await this.#writeMessages(tx, stored, 'save');
+        await release();
+        return newest;
       }),
     );
     return { messages: new MessageList().add(messages, 'memory').get.all.db() };

@@ -1,6 +1,8 @@
 import { CheckpointConflictError, isCheckpointConflictError, type Checkpoint, type CheckpointStore } from '@session-checkpoint/core';
 import { rawRange, storeArgument } from '@session-checkpoint/core/toolkit';
+import { KINDS } from './rows/namespace.js';
 import { wholeRange } from './rows/range-pages.js';
+import { lockRef, sessionOf } from './rows/refs.js';
 
 /** Attempts before a write that keeps losing races gives up (each loss means another writer won). */
 const MAX_ATTEMPTS = 200;
@@ -32,18 +34,32 @@ export async function deleteExactly(tx: CheckpointStore, namespace: string, ids:
 }
 
 /**
- * Takes, in the caller's transaction, the store's transaction lock of each thread (in sorted
- * order, so two holders of several never wait on each other crosswise), held until it ends. A
- * thread's delete and a message save to it take it before their first read: on PostgreSQL (READ
- * COMMITTED) the save's inserts are new refs that no row lock of the delete meets, so without it
- * a delete that read the thread before a save committed left that save's rows (its messages, and
- * a change row numbered after the deleted ones). Adapters whose write transactions run one at a
- * time (SQLite, the memory adapter) have nothing to take.
+ * Takes, in the caller's transaction, the lock of each thread (in sorted order, so two holders of
+ * several never wait on each other crosswise) and resolves to its release, to call before the
+ * transaction commits. A thread's delete and a message save to it take it before their first
+ * read: on PostgreSQL (READ COMMITTED) the save's inserts are new refs that no row lock of the
+ * delete meets, so without it a delete that read the thread before a save committed left that
+ * save's rows (its messages, and a change row numbered after the deleted ones).
+ *
+ * Where writers run one at a time already (`concurrentTransactions` false: SQLite's `BEGIN
+ * IMMEDIATE`, the memory adapter) there is nothing to take. Otherwise the adapter's
+ * `transactionLock` (PostgreSQL: an advisory lock, held to the commit), or on an adapter without
+ * it a lock row per thread (`l/<thread>`, unique in the namespace) inserted now and deleted again
+ * by the release, so that a second holder waits on the unique index; the row is never committed.
+ * Which one depends on the adapter alone, so every writer through one adapter takes the same.
  */
-export async function lockThreads(tx: CheckpointStore, namespace: string, threadIds: Iterable<string>): Promise<void> {
+export async function lockThreads(tx: CheckpointStore, namespace: string, threadIds: Iterable<string>): Promise<() => Promise<void>> {
   const adapter = tx.adapter;
-  if (!adapter.transactionLock) return;
-  for (const threadId of [...new Set(threadIds)].sort()) await adapter.transactionLock(`mastra-thread/${namespace}/${threadId}`);
+  const none = async () => undefined;
+  if (!adapter.capabilities.concurrentTransactions) return none;
+  const sorted = [...new Set(threadIds)].sort();
+  if (adapter.capabilities.transactionLocks === true && adapter.transactionLock) {
+    for (const threadId of sorted) await adapter.transactionLock(`mastra-thread/${namespace}/${threadId}`);
+    return none;
+  }
+  const rows: number[] = [];
+  for (const threadId of sorted) rows.push((await tx.create({ namespace, sessionId: sessionOf(threadId), kind: KINDS.lock, payload: { threadId }, sourceRef: lockRef(threadId) })).id);
+  return () => deleteExactly(tx, namespace, rows);
 }
 
 /** Every verified row of a prefix, in ref order (pages of 500). */
