@@ -35,7 +35,7 @@ import { KINDS, MASTRA_NAMESPACE } from './rows/namespace.js';
 import { changePrefix, changeRef, messageIdRef, messagePrefix, messageRef, resourceRef, seqOf, sessionOf, threadRef } from './rows/refs.js';
 import { valuesOf } from './rows/values.js';
 import type { ChangePayload, StoredMessage, StoredThread } from './rows/types.js';
-import { deleteExactly, domainStore, inTransaction, refAt, rowsByPrefix } from './store-rows.js';
+import { deleteExactly, domainStore, inTransaction, lockThreads, refAt, rowsByPrefix, threadLockKey } from './store-rows.js';
 import { deleteValueRows, jsonOf, putValue, recordJson, valueRows, writeRows } from './value-writer.js';
 
 /** Options of {@link CheckpointMemoryStorage}. */
@@ -267,11 +267,14 @@ export class CheckpointMemoryStorage extends MemoryStorage {
   override async deleteThread({ threadId }: { threadId: string }): Promise<void> {
     this.#changes?.delete(threadId);
     await inTransaction(this.store, async (tx) => {
+      // Before any read: a save to the thread commits first (and is deleted here) or waits.
+      const release = await lockThreads(tx, this.namespace, [threadId]);
       const messages = await this.#threadMessages(tx, threadId);
       const ids = messages.length === 0 ? [] : await tx.findBySourceRefs(this.namespace, messages.map((m) => messageIdRef(m.message.id)));
       const thread = await tx.findBySourceRef(this.namespace, threadRef(threadId));
       const changes = await rowsByPrefix(tx, this.namespace, changePrefix(threadId));
       await deleteValueRows(tx, this.namespace, [...(thread ? [thread] : []), ...messages.map((m) => m.row), ...ids, ...changes]);
+      await release();
     });
   }
 
@@ -572,6 +575,12 @@ export class CheckpointMemoryStorage extends MemoryStorage {
     const memo = this.#changes;
     const store = this.store;
     if (memo === undefined || !store.canInsertManyIfPresent) return false;
+    // Where writers run at once (PostgreSQL), the statement takes the thread's lock as
+    // lockThreads does, so a deleteThread that read the thread first commits before the check.
+    // One lock key per statement: a save to several threads, or an adapter that locks with rows,
+    // takes the transaction.
+    const { concurrentTransactions, transactionLocks } = store.adapter.capabilities;
+    if (concurrentTransactions && (transactionLocks !== true || new Set(Array.from(batch.values(), (m) => m.threadId)).size > 1)) return false;
     const known = new Map<string, RememberedChange>();
     const added = new Map<string, StoredMessage[]>();
     for (const m of batch.values()) {
@@ -601,7 +610,8 @@ export class CheckpointMemoryStorage extends MemoryStorage {
       newest.set(threadId, { seq: last.seq + 1, count, sha256: (change.at(-1) as PreparedCheckpoint).payloadSha256 });
       present.push({ sourceRef: changeRef(threadId, last.seq), payloadSha256: last.sha256 });
     }
-    if ((await store.insertPreparedManyIfPresent(rows, { present })) === undefined) return false;
+    const lockKey = concurrentTransactions ? threadLockKey(this.namespace, known.keys().next().value as string) : undefined;
+    if ((await store.insertPreparedManyIfPresent(rows, { present, ...(lockKey === undefined ? {} : { lockKey }) })) === undefined) return false;
     this.#remember(newest);
     return true;
   }
@@ -649,7 +659,16 @@ export class CheckpointMemoryStorage extends MemoryStorage {
       if (!m.resourceId) throw new Error(`Expected to find a resourceId for message ${i}, but couldn't find one.`);
       return recordJson({ id: m.id, threadId: m.threadId, resourceId: m.resourceId, role: m.role, type: m.type || 'v2', content: m.content, createdAt: m.createdAt ?? new Date() }, `message ${m.id}`) as StoredMessage;
     });
-    if (!(await this.#saveRemembered(batchOf(stored, 'save')))) this.#remember(await inTransaction(this.store, (tx) => this.#writeMessages(tx, stored, 'save')));
+    if (await this.#saveRemembered(batchOf(stored, 'save'))) return { messages: new MessageList().add(messages, 'memory').get.all.db() };
+    this.#remember(
+      await inTransaction(this.store, async (tx) => {
+        // Before any read: a delete of a thread saved to commits first (and the save writes a new history) or waits.
+        const release = await lockThreads(tx, this.namespace, stored.map((m) => m.threadId));
+        const newest = await this.#writeMessages(tx, stored, 'save');
+        await release();
+        return newest;
+      }),
+    );
     return { messages: new MessageList().add(messages, 'memory').get.all.db() };
   }
 
@@ -736,7 +755,10 @@ export class CheckpointMemoryStorage extends MemoryStorage {
     this.#changes?.delete(newThreadId);
     await inTransaction(this.store, async (tx) => {
       const rows = await this.#threadRows(tx, jsonOf(thread, 'thread') as StoredThread, undefined);
-      await writeRows(tx, [...rows, ...this.#changeRows(tx, newThreadId, 1, { op: 'thread', count: 0, value: jsonOf(thread, 'thread'), at: now.toISOString() })]);
+      // The new id may hold messages saved to it without a thread record (as in @mastra/libsql,
+      // the copy then joins them): its history goes on from their change rows.
+      const last = await this.#lastChange(tx, newThreadId);
+      await writeRows(tx, [...rows, ...this.#changeRows(tx, newThreadId, last.seq + 1, { op: 'thread', count: last.count, value: jsonOf(thread, 'thread'), at: now.toISOString() })]);
       if (copies.length > 0) await this.#writeMessages(tx, copies, 'save');
     });
     return { thread, messageIdMap };

@@ -1,5 +1,8 @@
 import { CheckpointConflictError, isCheckpointConflictError, type Checkpoint, type CheckpointStore } from '@session-checkpoint/core';
 import { rawRange, storeArgument } from '@session-checkpoint/core/toolkit';
+import { KINDS } from './rows/namespace.js';
+import { wholeRange } from './rows/range-pages.js';
+import { lockRef, sessionOf } from './rows/refs.js';
 
 /** Attempts before a write that keeps losing races gives up (each loss means another writer won). */
 const MAX_ATTEMPTS = 200;
@@ -30,20 +33,42 @@ export async function deleteExactly(tx: CheckpointStore, namespace: string, ids:
   if (deleted.length !== new Set(ids).size) throw new LostRace('a row to replace was changed by another writer');
 }
 
-/** Every verified row of a prefix, in ref order (pages of 500). */
-export async function rowsByPrefix(store: CheckpointStore, namespace: string, prefix: string, options: { kind?: string; descending?: boolean; limit?: number } = {}): Promise<Checkpoint[]> {
-  const out: Checkpoint[] = [];
-  const want = options.limit ?? Number.MAX_SAFE_INTEGER;
-  let from: string | undefined;
-  for (;;) {
-    const limit = Math.min(500, want - out.length);
-    if (limit <= 0) return out;
-    const bound = from === undefined ? {} : options.descending ? { before: from } : { after: from };
-    const page = await store.listBySourceRefPrefix({ namespace, prefix, limit, descending: options.descending === true, ...(options.kind === undefined ? {} : { kind: options.kind }), ...bound });
-    out.push(...page);
-    if (page.length < limit) return out;
-    from = page[page.length - 1]?.sourceRef ?? undefined;
+/** The key of a thread's transaction lock (`transactionLock`, and a conditional insert's `lockKey`). */
+export const threadLockKey = (namespace: string, threadId: string): string => `mastra-thread/${namespace}/${threadId}`;
+
+/**
+ * Takes, in the caller's transaction, the lock of each thread (in sorted order, so two holders of
+ * several never wait on each other crosswise) and resolves to its release, to call before the
+ * transaction commits. A thread's delete and a message save to it take it before their first
+ * read: on PostgreSQL (READ COMMITTED) the save's inserts are new refs that no row lock of the
+ * delete meets, so without it a delete that read the thread before a save committed left that
+ * save's rows (its messages, and a change row numbered after the deleted ones).
+ *
+ * Where writers run one at a time already (`concurrentTransactions` false: SQLite's `BEGIN
+ * IMMEDIATE`, the memory adapter) there is nothing to take. Otherwise the adapter's
+ * `transactionLock` (PostgreSQL: an advisory lock, held to the commit), or on an adapter without
+ * it a lock row per thread (`l/<thread>`, unique in the namespace) inserted now and deleted again
+ * by the release, so that a second holder waits on the unique index; the row is never committed.
+ * Which one depends on the adapter alone, so every writer through one adapter takes the same.
+ */
+export async function lockThreads(tx: CheckpointStore, namespace: string, threadIds: Iterable<string>): Promise<() => Promise<void>> {
+  const adapter = tx.adapter;
+  const none = async () => undefined;
+  if (!adapter.capabilities.concurrentTransactions) return none;
+  const sorted = [...new Set(threadIds)].sort();
+  if (adapter.capabilities.transactionLocks === true && adapter.transactionLock) {
+    for (const threadId of sorted) await adapter.transactionLock(threadLockKey(namespace, threadId));
+    return none;
   }
+  const rows: number[] = [];
+  for (const threadId of sorted) rows.push((await tx.create({ namespace, sessionId: sessionOf(threadId), kind: KINDS.lock, payload: { threadId }, sourceRef: lockRef(threadId) })).id);
+  return () => deleteExactly(tx, namespace, rows);
+}
+
+/** Every verified row of a prefix, in ref order (pages of 500). */
+export function rowsByPrefix(store: CheckpointStore, namespace: string, prefix: string, options: { kind?: string; descending?: boolean; limit?: number } = {}): Promise<Checkpoint[]> {
+  const range = { namespace, prefix, descending: options.descending === true, ...(options.kind === undefined ? {} : { kind: options.kind }) };
+  return wholeRange((q) => store.listBySourceRefPrefix(q), range, { page: 500, ...(options.limit === undefined ? {} : { limit: options.limit }) });
 }
 
 /**

@@ -19,4 +19,6 @@ export const KINDS = {
   snapshot: 'mastra.snapshot',
   /** A slice of a value larger than a row. */
   part: 'mastra.part',
+  /** A thread's lock on an adapter with concurrent transactions and no `transactionLock`: inserted and deleted in one transaction, never committed. */
+  lock: 'mastra.lock',
 } as const;

@@ -1,5 +1,6 @@
 import { CheckpointNotFoundError, CheckpointValidationError, type CheckpointStore } from '@session-checkpoint/core';
 import { MASTRA_NAMESPACE } from './namespace.js';
+import { wholeRange } from './range-pages.js';
 import { idPart, pad, seqOf } from './refs.js';
 import type { MastraRowsPlace } from './threads.js';
 import { valuesOf } from './values.js';
@@ -161,7 +162,7 @@ export interface MastraObservationalMemoryVersion {
 export async function mastraObservationalMemory(store: CheckpointStore, options: MastraRowsPlace & { threadId?: string | null; resourceId: string }): Promise<MastraObservationalMemorySummary[]> {
   const namespace = options.namespace ?? MASTRA_NAMESPACE;
   const lookupKey = omLookupKey(options.threadId, options.resourceId);
-  const rows = await store.listBySourceRefPrefix({ namespace, prefix: recordPrefix(lookupKey), limit: 100_000, kind: OM_KINDS.record });
+  const rows = await wholeRange((q) => store.listBySourceRefPrefix(q), { namespace, prefix: recordPrefix(lookupKey), kind: OM_KINDS.record });
   const values = (await valuesOf(store, namespace, rows)) as StoredObservationalMemory[];
   return rows.map((row, i) => {
     const f = row.payload as unknown as RecordFields;

@@ -14,6 +14,7 @@ import { sha256Hex } from '@session-checkpoint/core';
  *   w/<workflow>/<run>                 a workflow run's current record
  *   s/<workflow>/<run>/<seq>           snapshot <seq> of the run (every persist, kept)
  *   p/<ref of the row>/<k>             part k of a row's value, when larger than a row
+ *   l/<thread>                         a thread's lock row (adapters without transactionLock; never committed)
  *
  * Ids are escaped ("%" "/" "~" as %25 %2F %7E, C0 controls and DEL as %XX, lone surrogates as
  * %uXXXX); an id longer than 80 characters after escaping becomes "~" and 32 hex digits of its hash.
@@ -47,6 +48,7 @@ export const messageRef = (threadId: string, createdAtMs: number, seq: number): 
 export const messageIdRef = (messageId: string): string => `i/${idPart(messageId)}`;
 export const changePrefix = (threadId: string): string => `c/${idPart(threadId)}/`;
 export const changeRef = (threadId: string, seq: number): string => `${changePrefix(threadId)}${pad(seq)}`;
+export const lockRef = (threadId: string): string => `l/${idPart(threadId)}`;
 export const resourceRef = (resourceId: string): string => `r/${idPart(resourceId)}`;
 export const runRef = (workflowName: string, runId: string): string => `w/${idPart(workflowName)}/${idPart(runId)}`;
 export const snapshotPrefix = (workflowName: string, runId: string): string => `s/${idPart(workflowName)}/${idPart(runId)}/`;

@@ -1,6 +1,7 @@
 import { CheckpointNotFoundError, CheckpointValidationError, type CheckpointStore } from '@session-checkpoint/core';
 import { checkedRange, decodeCursor, encodeCursor, rawRange, rowError, utf8Length, type RowError } from '@session-checkpoint/core/toolkit';
 import { KINDS, MASTRA_NAMESPACE } from './namespace.js';
+import { rangePages, wholeRange } from './range-pages.js';
 import { idPart, runRef, seqOf, snapshotPrefix, snapshotRef } from './refs.js';
 import type { MastraRowsPlace } from './threads.js';
 import { valuesOf } from './values.js';
@@ -67,7 +68,8 @@ export interface MastraRunState {
  */
 export async function mastraRuns(store: CheckpointStore, options: MastraRowsPlace = {}): Promise<MastraRunSummary[]> {
   const namespace = options.namespace ?? MASTRA_NAMESPACE;
-  const rows = await store.listBySourceRefPrefix({ namespace, prefix: 'w/', limit: 100_000, kind: KINDS.run });
+  // Every run record, a page at a time (a namespace may hold any number of runs).
+  const rows = await wholeRange((q) => store.listBySourceRefPrefix(q), { namespace, prefix: 'w/', kind: KINDS.run });
   const out: MastraRunSummary[] = [];
   for (const row of rows) {
     const r = row.payload as unknown as StoredRun;
@@ -75,15 +77,12 @@ export async function mastraRuns(store: CheckpointStore, options: MastraRowsPlac
     let count = 0;
     let bytes = utf8Length(row.payloadJson);
     let latest = String(row.createdAt);
-    for (let after: string | undefined; ; ) {
-      const page = await rawRange(store, { namespace, prefix: snapshotPrefix(r.workflowName, r.runId), limit: 1000, ...(after === undefined ? {} : { after }) });
+    for await (const page of rangePages((q) => rawRange(store, q), { namespace, prefix: snapshotPrefix(r.workflowName, r.runId) })) {
       for (const s of page) {
         count++;
         bytes += utf8Length(s.payloadJson);
         if (String(s.createdAt) > latest) latest = String(s.createdAt);
       }
-      if (page.length < 1000) break;
-      after = page[page.length - 1]?.sourceRef ?? undefined;
     }
     out.push({
       family: 'mastra-workflow',
@@ -131,14 +130,11 @@ export async function mastraRunWorkflows(store: CheckpointStore, options: Mastra
   const suffix = `/${idPart(runId)}`;
   const refs: string[] = [];
   // Every run record's ref, a page at a time (a namespace may hold any number of runs).
-  for (let after: string | undefined; ; ) {
-    const page = await rawRange(store, { namespace, prefix: 'w/', limit: 10_000, ...(after === undefined ? {} : { after }) });
+  for await (const page of rangePages((q) => rawRange(store, q), { namespace, prefix: 'w/' }, { page: 10_000 })) {
     for (const row of page) {
       const ref = String(row.sourceRef);
       if (ref.endsWith(suffix) && ref.indexOf('/', 2) === ref.length - suffix.length) refs.push(ref);
     }
-    if (page.length < 10_000) break;
-    after = String(page[page.length - 1]?.sourceRef);
   }
   const byRef = new Map((await store.findBySourceRefs(namespace, refs)).map((row) => [row.sourceRef, row] as const));
   // In ref order, as a range read lists them.

@@ -1,6 +1,7 @@
 import { CheckpointNotFoundError, CheckpointValidationError, type CheckpointStore } from '@session-checkpoint/core';
 import { checkedRange, decodeCursor, encodeCursor, rawRange, rowError, utf8Length, type RowError } from '@session-checkpoint/core/toolkit';
 import { KINDS, MASTRA_NAMESPACE } from './namespace.js';
+import { rangePages, wholeRange } from './range-pages.js';
 import { changePrefix, messagePrefix, seqOf } from './refs.js';
 import type { ChangePayload, StoredMessage, StoredThread } from './types.js';
 import { valuesOf } from './values.js';
@@ -67,7 +68,8 @@ export interface MastraThreadState {
  */
 export async function mastraThreads(store: CheckpointStore, options: MastraRowsPlace = {}): Promise<MastraThreadSummary[]> {
   const namespace = options.namespace ?? MASTRA_NAMESPACE;
-  const rows = await store.listBySourceRefPrefix({ namespace, prefix: 't/', limit: 100_000, kind: KINDS.thread });
+  // Every thread record, a page at a time (a namespace may hold any number of threads).
+  const rows = await wholeRange((q) => store.listBySourceRefPrefix(q), { namespace, prefix: 't/', kind: KINDS.thread });
   const threads = (await valuesOf(store, namespace, rows)) as StoredThread[];
   const out: MastraThreadSummary[] = [];
   for (const [i, t] of threads.entries()) {
@@ -75,12 +77,7 @@ export async function mastraThreads(store: CheckpointStore, options: MastraRowsP
     const change = last?.payload as unknown as ChangePayload | undefined;
     let bytes = utf8Length(rows[i]?.payloadJson);
     for (const prefix of [messagePrefix(t.id), changePrefix(t.id)]) {
-      for (let after: string | undefined; ; ) {
-        const page = await rawRange(store, { namespace, prefix, limit: 1000, ...(after === undefined ? {} : { after }) });
-        for (const row of page) bytes += utf8Length(row.payloadJson);
-        if (page.length < 1000) break;
-        after = page[page.length - 1]?.sourceRef ?? undefined;
-      }
+      for await (const page of rangePages((q) => rawRange(store, q), { namespace, prefix })) for (const row of page) bytes += utf8Length(row.payloadJson);
     }
     out.push({ family: 'mastra', namespace, thread_id: t.id, resource_id: t.resourceId, checkpoint_ns: [''], count: change?.count ?? 0, changes: change?.seq ?? 0, bytes, title: t.title ?? null, first_created_at: t.createdAt, latest_created_at: last?.createdAt ?? rows[i]?.createdAt ?? t.updatedAt });
   }
