@@ -20,7 +20,8 @@ import { TwoGenerationCache } from '@session-checkpoint/core/toolkit';
  *
  * A kept payload serves every later read, so it must never change: the readers hand out copies of
  * its plain JSON (see {@link ParsedPayloads.shares}), and messages are revived from text, which
- * builds new objects. read/parsed-payloads.test.ts compares reads with and without the memo over
+ * builds new objects. (The content check of a put may put an equal string in place of one of its
+ * strings, write/capture.ts: the same text, which no reader can tell apart.) read/parsed-payloads.test.ts compares reads with and without the memo over
  * generated chats whose handed-out values are edited in place.
  */
 

@@ -142,3 +142,86 @@ describe('captureValue against the kept list: the fast path equals the full walk
   });
   }
 });
+
+/*
+ * Long strings of the kept JSON found equal to the caller's are replaced by the caller's
+ * (docs/decisions/0046), so that the next put compares pointers. Kept lists as a read leaves them
+ * (parsed from text: strings of their own), then puts in a row with edits between them that
+ * change one character of a long string, keeping its length: every put must give what the plain
+ * path gives (the full walk, and the unchanged count by text), and no kept list may change.
+ */
+describe('captureValue against kept JSON with strings of its own: shared strings change nothing', () => {
+  const long = fc.string({ minLength: 40, maxLength: 90, unit: fc.constantFrom('a', 'b', 'é', '"', '\\') });
+  const key = fc.constantFrom('a', 'b', 'content', '__proto__');
+  const json = fc.letrec<{ v: unknown }>((tie) => ({
+    v: fc.oneof(
+      { depthSize: 'small' },
+      long,
+      fc.constantFrom<unknown>(1, null, true, ''),
+      fc.array(tie('v'), { maxLength: 3 }),
+      // Own keys only (an own "__proto__" too), as JSON.parse makes them.
+      fc.array(fc.tuple(key, tie('v')), { maxLength: 3 }).map((entries) => JSON.parse(JSON.stringify(Object.fromEntries(entries.map(([k, v]) => [k === '__proto__' ? '\u0000p' : k, v])))
+        .replace(/\\u0000p/g, '__proto__')) as unknown),
+    ),
+  })).v;
+  const item = fc.oneof(
+    long.map((content) => new HumanMessage({ id: 'h', content })),
+    fc.tuple(long, long).map(([content, q]) => new AIMessage({ id: 'a', content, tool_calls: [{ id: 'c', name: 't', args: { q } }] })),
+    fc.array(fc.tuple(key, json), { minLength: 1, maxLength: 3 }).map((entries) => JSON.parse(JSON.stringify(Object.fromEntries(entries.map(([k, v]) => [k === '__proto__' ? '\u0000p' : k, v])))
+      .replace(/\\u0000p/g, '__proto__')) as Record<string, unknown>),
+  );
+  /** An edit before a put: one character of the `nth` long string of an item changed (same length), or none. */
+  const edit = fc.record({ at: fc.nat(), nth: fc.nat(), char: fc.constantFrom('a', 'z', 'é') });
+  const text = (v: unknown) => canonicalize(v as JsonValue);
+
+  /** Changes one character of the nth long string inside `value` (a message's content and args included), in place. */
+  function editString(value: unknown, nth: number, char: string): boolean {
+    const slots: [Record<string, unknown>, string][] = [];
+    const walk = (v: unknown) => {
+      if (typeof v !== 'object' || v === null) return;
+      for (const k of Object.keys(v)) {
+        const x = (v as Record<string, unknown>)[k];
+        if (typeof x === 'string' && x.length >= 40 && k !== '__proto__') slots.push([v as Record<string, unknown>, k]);
+        else walk(x);
+      }
+    };
+    walk(value);
+    if (value instanceof AIMessage) walk(value.tool_calls);
+    const slot = slots[nth % Math.max(1, slots.length)];
+    if (slot === undefined) return false;
+    const [holder, k] = slot;
+    const s = holder[k] as string;
+    const i = nth % s.length;
+    holder[k] = s.slice(0, i) + (s[i] === char ? 'q' : char) + s.slice(i + 1);
+    return true;
+  }
+
+  it('gives the plain path\'s JSON and unchanged count, and leaves every kept list as it was', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(item, { minLength: 1, maxLength: 5 }), fc.array(fc.array(edit, { maxLength: 2 }), { minLength: 2, maxLength: 4 }), fc.boolean(), async (items, rounds, reread) => {
+        const first = await captureValue(serde, items, "channel 'messages'");
+        if (!isList(first)) throw new Error('not a list');
+        // As a read leaves it: parsed from the row's text, so its strings are not the caller's.
+        let kept: unknown[] = JSON.parse(JSON.stringify(first.items)) as unknown[];
+        const seen: [unknown[], string][] = [[kept, text(kept)]];
+        for (const [r, edits] of rounds.entries()) {
+          for (const e of edits) editString(items[e.at % items.length], e.nth, e.char);
+          // Sometimes a read in between: the next put compares with a fresh parse again.
+          if (reread && r % 2 === 1) seen.push([(kept = JSON.parse(JSON.stringify(kept)) as unknown[]), text(kept)]);
+          const before = kept.map(text);
+          const captured = await captureValue(serde, items, "channel 'messages'", kept);
+          const plain = await captureValue(serde, items, "channel 'messages'");
+          if (!isList(captured) || !isList(plain)) throw new Error('not a list');
+          expect(text(captured.items)).toBe(text(plain.items));
+          let same = 0;
+          while (same < before.length && same < plain.items.length && text(plain.items[same]) === before[same]) same++;
+          expect(captured.same).toBe(same);
+          for (const [list, was] of seen) expect(text(list)).toBe(was);
+          kept = captured.items;
+          seen.push([kept, text(kept)]);
+        }
+      }),
+      { numRuns: 400 },
+    );
+  });
+});
