@@ -144,4 +144,58 @@ describe.skipIf(!RUNTIME_OK || !PG_URL || !backend)('deleteThread racing saveMes
       await store.close();
     }
   }, 120_000);
+
+  it('the outcome is serial: a deleteThread waits mid-call while an updateMessages moves a message into the thread', async () => {
+    const { CheckpointMemoryStorage } = await import('./index.js');
+    const target = backend?.target() ?? '';
+    const schema = target.slice('postgres:'.length);
+    const store = await openTarget(target);
+    const holder = await openTarget(target);
+    const monitor = new pg.Client({ connectionString: PG_URL });
+    await monitor.connect();
+    try {
+      const memory = new CheckpointMemoryStorage(store);
+      const threadId = 't-update';
+      const at = new Date('2026-01-01T00:00:00Z');
+      for (const id of [threadId, 'other']) await memory.saveThread({ thread: { id, resourceId: 'u', title: 'x', metadata: {}, createdAt: at, updatedAt: at } });
+      const message = (id: string, thread: string, k: number) => ({ id, threadId: thread, resourceId: 'u', role: 'user' as const, createdAt: new Date(at.getTime() + k), content: { format: 2 as const, parts: [{ type: 'text' as const, text: id }] } });
+      await memory.saveMessages({ messages: [message('m0', threadId, 1)] });
+      await memory.saveMessages({ messages: [message('x', 'other', 2)] });
+
+      const table = (await monitor.query<{ oid: string }>(`select '"${schema}"."checkpoints"'::regclass::oid as oid`)).rows[0]?.oid;
+      const waiting = async () => (await monitor.query<{ pid: number }>(`select a.pid from pg_stat_activity a where a.wait_event_type = 'Lock' and exists (select 1 from pg_locks l where l.pid = a.pid and l.relation = $1)`, [table])).rows.map((r) => r.pid);
+      const blockedBy = async (pid: number) => (await monitor.query(`select 1 from pg_stat_activity where $1 = any(pg_blocking_pids(pid))`, [pid])).rowCount !== 0;
+      // The delete deletes the thread row: a lock on it makes it wait after its reads.
+      const hold = holdRows(holder, async (tx) => {
+        const row = await tx.findBySourceRef('mastra', threadRef(threadId));
+        expect(await tx.adapter.deleteRows([row?.id ?? 0], 'mastra')).toHaveLength(1);
+      });
+      await hold.held;
+      const removal = memory.deleteThread({ threadId });
+      let deletePid: number | undefined;
+      while (deletePid === undefined) {
+        deletePid = (await waiting())[0];
+        if (deletePid === undefined) await tick();
+      }
+      let updateDone = false;
+      const update = memory.updateMessages({ messages: [{ id: 'x', threadId }] }).finally(() => (updateDone = true));
+      while (!updateDone && !(await blockedBy(deletePid))) await tick();
+      hold.release();
+      await hold.done;
+      await Promise.all([removal, update]);
+
+      const rows = async (prefix: string) => (await rawRange(store, { namespace: 'mastra', prefix, limit: 100 })).map((r) => ({ ref: r.sourceRef, payload: JSON.parse(r.payloadJson) as Record<string, unknown> }));
+      // The delete, then the update: the moved message alone, in change 1 of a new history
+      // (before the fix the update committed while the delete waited, and the delete left the
+      // moved message and a change row numbered after the ones it deleted).
+      expect(await rows(threadRef(threadId))).toEqual([]);
+      expect((await rows(messagePrefix(threadId))).map((m) => (m.payload as { messageId: string }).messageId)).toEqual(['x']);
+      expect((await rows(changePrefix(threadId))).map((c) => [c.payload.seq, c.payload.count])).toEqual([[1, 1]]);
+      expect(await rows(messagePrefix('other'))).toEqual([]);
+    } finally {
+      await monitor.end();
+      await holder.close();
+      await store.close();
+    }
+  }, 120_000);
 });

@@ -35,7 +35,7 @@ import { KINDS, MASTRA_NAMESPACE } from './rows/namespace.js';
 import { changePrefix, changeRef, messageIdRef, messagePrefix, messageRef, resourceRef, seqOf, sessionOf, threadRef } from './rows/refs.js';
 import { valuesOf } from './rows/values.js';
 import type { ChangePayload, StoredMessage, StoredThread } from './rows/types.js';
-import { deleteExactly, domainStore, inTransaction, lockThreads, refAt, rowsByPrefix, threadLockKey } from './store-rows.js';
+import { deleteExactly, domainStore, inTransaction, lockThreads, LostRace, refAt, rowsByPrefix, threadLockKey } from './store-rows.js';
 import { deleteValueRows, jsonOf, putValue, recordJson, valueRows, writeRows } from './value-writer.js';
 
 /** Options of {@link CheckpointMemoryStorage}. */
@@ -675,7 +675,18 @@ export class CheckpointMemoryStorage extends MemoryStorage {
   override async updateMessages(args: { messages: MessageUpdate[] }): Promise<MastraDBMessage[]> {
     if (args.messages.length === 0) return [];
     const { out, newest } = await inTransaction(this.store, async (tx) => {
-      const index = await tx.findBySourceRefs(this.namespace, args.messages.map((m) => messageIdRef(m.id)));
+      const idRefs = args.messages.map((m) => messageIdRef(m.id));
+      let index = await tx.findBySourceRefs(this.namespace, idRefs);
+      // An update writes change rows to the threads its messages leave and join: it takes their
+      // locks as a save does (a deleteThread that read one of them first commits before this reads
+      // on), then reads the ids again, and starts over if a message moved to a thread not locked.
+      const threadsOf = (rows: Checkpoint[]) => new Set([...rows.map((i) => (i.payload as { threadId: string }).threadId), ...args.messages.flatMap((m) => (typeof m.threadId === 'string' ? [m.threadId] : []))]);
+      const locked = threadsOf(index);
+      const release = await lockThreads(tx, this.namespace, locked);
+      if (tx.adapter.capabilities.concurrentTransactions) {
+        index = await tx.findBySourceRefs(this.namespace, idRefs);
+        for (const threadId of threadsOf(index)) if (!locked.has(threadId)) throw new LostRace('a message moved to another thread while the update took its locks');
+      }
       const rows = index.length === 0 ? [] : await tx.findBySourceRefs(this.namespace, index.map((i) => (i.payload as { ref: string }).ref));
       const byId = new Map(((await valuesOf(tx, this.namespace, rows)) as StoredMessage[]).map((m) => [m.id, m]));
       const next: StoredMessage[] = [];
@@ -694,8 +705,9 @@ export class CheckpointMemoryStorage extends MemoryStorage {
         byId.set(old.id, version);
         next.push(version);
       }
-      if (next.length === 0) return { out: [], newest: new Map<string, RememberedChange>() };
-      return { out: next.map(messageOut), newest: await this.#writeMessages(tx, next, 'update') };
+      const newest = next.length === 0 ? new Map<string, RememberedChange>() : await this.#writeMessages(tx, next, 'update');
+      await release();
+      return { out: next.map(messageOut), newest };
     });
     this.#remember(newest);
     return out;
@@ -754,12 +766,15 @@ export class CheckpointMemoryStorage extends MemoryStorage {
     });
     this.#changes?.delete(newThreadId);
     await inTransaction(this.store, async (tx) => {
+      // As a save: a deleteThread of the new id that read it first commits before this reads it.
+      const release = await lockThreads(tx, this.namespace, [newThreadId]);
       const rows = await this.#threadRows(tx, jsonOf(thread, 'thread') as StoredThread, undefined);
       // The new id may hold messages saved to it without a thread record (as in @mastra/libsql,
       // the copy then joins them): its history goes on from their change rows.
       const last = await this.#lastChange(tx, newThreadId);
       await writeRows(tx, [...rows, ...this.#changeRows(tx, newThreadId, last.seq + 1, { op: 'thread', count: last.count, value: jsonOf(thread, 'thread'), at: now.toISOString() })]);
       if (copies.length > 0) await this.#writeMessages(tx, copies, 'save');
+      await release();
     });
     return { thread, messageIdMap };
   }

@@ -26,42 +26,52 @@ export function jsonOf(value: unknown, what: string): unknown {
 const PLAIN_DEPTH = 32;
 
 /**
- * True when `value` is already what {@link jsonOf} would give back: strings, booleans, finite
- * numbers other than -0, null, dense arrays and plain objects (prototype `Object.prototype`, no
- * `toJSON`, every own enumerable string key a data property) of those, at most 32 deep (a cycle
- * is too deep). Then the JSON round trip (`JSON.stringify`, `JSON.parse`) would build an
- * equal copy, and the value can be used as it is. Anything else (a `Date`, `undefined`, a
- * function, a class instance, an accessor, a sparse array, NaN) says false: take the round trip.
+ * What {@link jsonOf} would give back, built by walking `value` when it is plain JSON already:
+ * strings, booleans, finite numbers other than -0, null, dense arrays and plain objects
+ * (prototype `Object.prototype`, no `toJSON`, every own enumerable string key a data property) of
+ * those, at most 32 deep (a cycle is too deep). The result is a new copy, as the round trip's is,
+ * so a caller who changes `value` afterwards changes nothing kept. `undefined` for anything else
+ * (a `Date`, `undefined`, a function, a class instance, an accessor, a sparse array, NaN): take
+ * the round trip.
  */
-export function isPlainJson(value: unknown, depth = 0): boolean {
+export function plainJsonCopy(value: unknown, depth = 0): unknown {
   switch (typeof value) {
     case 'string':
     case 'boolean':
-      return true;
+      return value;
     case 'number':
-      return Number.isFinite(value) && !Object.is(value, -0);
+      return Number.isFinite(value) && !Object.is(value, -0) ? value : undefined;
     case 'object': {
-      if (value === null) return true;
+      if (value === null) return null;
       // A toJSON anywhere (own, not enumerable, inherited) is what JSON.stringify calls instead.
-      if (depth >= PLAIN_DEPTH || 'toJSON' in value) return false;
+      if (depth >= PLAIN_DEPTH || 'toJSON' in value) return undefined;
       if (Array.isArray(value)) {
-        if (Object.getPrototypeOf(value) !== Array.prototype) return false;
+        if (Object.getPrototypeOf(value) !== Array.prototype) return undefined;
+        const out: unknown[] = new Array(value.length);
         for (let i = 0; i < value.length; i++) {
-          if (!Object.hasOwn(value, i) || !isPlainJson(value[i], depth + 1)) return false;
+          if (!Object.hasOwn(value, i)) return undefined;
+          const item = plainJsonCopy(value[i], depth + 1);
+          if (item === undefined) return undefined;
+          out[i] = item;
         }
-        return true;
+        return out;
       }
       // A null-prototype object would come back from the round trip with Object.prototype.
-      if (Object.getPrototypeOf(value) !== Object.prototype) return false;
+      if (Object.getPrototypeOf(value) !== Object.prototype) return undefined;
+      const out: Record<string, unknown> = {};
       for (const key of Object.getOwnPropertyNames(value)) {
         const d = Object.getOwnPropertyDescriptor(value, key) as PropertyDescriptor;
         if (!d.enumerable) continue;
-        if (!('value' in d) || !isPlainJson(d.value, depth + 1)) return false;
+        // An own "__proto__" key would set the copy's prototype instead of a member.
+        if (!('value' in d) || key === '__proto__') return undefined;
+        const member = plainJsonCopy(d.value, depth + 1);
+        if (member === undefined) return undefined;
+        out[key] = member;
       }
-      return true;
+      return out;
     }
     default:
-      return false;
+      return undefined;
   }
 }
 
@@ -71,10 +81,10 @@ const DATE_TO_JSON = Date.prototype.toJSON;
 /**
  * {@link jsonOf} of a record whose members are plain JSON but for `Date`s at its top level (a
  * Mastra message: its `createdAt`), without the JSON round trip when it can be skipped: each
- * top-level plain, valid `Date` becomes its ISO text (what `Date.prototype.toJSON` gives), and a
- * record that is then {@link isPlainJson} is returned as that shallow copy, its members shared
- * with `value` (the round trip would build an equal copy, at about a tenth of a message save's
- * CPU). Anything else takes {@link jsonOf}. Callers must not change what it returns.
+ * top-level plain, valid `Date` becomes its ISO text (what `Date.prototype.toJSON` gives), and the
+ * other members are copied by {@link plainJsonCopy} (the round trip would build an equal copy, at
+ * about a tenth of a message save's CPU). Nothing of `value` is shared with the result, so the
+ * caller may change its messages while the save runs. Anything else takes {@link jsonOf}.
  *
  * @throws CheckpointValidationError naming `what` when the value is not JSON.
  */
@@ -82,13 +92,17 @@ export function recordJson(value: Record<string, unknown>, what: string): unknow
   if (Date.prototype.toJSON !== DATE_TO_JSON || Object.getPrototypeOf(value) !== Object.prototype) return jsonOf(value, what);
   const plain: Record<string, unknown> = {};
   for (const key of Object.keys(value)) {
-    // An own "__proto__" key would set the copy's prototype instead of a member.
     if (key === '__proto__') return jsonOf(value, what);
     const member = value[key];
-    if (member instanceof Date && Object.getPrototypeOf(member) === Date.prototype && !Object.hasOwn(member, 'toJSON') && Number.isFinite(member.getTime())) plain[key] = member.toISOString();
-    else plain[key] = member;
+    if (member instanceof Date && Object.getPrototypeOf(member) === Date.prototype && !Object.hasOwn(member, 'toJSON') && Number.isFinite(member.getTime())) {
+      plain[key] = member.toISOString();
+      continue;
+    }
+    const copy = plainJsonCopy(member, 1);
+    if (copy === undefined) return jsonOf(value, what);
+    plain[key] = copy;
   }
-  return isPlainJson(plain) ? plain : jsonOf(value, what);
+  return plain;
 }
 
 /** Cuts `text` into slices whose JSON string fits `budget` bytes, never inside a surrogate pair. */

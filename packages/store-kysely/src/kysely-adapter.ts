@@ -95,6 +95,8 @@ interface Shared {
   readonly refLists: Map<number, CompiledQuery<CheckpointRow>>;
   /** SQL of insertIfPresent per shape of precondition (see {@link conditionalInsertShape}); `null`: not expressible. */
   readonly conditionalInsertTexts: Map<string, string | null>;
+  /** The SQL of insertManyIfPresent by row count and shape: a map of its own, so batches of many sizes never crowd out insertIfPresent's few shapes. */
+  readonly conditionalInsertManyTexts: Map<string, string>;
   /** {@link KyselyAdapter.insertMany}'s SQL by row count; `null` under the key 0 when the insert SQL is not of its shape. */
   readonly insertManyTexts: Map<number, string | null>;
   closed: boolean;
@@ -206,6 +208,7 @@ export class KyselyAdapter extends CheckpointAdapterBase {
         positions: new Map(),
         refLists: new Map(),
         conditionalInsertTexts: new Map(),
+        conditionalInsertManyTexts: new Map(),
         insertManyTexts: new Map(),
         closed: false,
         reserved: new Set(),
@@ -234,6 +237,7 @@ export class KyselyAdapter extends CheckpointAdapterBase {
       positions: new Map(),
       refLists: new Map(),
       conditionalInsertTexts: new Map(),
+      conditionalInsertManyTexts: new Map(),
       insertManyTexts: new Map(),
       closed: false,
       reserved: new Set(),
@@ -555,9 +559,9 @@ export class KyselyAdapter extends CheckpointAdapterBase {
     // transaction, whose every statement error ends the transaction: there rows are skipped.
     const onConflict = flavor === 'postgres' && this.#bound;
     const key = `${rows.length}${onConflict ? 'c' : 'u'}${conditionalInsertShape(present, lockKey !== undefined)}`;
-    const cache = this.#shared.conditionalInsertTexts;
+    const cache = this.#shared.conditionalInsertManyTexts;
     let text = cache.get(key);
-    if (text === undefined || text === null) {
+    if (text === undefined) {
       text = insertManyIfPresentSql(table, flavor, rows.length, present, lockKey !== undefined, onConflict);
       if (cache.size < CONDITIONAL_SHAPES * 2) cache.set(key, text);
     }
@@ -1073,12 +1077,13 @@ const SQLITE_SOURCE_REF_CLASH = /^UNIQUE constraint failed: (?:"?[^\s,]+"?\.)?"?
 /**
  * True for a unique violation on the `(namespace, source_ref)` constraint: a ref of the batch
  * held by another row of it, or by a writer that committed first (PostgreSQL: SQLSTATE 23505
- * naming the constraint; SQLite: SQLITE_CONSTRAINT_UNIQUE naming its columns). A unique
+ * naming the constraint; SQLite: SQLITE_CONSTRAINT_UNIQUE, extended code 2067, naming its columns). A unique
  * violation of another constraint (the id) and every other error are not a refusal.
  */
 function isSourceRefClash(error: unknown, flavor: SqlFlavor): boolean {
   if (typeof error !== 'object' || error === null) return false;
-  const { code, constraint, message } = error as { code?: unknown; constraint?: unknown; message?: unknown };
+  const { code, errcode, constraint, message } = error as { code?: unknown; errcode?: unknown; constraint?: unknown; message?: unknown };
   if (flavor === 'postgres') return code === '23505' && constraint === SOURCE_REF_CONSTRAINT;
-  return code === 'SQLITE_CONSTRAINT_UNIQUE' && typeof message === 'string' && SQLITE_SOURCE_REF_CLASH.test(message);
+  // better-sqlite3 names the extended code; node:sqlite (a caller's own Kysely dialect) gives its number.
+  return (code === 'SQLITE_CONSTRAINT_UNIQUE' || errcode === 2067) && typeof message === 'string' && SQLITE_SOURCE_REF_CLASH.test(message);
 }
