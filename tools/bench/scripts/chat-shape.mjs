@@ -27,7 +27,8 @@
 // /proc/self/task is, the turns' CPU split between the main thread and V8's helper threads
 // (optimising compilers, concurrent GC), which process CPU counts too (docs/decisions/0045).
 // SC_CHAT_SHAPE_WARM=N first runs an untimed chat of N turns on another thread of the same saver, so
-// the timed chat is a new thread in a process whose code is warm (docs/decisions/0047).
+// the timed chat is a new thread in a process whose code is warm (docs/decisions/0047); the bytes
+// stored then include the warm-up thread's.
 //
 // Usage: [SC_PG_URL=postgres://...] node tools/bench/scripts/chat-shape.mjs [turns=60] [messagesPerTurn=4] [runs=3] [contenders]
 // (after `npm run build`; default contenders: the three SQLite ones, and the two pg-* ones with SC_PG_URL).
