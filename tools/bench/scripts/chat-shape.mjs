@@ -26,6 +26,9 @@
 // SC_CHAT_SHAPE_DETAIL=1 adds to each run the CPU ms of every turn (`cpuTurns`) and, where Linux's
 // /proc/self/task is, the turns' CPU split between the main thread and V8's helper threads
 // (optimising compilers, concurrent GC), which process CPU counts too (docs/decisions/0045).
+// SC_CHAT_SHAPE_WARM=N first runs an untimed chat of N turns on another thread of the same saver, so
+// the timed chat is a new thread in a process whose code is warm (docs/decisions/0047); the bytes
+// stored then include the warm-up thread's.
 //
 // Usage: [SC_PG_URL=postgres://...] node tools/bench/scripts/chat-shape.mjs [turns=60] [messagesPerTurn=4] [runs=3] [contenders]
 // (after `npm run build`; default contenders: the three SQLite ones, and the two pg-* ones with SC_PG_URL).
@@ -187,6 +190,10 @@ async function child(who, file) {
     .addConditionalEdges('agent', (state) => (state.messages[state.messages.length - 1].tool_calls?.length ? 'tools' : END), ['tools', END])
     .addEdge('tools', 'agent')
     .compile({ checkpointer: saver });
+  const warmTurns = Number(process.env.SC_CHAT_SHAPE_WARM ?? 0);
+  for (let turn = 0; turn < warmTurns; turn++) {
+    await graph.invoke({ messages: [new HumanMessage({ id: `t${turn}-user`, content: `Question ${turn}: ${text(1e6 + turn, 160)}` })] }, { configurable: { thread_id: 'warm-up' } });
+  }
   const config = { configurable: { thread_id: 'chat' } };
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
