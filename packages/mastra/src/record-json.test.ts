@@ -79,6 +79,30 @@ describe('recordJson', () => {
     expect(plain).toBeGreaterThan(100);
   });
 
+  it('gives what the JSON round trip gives when the record itself is exotic (a snapshot is the caller\'s object)', () => {
+    // How the record's own top level can differ from a literal: a toJSON (not enumerable, so a
+    // copy of its keys drops it), another prototype, an accessor, a Date with its own toJSON.
+    const top = fc.constantFrom('none', 'hiddenToJSON', 'toJSON', 'nullProto', 'class', 'getter', 'dateOwnToJSON', 'protoToJSON');
+    let shortcut = 0;
+    fc.assert(
+      fc.property(record, top, fc.string(), (r, how, s) => {
+        let value: Record<string, unknown> = { ...r };
+        if (how === 'hiddenToJSON') Object.defineProperty(value, 'toJSON', { value: () => s, enumerable: false });
+        if (how === 'toJSON') value.toJSON = () => s;
+        if (how === 'nullProto') value = Object.assign(Object.create(null) as Record<string, unknown>, value);
+        if (how === 'class') value = Object.assign(new Point(1), value) as unknown as Record<string, unknown>;
+        if (how === 'getter') Object.defineProperty(value, 'got', { get: () => s, enumerable: true });
+        if (how === 'dateOwnToJSON') value.at = Object.assign(new Date(0), { toJSON: () => s });
+        if (how === 'protoToJSON') value = Object.assign(Object.create({ toJSON: () => s }) as Record<string, unknown>, value);
+        const ours = outcome(() => recordJson(value, 'r'));
+        if (how === 'none' && ours.error === undefined && plainJsonCopy(r.content) !== undefined && plainJsonCopy(r.extra ?? null) !== undefined) shortcut++;
+        expect(ours).toStrictEqual(outcome(() => jsonOf(value, 'r')));
+      }),
+      { numRuns: 2000 },
+    );
+    expect(shortcut).toBeGreaterThan(30);
+  });
+
   it('keeps a message with a plain Date and plain content as a copy of its own, its text the round trip\'s', () => {
     const content = { format: 2, parts: [{ type: 'text', text: 'hi' }] as Record<string, unknown>[] };
     const message = { id: 'm1', role: 'user', content, createdAt: new Date(Date.UTC(2026, 0, 1)) };

@@ -89,7 +89,9 @@ const DATE_TO_JSON = Date.prototype.toJSON;
  * @throws CheckpointValidationError naming `what` when the value is not JSON.
  */
 export function recordJson(value: Record<string, unknown>, what: string): unknown {
-  if (Date.prototype.toJSON !== DATE_TO_JSON || Object.getPrototypeOf(value) !== Object.prototype) return jsonOf(value, what);
+  // A toJSON on the record itself (own, not enumerable, so the copy below would drop it) is what
+  // JSON.stringify calls instead.
+  if (Date.prototype.toJSON !== DATE_TO_JSON || Object.getPrototypeOf(value) !== Object.prototype || 'toJSON' in value) return jsonOf(value, what);
   const plain: Record<string, unknown> = {};
   for (const key of Object.keys(value)) {
     if (key === '__proto__') return jsonOf(value, what);

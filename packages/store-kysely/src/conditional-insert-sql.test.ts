@@ -14,21 +14,35 @@ describe('conditionalInsertSql', () => {
         ' and (select count(*) from (select 1 from "s"."checkpoints" where "namespace" = $5 and (("source_ref" = $6) or ("source_ref" = $7 and "payload_sha256" = $8)) for share) as "present") = $9' +
         ' on conflict do nothing returning "id"',
     );
-    expect(conditionalInsertParameters('app', present, 'key')).toEqual(['app', 'a', 'b', 'h', 2, 'key']);
+    expect(conditionalInsertParameters('postgres', 'app', present, 'key')).toEqual(['app', 'a', 'b', 'h', 2, 'key']);
     expect(conditionalInsertShape(present, true)).toBe('Lrs');
   });
 
-  it('SQLite: no lock, no FOR SHARE, positional parameters in text order', () => {
-    const present = [{ sourceRef: 'a' }];
+  it('SQLite: no lock, no FOR SHARE; distinct refs as one EXISTS each (the namespace passed for each), positional parameters in text order', () => {
+    const present = [{ sourceRef: 'a' }, { sourceRef: 'b', payloadSha256: 'h' }];
     expect(conditionalInsertSql(SQLITE, 'sqlite', present, false, 4)).toBe(
-      SQLITE.replace(' on conflict', ' and (select count(*) from (select 1 from "checkpoints" where "namespace" = ? and (("source_ref" = ?))) as "present") = ? on conflict'),
+      SQLITE.replace(
+        ' on conflict',
+        ' and exists (select 1 from "checkpoints" where "namespace" = ? and "source_ref" = ?) and exists (select 1 from "checkpoints" where "namespace" = ? and "source_ref" = ? and "payload_sha256" = ?) on conflict',
+      ),
     );
-    expect(conditionalInsertParameters('app', present, undefined)).toEqual(['app', 'a', 1]);
+    expect(conditionalInsertParameters('sqlite', 'app', present, undefined)).toEqual(['app', 'a', 'app', 'b', 'h']);
+    expect(conditionalInsertShape(present, false)).toBe('-rs');
+  });
+
+  it('SQLite: a ref that repeats takes the count form (never satisfied), under a shape of its own', () => {
+    const present = [{ sourceRef: 'a' }, { sourceRef: 'a' }];
+    expect(conditionalInsertSql(SQLITE, 'sqlite', present, false, 4)).toBe(
+      SQLITE.replace(' on conflict', ' and (select count(*) from (select 1 from "checkpoints" where "namespace" = ? and (("source_ref" = ?) or ("source_ref" = ?))) as "present") = ? on conflict'),
+    );
+    expect(conditionalInsertParameters('sqlite', 'app', present, undefined)).toEqual(['app', 'a', 'a', 2]
+    );
+    expect(conditionalInsertShape(present, false)).toBe('-rr=');
   });
 
   it('nothing required: the insert as it was (plus the lock), and no parameters for the count', () => {
     expect(conditionalInsertSql(SQLITE, 'sqlite', [], false, 4)).toBe(SQLITE);
-    expect(conditionalInsertParameters('app', [], undefined)).toEqual([]);
+    expect(conditionalInsertParameters('sqlite', 'app', [], undefined)).toEqual([]);
   });
 
   it('an insert of another shape (rewritten by a Kysely plugin) gets no conditional form', () => {

@@ -1,4 +1,5 @@
-import { MAX_CHECKPOINT_ID, type NewCheckpointRow } from '@session-checkpoint/core';
+import { type InsertPrecondition, MAX_CHECKPOINT_ID, type NewCheckpointRow } from '@session-checkpoint/core';
+import { requiredRowsCondition, requiredRowsParameters } from './conditional-insert-sql.js';
 import type { SqlFlavor } from './sql-flavor.js';
 
 /*
@@ -92,36 +93,23 @@ export function deleteIdsSql(table: string, flavor: SqlFlavor, count: number): s
  */
 
 /** The SQL of insertManyIfPresent for `count` rows and one shape of precondition. */
-export function insertManyIfPresentSql(table: string, flavor: SqlFlavor, count: number, present: readonly { payloadSha256?: string }[], locked: boolean, onConflict: boolean): string {
+export function insertManyIfPresentSql(table: string, flavor: SqlFlavor, count: number, present: InsertPrecondition['present'], locked: boolean, onConflict: boolean): string {
   const plain = insertManySql(table, flavor, count);
   const at = plain.indexOf(' where not exists (');
   const tail = ' order by "o" on conflict do nothing returning ';
   const end = plain.indexOf(tail);
   let next = count * COLUMNS.length;
   const p = () => (flavor === 'postgres' ? `$${++next}` : '?');
-  let required = '';
-  if (present.length > 0) {
-    const namespace = p();
-    const refs = present.map((r) => (r.payloadSha256 === undefined ? `("source_ref" = ${p()})` : `("source_ref" = ${p()} and "payload_sha256" = ${p()})`));
-    const rows = `select 1 from ${table} where "namespace" = ${namespace} and (${refs.join(' or ')})${flavor === 'postgres' ? ' for share' : ''}`;
-    required = ` and (select count(*) from (${rows}) as "present") = ${p()}`;
-  }
+  const required = present.length > 0 ? ` and ${requiredRowsCondition(table, flavor, present, p)}` : '';
   const lock = locked ? ` (select true from (select pg_advisory_xact_lock(hashtextextended(cast(${p()} as text), 0))) as "lock") and` : '';
   const returning = plain.slice(end + tail.length);
   return `${plain.slice(0, at)} where${lock}${plain.slice(at + ' where'.length, end)}${required} order by "o"${onConflict ? ' on conflict do nothing' : ''} returning ${returning}`;
 }
 
-/** The parameters of {@link insertManyIfPresentSql}: the rows', then the namespace, refs (and SHA-256s), count, lock key. */
-export function insertManyIfPresentParameters(rows: readonly NewCheckpointRow[], present: readonly { sourceRef: string; payloadSha256?: string }[], lockKeyText: string | undefined): unknown[] {
+/** The parameters of {@link insertManyIfPresentSql}: the rows', then the required rows' (see requiredRowsParameters), the lock key. */
+export function insertManyIfPresentParameters(flavor: SqlFlavor, rows: readonly NewCheckpointRow[], present: InsertPrecondition['present'], lockKeyText: string | undefined): unknown[] {
   const out = insertManyParameters(rows);
-  if (present.length > 0) {
-    out.push((rows[0] as NewCheckpointRow).namespace);
-    for (const r of present) {
-      out.push(r.sourceRef);
-      if (r.payloadSha256 !== undefined) out.push(r.payloadSha256);
-    }
-    out.push(present.length);
-  }
+  if (present.length > 0) requiredRowsParameters(out, flavor, (rows[0] as NewCheckpointRow).namespace, present);
   if (lockKeyText !== undefined) out.push(lockKeyText);
   return out;
 }

@@ -531,7 +531,7 @@ export class KyselyAdapter extends CheckpointAdapterBase {
         if (cache.size < CONDITIONAL_SHAPES) cache.set(shape, text);
       }
       if (text === null) return undefined;
-      const inserted = first(await runner.rows(rawQuery<IdRow>(text, [...base.parameters, ...conditionalInsertParameters(row.namespace, present, lockKey)])));
+      const inserted = first(await runner.rows(rawQuery<IdRow>(text, [...base.parameters, ...conditionalInsertParameters(flavor, row.namespace, present, lockKey)])));
       return inserted === undefined ? undefined : Number(inserted.id);
     });
   }
@@ -569,7 +569,7 @@ export class KyselyAdapter extends CheckpointAdapterBase {
     return this.#single(async (runner) => {
       let returned: { id: number | string; sourceRef: string | null; payloadSha256: string }[];
       try {
-        returned = await runner.rows(rawQuery(sql, insertManyIfPresentParameters(rows, present, lockKey)));
+        returned = await runner.rows(rawQuery(sql, insertManyIfPresentParameters(flavor, rows, present, lockKey)));
       } catch (error) {
         if (!onConflict && isSourceRefClash(error, flavor)) return undefined;
         throw error;

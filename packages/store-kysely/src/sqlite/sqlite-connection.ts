@@ -129,6 +129,9 @@ const MAX_CACHED_STATEMENTS = 64;
  */
 const INSERT_RETURNING_ID = /^insert into (?![^;]*\), \()[^;]* returning "id"$/;
 
+/** How one SQL text runs: its prepared statement, called the way its kind needs. */
+type Plan = (parameters: ReadonlyArray<unknown>) => unknown[];
+
 /**
  * Runs compiled queries straight on a better-sqlite3 connection, preparing each SQL text once.
  * Kysely's SQLite driver prepares on every call, which costs more than a one-row query itself.
@@ -137,8 +140,13 @@ const INSERT_RETURNING_ID = /^insert into (?![^;]*\), \()[^;]* returning "id"$/;
 export class SqliteStatementRunner implements QueryRunner {
   readonly #database: SqliteDatabaseLike;
   readonly #statements = new Map<string, SqliteStatementLike>();
-  /** Per cached reader statement: how its rows are read (checkpoint rows in raw mode, see {@link checkpointRowReader}). */
-  readonly #readers = new Map<string, (parameters: ReadonlyArray<unknown>) => unknown[]>();
+  /**
+   * Per SQL text whose statement is cached: how it runs (a single-row insert without its
+   * RETURNING, a checkpoint-row reader in raw mode, a write, a reader). Deciding that takes a
+   * regular expression over the text and, for an insert, a slice whose lookup hashes the whole
+   * text again: a few µs per conditional insert, whose text is about 1 KB.
+   */
+  readonly #plans = new Map<string, Plan>();
 
   constructor(database: SqliteDatabaseLike) {
     this.#database = database;
@@ -146,15 +154,8 @@ export class SqliteStatementRunner implements QueryRunner {
 
   rows<R>(query: CompiledQuery<R>): Promise<R[]> {
     try {
-      const reader = this.#readers.get(query.sql);
-      if (reader) return Promise.resolve(reader(query.parameters) as R[]);
-      if (INSERT_RETURNING_ID.test(query.sql)) return Promise.resolve(this.#insertReturningId(query) as R[]);
-      const statement = this.#statement(query.sql);
-      if (!statement.reader) {
-        statement.run(query.parameters);
-        return Promise.resolve([]);
-      }
-      return Promise.resolve(this.#reader(query.sql, statement)(query.parameters) as R[]);
+      const plan = this.#plans.get(query.sql) ?? this.#plan(query.sql);
+      return Promise.resolve(plan(query.parameters) as R[]);
     } catch (error) {
       return Promise.reject(error);
     }
@@ -165,22 +166,19 @@ export class SqliteStatementRunner implements QueryRunner {
     this.#database.exec(sqlText);
   }
 
-  /**
-   * Runs a single-row insert without its RETURNING clause. No change (ON CONFLICT DO NOTHING turned
-   * the row away) gives no row, exactly as RETURNING would.
-   */
-  #insertReturningId(query: CompiledQuery): Array<{ id: number }> {
-    const result = this.#statement(query.sql.slice(0, -' returning "id"'.length)).run(query.parameters);
-    return Number(result.changes) === 0 ? [] : [{ id: Number(result.lastInsertRowid) }];
-  }
-
-  /** The reader of a reader statement, remembered with the statement it belongs to. */
-  #reader(sqlText: string, statement: SqliteStatementLike): (parameters: ReadonlyArray<unknown>) => unknown[] {
+  /** How `sqlText` runs, kept when its statement is kept (an uncached one is prepared again next time). */
+  #plan(sqlText: string): Plan {
+    const returningId = INSERT_RETURNING_ID.test(sqlText);
+    const prepared = returningId ? sqlText.slice(0, -' returning "id"'.length) : sqlText;
+    const statement = this.#statement(prepared);
+    const cached = this.#statements.get(prepared) === statement;
+    let plan: Plan;
+    if (returningId) plan = insertReturningId(statement);
+    else if (!statement.reader) plan = write(statement);
     // Only a cached statement may switch to raw mode: an uncached one is prepared again next time.
-    const cached = this.#statements.get(sqlText) === statement;
-    const reader = (cached ? checkpointRowReader(statement) : undefined) ?? ((parameters: ReadonlyArray<unknown>) => statement.all(parameters));
-    if (cached) this.#readers.set(sqlText, reader);
-    return reader;
+    else plan = (cached ? checkpointRowReader(statement) : undefined) ?? ((parameters) => statement.all(parameters));
+    if (cached) this.#plans.set(sqlText, plan);
+    return plan;
   }
 
   #statement(sqlText: string): SqliteStatementLike {
@@ -192,6 +190,25 @@ export class SqliteStatementRunner implements QueryRunner {
     }
     return statement;
   }
+}
+
+/**
+ * A single-row insert run without its RETURNING clause. No change (ON CONFLICT DO NOTHING turned
+ * the row away) gives no row, exactly as RETURNING would.
+ */
+function insertReturningId(statement: SqliteStatementLike): Plan {
+  return (parameters) => {
+    const result = statement.run(parameters);
+    return Number(result.changes) === 0 ? [] : [{ id: Number(result.lastInsertRowid) }];
+  };
+}
+
+/** A statement that returns no rows. */
+function write(statement: SqliteStatementLike): Plan {
+  return (parameters) => {
+    statement.run(parameters);
+    return [];
+  };
 }
 
 /*
