@@ -14,6 +14,7 @@ function missing(requirement: ConformanceRequirement | undefined, capabilities: 
   if (requirement === undefined) return undefined;
   if (requirement === 'storesBytes') return subject.storesBytes ? undefined : 'the subject does not declare storesBytes';
   if (requirement === 'sourceRefAt') return typeof subject.adapter.sourceRefAt === 'function' ? undefined : 'the adapter has no sourceRefAt';
+  if (requirement === 'listBySourceRefRanges') return typeof subject.adapter.listBySourceRefRanges === 'function' ? undefined : 'the adapter has no listBySourceRefRanges';
   if (requirement === 'insertMany') return typeof subject.adapter.insertMany === 'function' ? undefined : 'the adapter has no insertMany';
   if (requirement === 'insertManyIfPresent') return typeof subject.adapter.insertManyIfPresent === 'function' ? undefined : 'the adapter has no insertManyIfPresent';
   return capabilities[requirement] ? undefined : `the adapter does not declare the capability ${requirement}`;

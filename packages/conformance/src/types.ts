@@ -84,9 +84,9 @@ export type ConformanceGroup = keyof typeof CONFORMANCE_GROUPS;
 
 /**
  * What a case needs beyond the contract: an adapter capability, a subject that stores bytes, or
- * an optional adapter member that has no capability flag (`sourceRefAt`, `insertMany`).
+ * an optional adapter member that has no capability flag (`sourceRefAt`, `listBySourceRefRanges`, `insertMany`).
  */
-export type ConformanceRequirement = keyof AdapterCapabilities | 'storesBytes' | 'sourceRefAt' | 'insertMany' | 'insertManyIfPresent';
+export type ConformanceRequirement = keyof AdapterCapabilities | 'storesBytes' | 'sourceRefAt' | 'listBySourceRefRanges' | 'insertMany' | 'insertManyIfPresent';
 
 /** One named case of the contract. Its name states the rule it checks. */
 export interface ConformanceCase {

@@ -91,6 +91,11 @@ function messageOut(m: StoredMessage): MastraDBMessage {
   return { ...rest, ...(type && type !== 'v2' ? { type } : {}), createdAt: new Date(m.createdAt) } as unknown as MastraDBMessage;
 }
 
+/** The message count a thread's newest change row records after it; 0 for a thread without one. */
+function countOf(row: Checkpoint | undefined): number {
+  return row === undefined ? 0 : (row.payload as unknown as ChangePayload).count;
+}
+
 function timeOf(value: unknown): number {
   const ms = value instanceof Date ? value.getTime() : new Date(value as string).getTime();
   return Number.isFinite(ms) ? ms : 0;
@@ -168,7 +173,7 @@ export class CheckpointMemoryStorage extends MemoryStorage {
     const [row] = await reader.listBySourceRefPrefix({ namespace: this.namespace, prefix: changePrefix(threadId), descending: true, limit: 1 });
     if (row === undefined) return { seq: 0, count: 0, at: undefined };
     const p = row.payload as unknown as ChangePayload;
-    return { seq: seqOf(row.sourceRef), count: p.count, at: typeof p.at === 'string' ? p.at : undefined };
+    return { seq: seqOf(row.sourceRef), count: countOf(row), at: typeof p.at === 'string' ? p.at : undefined };
   }
 
   /**
@@ -366,8 +371,9 @@ export class CheckpointMemoryStorage extends MemoryStorage {
   }
 
   /**
-   * A page of one thread's messages by range read: the rows before the page are only counted (read
-   * raw, their payloads neither parsed nor returned), the page's rows are verified. `total` comes
+   * A page of one thread's messages by range read: the rows before the page are passed over in the
+   * index (the adapter's `listBySourceRefRanges` or `sourceRefAt`) or only counted (read raw, their
+   * payloads neither parsed nor returned), the page's rows are verified. `total` comes
    * from the thread's newest change row, so the call never reads the whole thread; `undefined`
    * when a total is asked with a `resourceId` filter (the count covers every resource: the caller
    * then reads the thread). Without a total, `total` is the messages up to the page's end plus one
@@ -377,6 +383,18 @@ export class CheckpointMemoryStorage extends MemoryStorage {
     if (wantTotal && resourceId) return undefined;
     const prefix = messagePrefix(threadId);
     const descending = direction === 'DESC';
+    // One statement where there would be two or three, when the adapter reads several ranges from
+    // an offset at once: the page (and one more message, to tell whether there are more) and the
+    // newest change row for the total (decision 0048). A first page without a total is one range
+    // read either way.
+    if (!resourceId && (offset > 0 || wantTotal) && this.store.adapter.listBySourceRefRanges) {
+      const page = { namespace: this.namespace, prefix, limit: perPage + 1, descending, offset };
+      const [rows = [], change = []] = await this.store.listBySourceRefRanges(wantTotal ? [page, { namespace: this.namespace, prefix: changePrefix(threadId), descending: true, limit: 1 }] : [page]);
+      const values = (await valuesOf(this.store, this.namespace, rows.slice(0, perPage))) as StoredMessage[];
+      const more = rows.length > perPage;
+      const total = wantTotal ? countOf(change[0]) : offset + values.length + (more ? 1 : 0);
+      return { messages: values.map(messageOut), total, more };
+    }
     let from: string | undefined;
     // Skip `offset` messages: only the last one's ref is needed (a filter by resource needs their values).
     if (offset > 0 && !resourceId) {

@@ -22,9 +22,10 @@ import {
   type SessionSummaryRow,
   type StorageReport,
   type SourceRefPositionQuery,
+  type SourceRefRangeQuery,
   type SourceRefPrefixQuery,
 } from '@session-checkpoint/core';
-import { batchClashError, firstBatchClash, isIdLimitError, runInTransaction, sourceRefBounds } from '@session-checkpoint/core/toolkit';
+import { batchClashError, compareCodePoints, firstBatchClash, isIdLimitError, runInTransaction, sourceRefBounds } from '@session-checkpoint/core/toolkit';
 import type { CompiledQuery, Kysely } from 'kysely';
 import { KyselyConnection, type AdapterConnection, type QueryRunner } from './adapter-connection.js';
 import { conditionalInsertParameters, conditionalInsertShape, conditionalInsertSql } from './conditional-insert-sql.js';
@@ -32,7 +33,7 @@ import { deleteIdsSql, INSERT_MANY_CHUNK, insertManyIfPresentParameters, insertM
 import { rawQuery } from './raw-query.js';
 import { changeMetaQuery, claimMetaQuery, listMetaQuery, readMetaQuery, swapInsertParameters, swapInsertSql } from './meta-entries.js';
 import type { PostgresStatements } from './postgres/postgres-statements.js';
-import type { CheckpointQueries, IdRow, InsertValues, SourceRefPosition, SourceRefRange } from './queries.js';
+import type { CheckpointQueries, IdRow, InsertValues, RangedRow, SourceRefPosition, SourceRefRange } from './queries.js';
 import type { QueryTemplate } from './query-template.js';
 import type { CheckpointDatabase } from './schema.js';
 import { detectFlavor, type SqlFlavor } from './sql-flavor.js';
@@ -91,6 +92,8 @@ interface Shared {
   readonly literalRanges: Map<string, QueryTemplate<Omit<SourceRefRange, 'limit'>, CheckpointRow>> | undefined;
   /** {@link KyselyAdapter.sourceRefAt}'s statements, by direction and collation, compiled on first use. */
   readonly positions: Map<string, QueryTemplate<SourceRefPosition, { sourceRef: string }>>;
+  /** {@link KyselyAdapter.listBySourceRefRanges}'s statements, by collation and the ranges' orders and limits, compiled on first use (at most {@link MAX_RANGE_SHAPES} kept). */
+  readonly rangeLists: Map<string, QueryTemplate<Record<string, string | number | null>, RangedRow>>;
   /** {@link KyselyAdapter.findBySourceRefs}'s statements by padded length (parameters: namespace, then the refs). */
   readonly refLists: Map<number, CompiledQuery<CheckpointRow>>;
   /** SQL of insertIfPresent per shape of precondition (see {@link conditionalInsertShape}); `null`: not expressible. */
@@ -206,6 +209,7 @@ export class KyselyAdapter extends CheckpointAdapterBase {
         schema: 'public',
         literalRanges: new Map(),
         positions: new Map(),
+        rangeLists: new Map(),
         refLists: new Map(),
         conditionalInsertTexts: new Map(),
         conditionalInsertManyTexts: new Map(),
@@ -235,6 +239,7 @@ export class KyselyAdapter extends CheckpointAdapterBase {
       schema,
       literalRanges: flavor === 'postgres' ? undefined : new Map(),
       positions: new Map(),
+        rangeLists: new Map(),
       refLists: new Map(),
       conditionalInsertTexts: new Map(),
       conditionalInsertManyTexts: new Map(),
@@ -422,6 +427,46 @@ export class KyselyAdapter extends CheckpointAdapterBase {
       }
       const [row] = await runner.rows(template.withValues({ namespace: query.namespace, lo, hi, kind: query.kind ?? null, offset: query.offset }));
       return row?.sourceRef;
+    });
+  }
+
+  /**
+   * Several sourceRef ranges, each from `offset` rows in, in one statement (a UNION ALL of one
+   * `LIMIT n OFFSET ?` range read per query over the `(namespace, source_ref)` index): a page
+   * deep in a long range and another range beside it in one round trip. Its statements are
+   * compiled with Kysely once per collation and shape (each range's order and limit), on first use.
+   */
+  async listBySourceRefRanges(queries: readonly SourceRefRangeQuery[]): Promise<CheckpointRow[][]> {
+    for (const q of queries) if (q.offset !== undefined && (!Number.isSafeInteger(q.offset) || q.offset < 0)) throw new RangeError('offset must be a non-negative safe integer');
+    if (queries.length === 0) return [];
+    const values: Record<string, string | number | null> = {};
+    queries.forEach((q, k) => {
+      const { lo, hi } = sourceRefBounds(q);
+      values[`namespace${k}`] = q.namespace;
+      values[`lo${k}`] = lo;
+      values[`hi${k}`] = hi;
+      values[`kind${k}`] = q.kind ?? null;
+      values[`offset${k}`] = q.offset ?? 0;
+    });
+    const shapes = queries.map((q) => ({ direction: q.descending === true ? ('desc' as const) : ('asc' as const), limit: q.limit }));
+    return this.#single(async (runner) => {
+      this.#shared.byteOrder ??= await byteOrderCollation(runner, this.#shared.postgres);
+      const native = this.#shared.byteOrder;
+      const key = `${native} ${shapes.map((r) => `${r.direction}${r.limit}`).join(',')}`;
+      let template = this.#shared.rangeLists.get(key);
+      if (template === undefined) {
+        const [{ sourceRefRangesTemplate }, compiler] = await Promise.all([perCallQueries(), this.#shared.compiler()]);
+        template = sourceRefRangesTemplate(compiler, shapes, native);
+        if (this.#shared.rangeLists.size < MAX_RANGE_SHAPES) this.#shared.rangeLists.set(key, template);
+      }
+      const out: CheckpointRow[][] = queries.map(() => []);
+      for (const { range, ...row } of numericIds(await runner.rows(template.withValues(values)))) out[Number(range)]?.push(row);
+      // UNION ALL promises no order between or within its parts: each range is put in its order here.
+      out.forEach((rows, k) => {
+        const sign = shapes[k]?.direction === 'desc' ? -1 : 1;
+        rows.sort((a, b) => sign * compareCodePoints(a.sourceRef ?? '', b.sourceRef ?? ''));
+      });
+      return out;
     });
   }
 
@@ -1055,6 +1100,9 @@ async function byteOrderCollation(runner: QueryRunner, postgres: PostgresStateme
 
 /** The per-call query builders; their module loads Kysely, so it is loaded on first use. */
 const perCallQueries = once(() => import('./queries.js'));
+
+/** How many shapes of {@link KyselyAdapter.listBySourceRefRanges} statements an adapter keeps compiled; others compile per call. */
+const MAX_RANGE_SHAPES = 64;
 
 /** `fn`'s promise, asked for once. A rejected one is asked for again next time. */
 function once<T>(fn: () => Promise<T>): () => Promise<T> {

@@ -1,5 +1,5 @@
 import { MAX_CHECKPOINT_ID, type CheckpointRow, type PruneQuery, type SessionSummaryRow } from '@session-checkpoint/core';
-import { sql, type AliasedRawBuilder, type CompiledQuery, type Kysely } from 'kysely';
+import { sql, type AliasedRawBuilder, type Compilable, type CompiledQuery, type Kysely } from 'kysely';
 import { QueryTemplate } from './query-template.js';
 import type { CheckpointDatabase } from './schema.js';
 
@@ -309,6 +309,39 @@ export function sourceRefAtTemplate(db: Kysely<CheckpointDatabase>, direction: '
       .limit(sql.lit(1))
       .offset(p.offset),
   );
+}
+
+/** The shape of one range of {@link sourceRefRangesTemplate}: its order and its LIMIT (a literal). */
+export interface SourceRefRangeShape {
+  direction: 'asc' | 'desc';
+  limit: number;
+}
+
+/** A row of {@link sourceRefRangesTemplate}: the row and which range (its index) it belongs to. */
+export type RangedRow = CheckpointRow & { range: number };
+
+/**
+ * Several sourceRef ranges in one statement: per range `k` (parameters `namespace{k}`, `lo{k}`,
+ * `hi{k}`, `kind{k}`, `offset{k}`) the range as {@link sourceRefRange} reads it with a literal
+ * LIMIT and a bound OFFSET, tagged with `k`, joined by UNION ALL. UNION ALL promises no order, so
+ * the adapter groups the rows by their tag and orders each group itself. Compiled once per shape
+ * and collation by the adapter, on first use.
+ */
+export function sourceRefRangesTemplate(db: Kysely<CheckpointDatabase>, shapes: readonly SourceRefRangeShape[], native: boolean): QueryTemplate<Record<string, string | number | null>, RangedRow> {
+  for (const { limit } of shapes) if (!Number.isSafeInteger(limit) || limit < 0) throw new RangeError('limit must be a non-negative safe integer');
+  return QueryTemplate.compile<Record<string, string | number | null>, RangedRow>((p) => {
+    const arm = (k: number) => {
+      const range = { namespace: p[`namespace${k}`], lo: p[`lo${k}`], hi: p[`hi${k}`], kind: p[`kind${k}`] } as Omit<SourceRefRange, 'limit'>;
+      const shape = shapes[k] as SourceRefRangeShape;
+      const inner = sourceRefRange(db, range, shape.direction, native, sql.lit(shape.limit))
+        .select(sql.lit(k).as('range'))
+        .offset(p[`offset${k}`] as number);
+      return db.selectFrom(inner.as(`r${k}`)).selectAll();
+    };
+    let query = arm(0);
+    for (let k = 1; k < shapes.length; k++) query = query.unionAll(arm(k));
+    return query as unknown as Compilable<RangedRow>;
+  });
 }
 
 /** Ids selected by a prune query, ascending. Built per call: prune is rare and has many shapes. */

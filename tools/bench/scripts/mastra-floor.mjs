@@ -11,6 +11,12 @@
  *   a verified row, so two canonical JSON texts, two SHA-256 and two inserts in one transaction
  *   (BEGIN IMMEDIATE, two inserts, COMMIT; and one two-row INSERT, autocommit, whichever is less);
  *
+ * - a page of a thread with its total on PostgreSQL (page 12 of 40 of a 1,000-message thread,
+ *   docs/decisions/0048-mastra-page-one-statement.md): every row read verified, so one raw pg
+ *   statement reading the 40 rows after an OFFSET of the thread's prefix range with a count
+ *   beside them, and per row the payload's JSON.parse, its canonical JSON re-hashed (SHA-256) and
+ *   compared with the stored hash;
+ *
  * written by better-sqlite3 directly (WAL, synchronous=NORMAL, as @mastra/libsql runs) and by pg
  * directly, next to @mastra/libsql's and @mastra/pg's own calls and to this repository's domains
  * as built (and, with SC_MASTRA_BASELINE=<a copy of packages/mastra/dist inside the repository>,
@@ -84,6 +90,17 @@ async function ours(label, module, store) {
   await memory.saveThread({ thread: { id: 'writes', resourceId: 'user-1', title: 'writes', createdAt: new Date(), updatedAt: new Date() } });
   add(`${label}: persistWorkflowSnapshot`, (i) => workflows.persistWorkflowSnapshot({ workflowName: 'bench', runId: `run-${i % 20}`, snapshot: snapshot(`run-${i % 20}`, i) }));
   add(`${label}: saveMessages (one turn)`, (i) => memory.saveMessages({ messages: turn('writes', i) }));
+  if (label.endsWith('PostgreSQL')) await pageOf(label, memory);
+}
+
+/** Fills thread `big` with 1,000 messages (50 a save, as mastra-storage.mjs does) and adds its page 12 of 40 as a contender. */
+async function pageOf(label, memory) {
+  await memory.saveThread({ thread: { id: 'big', resourceId: 'user-1', title: 'big', createdAt: new Date(), updatedAt: new Date() } });
+  for (let at = 0; at < 1000; at += 50) await memory.saveMessages({ messages: Array.from({ length: 50 }, (_, k) => message('big', at + k, (at + k) % 2 ? 'assistant' : 'user')) });
+  add(`${label}: listMessages page 12 of 40`, async () => {
+    const r = await memory.listMessages({ threadId: 'big', perPage: 40, page: 12 });
+    if (r.messages.length !== 40 || r.messages[0].id !== 'big-480' || r.total !== 1000) throw new Error(`${label}: page 12 returned the wrong messages`);
+  });
 }
 
 // SQLite: the floor on a file with the store's schema, written by raw statements.
@@ -159,6 +176,20 @@ if (url) {
   const store = await openPostgresStore(url, { schema: `${schema}_ours` });
   cleanups.push(() => store.close());
   await ours('ours PostgreSQL', { CheckpointMemoryStorage, CheckpointWorkflowsStorage }, store);
+  // The page floor reads the rows our domain wrote: one statement, the 40 rows after the offset and
+  // the range's count (a scalar subquery, as @mastra/pg folds its COUNT(*) into its page).
+  const range = `from "${schema}_ours".checkpoints where namespace = $1 and source_ref >= $2 and source_ref < $3`;
+  const pageSql = `select payload_json, payload_sha256, source_ref, (select count(*) ${range}) as total ${range} order by source_ref limit 40 offset $4`;
+  add('PostgreSQL floor: page (1 statement, verify + parse 40 rows)', async () => {
+    const { rows } = await client.query(pageSql, ['mastra', 'm/big/', 'm/big0', 480]);
+    const out = [];
+    for (const row of rows) {
+      const value = JSON.parse(row.payload_json);
+      if (sha256(canonicalize(value)) !== row.payload_sha256) throw new Error(`row ${row.source_ref} fails its hash`);
+      out.push(value);
+    }
+    if (out.length !== 40 || out[0].value?.id !== 'big-480' || Number(rows[0].total) !== 1000) throw new Error('floor page returned the wrong rows');
+  });
   if (baseline) {
     const before = await openPostgresStore(url, { schema: `${schema}_base` });
     cleanups.push(() => before.close());
@@ -173,6 +204,7 @@ if (url) {
   await memory.saveThread({ thread: { id: 'writes', resourceId: 'user-1', title: 'writes', createdAt: new Date(), updatedAt: new Date() } });
   add('@mastra/pg: persistWorkflowSnapshot', (i) => workflows.persistWorkflowSnapshot({ workflowName: 'bench', runId: `run-${i % 20}`, snapshot: snapshot(`run-${i % 20}`, i) }));
   add('@mastra/pg: saveMessages (one turn)', (i) => memory.saveMessages({ messages: turn('writes', i) }));
+  await pageOf('@mastra/pg', memory);
 }
 
 const names = [...contenders.keys()];
@@ -209,4 +241,5 @@ const line = (what, theirs, floorNames, builtNames, metrics) => {
 line('SQLite persist vs @mastra/libsql', '@mastra/libsql: persistWorkflowSnapshot', ['SQLite floor: persist (canonical JSON, SHA-256, one insert)'], ['ours SQLite: persistWorkflowSnapshot', 'baseline SQLite: persistWorkflowSnapshot'], ['cpu', 'wall']);
 line('SQLite message save vs @mastra/libsql', '@mastra/libsql: saveMessages (one turn)', ['SQLite floor: message save, BEGIN + 2 inserts + COMMIT', 'SQLite floor: message save, one 2-row insert'], ['ours SQLite: saveMessages (one turn)', 'baseline SQLite: saveMessages (one turn)'], ['cpu', 'wall']);
 line('PostgreSQL persist vs @mastra/pg', '@mastra/pg: persistWorkflowSnapshot', ['PostgreSQL floor: persist (canonical JSON, SHA-256, one insert)'], ['ours PostgreSQL: persistWorkflowSnapshot', 'baseline PostgreSQL: persistWorkflowSnapshot'], ['cpu', 'wall']);
+line('PostgreSQL page vs @mastra/pg', '@mastra/pg: listMessages page 12 of 40', ['PostgreSQL floor: page (1 statement, verify + parse 40 rows)'], ['ours PostgreSQL: listMessages page 12 of 40', 'baseline PostgreSQL: listMessages page 12 of 40'], ['cpu', 'wall']);
 line('PostgreSQL message save vs @mastra/pg', '@mastra/pg: saveMessages (one turn)', ['PostgreSQL floor: message save, BEGIN + 2 inserts + COMMIT', 'PostgreSQL floor: message save, one 2-row insert'], ['ours PostgreSQL: saveMessages (one turn)', 'baseline PostgreSQL: saveMessages (one turn)'], ['cpu', 'wall']);

@@ -21,7 +21,7 @@ const PUBLIC_NAMES = {
     'DeleteResult', 'InsertOptions', 'InsertPrecondition', 'InsertResult', 'IntegrityFailure', 'JsonObject', 'JsonValue',
     'ListOptions', 'ListRowsQuery', 'MAX_CHECKPOINT_ID', 'MemoryAdapter', 'NamespaceOption', 'NewCheckpointRow', 'PayloadLimits',
     'PreparedCheckpoint', 'PruneOptions', 'PruneQuery', 'PruneResult', 'ScanOptions', 'ScanRowsQuery',
-    'SessionSummary', 'SessionSummaryRow', 'SourceRefPositionQuery', 'SourceRefPrefixQuery', 'StoreNotFoundError', 'StoreSchemaError', 'StoreSecurityError',
+    'SessionSummary', 'SessionSummaryRow', 'SourceRefPositionQuery', 'SourceRefPrefixQuery', 'SourceRefRangeQuery', 'StoreNotFoundError', 'StoreSchemaError', 'StoreSecurityError',
     'ThreadEntry', 'VerifyOptions', 'VerifyReport', 'canonicalPayloadFromJson', 'canonicalPayloadFromValue',
     'canonicalize', 'canonicalizeJson', 'checkStoredPayload', 'idLimitError', 'isCheckpointConflictError', 'isCheckpointError',
     'isCheckpointIntegrityError', 'isCheckpointNotFoundError', 'isCheckpointValidationError',

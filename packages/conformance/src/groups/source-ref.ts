@@ -1,4 +1,4 @@
-import { isCheckpointConflictError } from '@session-checkpoint/core';
+import { isCheckpointConflictError, type CheckpointRow } from '@session-checkpoint/core';
 import { ensureEqual, rejectsWith } from '../assert.js';
 import type { ConformanceCase } from '../types.js';
 
@@ -66,6 +66,30 @@ export const sourceRef: ConformanceCase[] = [
       ensureEqual(await at({ offset: 0, before: 'p/03', descending: true }), 'p/02', 'before must bound a descending range');
       ensureEqual(await at({ offset: 2, kind: 'k.a' }), 'p/06', 'with kind, only rows of that kind must be counted');
       ensureEqual(await at({ offset: 0, prefix: 'z/' }), undefined, 'a prefix nothing has must give undefined');
+    },
+  },
+  {
+    name: 'listBySourceRefRanges reads several prefix ranges, each from an offset, one list per range',
+    requires: 'listBySourceRefRanges',
+    async run({ adapter, make }) {
+      const refs = Array.from({ length: 12 }, (_, i) => `p/${String(i).padStart(2, '0')}`);
+      for (const [i, ref] of refs.entries()) await make({ sourceRef: ref, kind: i % 3 === 0 ? 'k.a' : 'k.b' });
+      for (const ref of ['c/1', 'c/2', 'c/3', 'p']) await make({ sourceRef: ref });
+      await make({ namespace: 'other', sourceRef: 'p/000' });
+      type Range = { prefix: string; limit: number; offset?: number; descending?: boolean; after?: string; before?: string; kind?: string };
+      const read = async (ranges: Range[]) =>
+        (await (adapter.listBySourceRefRanges as NonNullable<typeof adapter.listBySourceRefRanges>).call(adapter, ranges.map((r) => ({ namespace: 'app', ...r })))).map((rows) => rows.map((row) => row.sourceRef));
+      ensureEqual(await read([{ prefix: 'p/', limit: 3, offset: 4 }, { prefix: 'c/', limit: 1, descending: true }]), [['p/04', 'p/05', 'p/06'], ['c/3']], 'each range must start its offset in, one list per range in the order asked');
+      ensureEqual(await read([{ prefix: 'p/', limit: 2 }]), [['p/00', 'p/01']], 'no offset must start at the first row');
+      ensureEqual(await read([{ prefix: 'p/', limit: 5, offset: 10 }, { prefix: 'p/', limit: 2, offset: 12 }]), [['p/10', 'p/11'], []], 'a range must end where its rows end, and be empty past them');
+      ensureEqual(await read([{ prefix: 'p/', limit: 2, offset: 2, descending: true }]), [['p/09', 'p/08']], 'a descending range must count from its highest ref');
+      ensureEqual(await read([{ prefix: 'p/', limit: 2, offset: 1, after: 'p/04' }, { prefix: 'p/', limit: 5, offset: 1, before: 'p/03', descending: true }]), [['p/06', 'p/07'], ['p/01', 'p/00']], 'after and before must bound the range the offset counts in');
+      ensureEqual(await read([{ prefix: 'z/', limit: 3, offset: 1 }, { prefix: 'c/', limit: 9 }]), [[], ['c/1', 'c/2', 'c/3']], 'a prefix nothing has must give an empty list beside the others');
+      if (adapter.capabilities.sourceRefKind) {
+        ensureEqual(await read([{ prefix: 'p/', limit: 2, offset: 1, kind: 'k.a' }]), [['p/03', 'p/06']], 'with kind, only rows of that kind must be counted and returned');
+      }
+      const [[row]] = (await (adapter.listBySourceRefRanges as NonNullable<typeof adapter.listBySourceRefRanges>).call(adapter, [{ namespace: 'app', prefix: 'p/', limit: 1, offset: 5 }])) as [[CheckpointRow]];
+      ensureEqual(row, await adapter.findBySourceRef('app', 'p/05'), 'a row must come back whole, as findBySourceRef reads it');
     },
   },
   {

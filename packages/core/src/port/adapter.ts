@@ -181,6 +181,15 @@ export type SourceRefPositionQuery = Omit<SourceRefPrefixQuery, 'limit'> & {
   offset: number;
 };
 
+/**
+ * One range of {@link CheckpointAdapter.listBySourceRefRanges}: a prefix range as
+ * {@link SourceRefPrefixQuery} has it, starting `offset` rows in.
+ */
+export type SourceRefRangeQuery = SourceRefPrefixQuery & {
+  /** How many rows of the range to pass over before the first returned one. Default 0. A non-negative safe integer. */
+  offset?: number;
+};
+
 /** Which rows {@link CheckpointAdapter.sessionStats} sums up. */
 export interface SessionStatsQuery {
   /** Only this namespace. Default is every namespace (the reserved metadata namespace left out). */
@@ -364,6 +373,27 @@ export interface CheckpointAdapter {
    * ```
    */
   sourceRefAt?(query: SourceRefPositionQuery): Promise<string | undefined>;
+
+  /**
+   * Several prefix ranges read as one step (SQL: one statement), each as
+   * {@link listBySourceRefPrefix} reads it after passing over its first `offset` rows (the rows
+   * passed over are not read). Resolves to one list per query, in the order of `queries`, each in
+   * its range's order. Raw rows, as every read of the port: the store facade verifies them. Lets a
+   * caller read a page deep in a long range and another range beside it (Mastra: a page of a
+   * thread and the thread's newest change row, which holds its count) in one round trip.
+   * Optional: its presence is the declaration, and {@link CheckpointAdapterBase} gives none; the
+   * store's `listBySourceRefRanges` reads each range by `sourceRefAt` and `listBySourceRefPrefix`
+   * without it.
+   *
+   * @example
+   * ```ts
+   * const [page, [newest]] = (await adapter.listBySourceRefRanges?.([
+   *   { namespace: 'app', prefix: 'm/t1/', offset: 480, limit: 41 },
+   *   { namespace: 'app', prefix: 'c/t1/', descending: true, limit: 1 },
+   * ])) ?? [[], []];
+   * ```
+   */
+  listBySourceRefRanges?(queries: readonly SourceRefRangeQuery[]): Promise<CheckpointRow[][]>;
 
   /** A page of rows, newest first. */
   listRows(query: ListRowsQuery): Promise<CheckpointRow[]>;

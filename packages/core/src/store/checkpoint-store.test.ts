@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isCheckpointError, isCheckpointValidationError } from '../errors.js';
 import { MemoryAdapter } from '../memory/memory-adapter.js';
-import type { SourceRefPrefixQuery } from '../port/adapter.js';
+import type { SourceRefPrefixQuery, SourceRefRangeQuery } from '../port/adapter.js';
 import type { CheckpointRow } from '../types.js';
 import { CheckpointStore } from './checkpoint-store.js';
 
@@ -142,6 +142,59 @@ describe('CheckpointStore.findBySourceRefs', () => {
   it('refuses refs that are not an array of strings', async () => {
     const { store } = await seeded(true);
     expect(await failure(store.findBySourceRefs('app', [1 as unknown as string]))).toBe('sourceRefs must be an array of strings');
+  });
+});
+
+describe('CheckpointStore.listBySourceRefRanges', () => {
+  /**
+   * A MemoryAdapter with a `listBySourceRefRanges` member (each range by its own range read, the
+   * offset sliced off), whose rows can be tampered with; `lists` changes how many lists it returns.
+   */
+  class RangesAdapter extends MemoryAdapter {
+    calls = 0;
+    extraList = false;
+    async listBySourceRefRanges(queries: readonly SourceRefRangeQuery[]): Promise<CheckpointRow[][]> {
+      this.calls++;
+      const out: CheckpointRow[][] = [];
+      for (const { offset = 0, ...q } of queries) out.push((await this.listBySourceRefPrefix({ ...q, limit: q.limit + offset })).slice(offset));
+      return this.extraList ? [...out, []] : out;
+    }
+  }
+  async function seeded(adapter: MemoryAdapter) {
+    const store = new CheckpointStore(adapter, { now: fixedNow });
+    for (let i = 0; i < 8; i++) await store.create({ namespace: 'app', sessionId: 's', payload: { i }, sourceRef: `p/${i}` });
+    for (const ref of ['c/1', 'c/2']) await store.create({ namespace: 'app', sessionId: 's', payload: { ref }, sourceRef: ref });
+    return store;
+  }
+  const queries: SourceRefRangeQuery[] = [
+    { namespace: 'app', prefix: 'p/', limit: 3, offset: 4 },
+    { namespace: 'app', prefix: 'c/', limit: 1, descending: true },
+    { namespace: 'app', prefix: 'p/', limit: 3, offset: 2, descending: true },
+    { namespace: 'app', prefix: 'p/', limit: 3, offset: 8 },
+  ];
+  const expected = [['p/4', 'p/5', 'p/6'], ['c/2'], ['p/5', 'p/4', 'p/3'], []];
+
+  it('reads each range from its offset through the adapter member, or range by range without it, and verifies every row', async () => {
+    const withMember = new RangesAdapter();
+    const without = new MemoryAdapter();
+    for (const adapter of [withMember, without]) {
+      const store = await seeded(adapter);
+      expect((await store.listBySourceRefRanges(queries)).map((rows) => rows.map((r) => r.sourceRef))).toEqual(expected);
+      expect(await store.listBySourceRefRanges([])).toEqual([]);
+      const row = await adapter.findBySourceRef('app', 'p/5');
+      if (row) row.payloadJson = '{"i":9}';
+      expect(await failure(store.listBySourceRefRanges(queries.slice(0, 1)))).toMatch(/failed payload integrity verification/);
+    }
+    expect(withMember.calls).toBe(2);
+  });
+
+  it('refuses an adapter answer with another number of lists, and bad queries', async () => {
+    const adapter = new RangesAdapter();
+    const store = await seeded(adapter);
+    adapter.extraList = true;
+    expect(await failure(store.listBySourceRefRanges(queries))).toMatch(/returned 5 lists for 4 queries/);
+    expect(await failure(store.listBySourceRefRanges([{ namespace: 'app', prefix: 'p/', limit: 1, offset: -1 }]))).toBe('offset must be a non-negative safe integer');
+    expect(await failure(store.listBySourceRefRanges([{ namespace: 'app', prefix: '', limit: 1 }]))).toBe('prefix must be a non-empty string');
   });
 });
 

@@ -1,6 +1,6 @@
 import { CheckpointConflictError, CheckpointError, CheckpointIntegrityError, CheckpointNotFoundError, CheckpointValidationError, isCheckpointConflictError, isCheckpointIntegrityError, type IntegrityFailure } from '../errors.js';
 import { resolveLimits, type CheckpointLimits } from '../limits.js';
-import type { CheckpointAdapter, InsertOptions, InsertPrecondition, SourceRefPrefixQuery, StorageReport } from '../port/adapter.js';
+import type { CheckpointAdapter, InsertOptions, InsertPrecondition, SourceRefPrefixQuery, SourceRefRangeQuery, StorageReport } from '../port/adapter.js';
 import { expireIdle, listPins, setPin, type ExpireIdleOptions, type ExpireIdleResult, type PinnedSession } from './idle-expiry.js';
 import { storeStats, type StoreStats } from './store-stats.js';
 import { CheckpointAdapterBase } from '../port/adapter-base.js';
@@ -504,6 +504,63 @@ export class CheckpointStore {
     const all: CheckpointRow[] = [];
     for await (const batch of this.#rawBatches(query.namespace)) all.push(...batch);
     return this.#verifyRows(selectSourceRefPrefix(all, query));
+  }
+
+  /**
+   * Verified checkpoints of several sourceRef prefix ranges, one list per query in the order of
+   * `queries`, each as {@link listBySourceRefPrefix} reads it after passing over its first
+   * `offset` rows (default 0). The adapter's `listBySourceRefRanges` reads them all in one step
+   * when it has the member (and serves `kind` where a query asks for one); otherwise each range is
+   * read on its own, its start found by the adapter's `sourceRefAt`. Every returned row is
+   * verified; one bad row fails the whole call.
+   *
+   * @example
+   * ```ts
+   * const [page, [newest]] = await store.listBySourceRefRanges([
+   *   { namespace: 'app', prefix: 'm/t1/', offset: 480, limit: 41 },
+   *   { namespace: 'app', prefix: 'c/t1/', descending: true, limit: 1 },
+   * ]);
+   * ```
+   */
+  async listBySourceRefRanges(queries: readonly SourceRefRangeQuery[]): Promise<Checkpoint[][]> {
+    if (!Array.isArray(queries)) throw new CheckpointValidationError('queries must be an array');
+    for (const query of queries) {
+      validateToken(query.namespace, 'namespace');
+      if (typeof query.prefix !== 'string' || query.prefix === '') throw new CheckpointValidationError('prefix must be a non-empty string');
+      validateId(query.limit, 'limit');
+      if (query.kind !== undefined) validateToken(query.kind, 'kind');
+      if (query.offset !== undefined && (!Number.isSafeInteger(query.offset) || query.offset < 0)) throw new CheckpointValidationError('offset must be a non-negative safe integer');
+    }
+    if (queries.length === 0) return [];
+    const ranges = this.adapter.listBySourceRefRanges;
+    if (ranges && (this.#servesKind() || queries.every((q) => q.kind === undefined))) {
+      const lists = await ranges.call(this.adapter, queries);
+      if (!Array.isArray(lists) || lists.length !== queries.length) throw new CheckpointError(`the adapter's listBySourceRefRanges returned ${Array.isArray(lists) ? lists.length : 'no'} lists for ${queries.length} queries`);
+      const verified = this.#verifyRows(lists.flat());
+      const out: Checkpoint[][] = [];
+      let at = 0;
+      for (const list of lists) {
+        out.push(verified.slice(at, at + list.length));
+        at += list.length;
+      }
+      return out;
+    }
+    const out: Checkpoint[][] = [];
+    for (const { offset = 0, ...range } of queries) {
+      if (offset === 0) {
+        out.push(await this.listBySourceRefPrefix(range));
+        continue;
+      }
+      // The ref `offset - 1` rows in; the rows after it are read (and verified) as a plain range.
+      const at = { ...range, offset: offset - 1 };
+      const last =
+        this.adapter.sourceRefAt && (range.kind === undefined || this.#servesKind())
+          ? await this.adapter.sourceRefAt(at)
+          : (await this.listBySourceRefPrefix({ ...range, limit: offset }))[offset - 1]?.sourceRef ?? undefined;
+      if (last === undefined) out.push([]);
+      else out.push(await this.listBySourceRefPrefix({ ...range, ...(range.descending === true ? { before: last } : { after: last }) }));
+    }
+    return out;
   }
 
   /**
