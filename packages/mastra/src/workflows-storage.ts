@@ -61,8 +61,8 @@ function runOut(run: StoredRun, latest: { snapshot: unknown; updatedAt: string }
 /**
  * A snapshot as JSON: what Mastra's SQL stores keep (see value-writer.ts's `jsonOf`). A snapshot
  * that is a plain record (a `WorkflowRunState`) goes through `recordJson`, which skips the round
- * trip when it would change nothing (about a tenth of a SQLite persist of 4 KB); it shares members
- * with `snapshot`, and nothing here changes them.
+ * trip when it would change nothing (about a tenth of a SQLite persist of 4 KB) and copies every
+ * member, so a caller that changes its snapshot afterwards changes nothing kept.
  */
 function snapshotJson(snapshot: unknown, runId: string): unknown {
   const what = `snapshot of run ${runId}`;

@@ -439,6 +439,13 @@ export class KyselyAdapter extends CheckpointAdapterBase {
   async listBySourceRefRanges(queries: readonly SourceRefRangeQuery[]): Promise<CheckpointRow[][]> {
     for (const q of queries) if (q.offset !== undefined && (!Number.isSafeInteger(q.offset) || q.offset < 0)) throw new RangeError('offset must be a non-negative safe integer');
     if (queries.length === 0) return [];
+    for (const q of queries) if (!Number.isSafeInteger(q.limit) || q.limit < 0) throw new RangeError('limit must be a non-negative safe integer');
+    // SQLite takes at most 500 terms in one compound SELECT: more ranges are read in parts.
+    if (queries.length > MAX_RANGES_PER_STATEMENT) {
+      const out: CheckpointRow[][] = [];
+      for (let at = 0; at < queries.length; at += MAX_RANGES_PER_STATEMENT) out.push(...(await this.listBySourceRefRanges(queries.slice(at, at + MAX_RANGES_PER_STATEMENT))));
+      return out;
+    }
     const values: Record<string, string | number | null> = {};
     queries.forEach((q, k) => {
       const { lo, hi } = sourceRefBounds(q);
@@ -446,13 +453,14 @@ export class KyselyAdapter extends CheckpointAdapterBase {
       values[`lo${k}`] = lo;
       values[`hi${k}`] = hi;
       values[`kind${k}`] = q.kind ?? null;
+      values[`limit${k}`] = q.limit;
       values[`offset${k}`] = q.offset ?? 0;
     });
-    const shapes = queries.map((q) => ({ direction: q.descending === true ? ('desc' as const) : ('asc' as const), limit: q.limit }));
+    const shapes = queries.map((q) => ({ direction: q.descending === true ? ('desc' as const) : ('asc' as const) }));
     return this.#single(async (runner) => {
       this.#shared.byteOrder ??= await byteOrderCollation(runner, this.#shared.postgres);
       const native = this.#shared.byteOrder;
-      const key = `${native} ${shapes.map((r) => `${r.direction}${r.limit}`).join(',')}`;
+      const key = `${native} ${shapes.map((r) => r.direction).join(',')}`;
       let template = this.#shared.rangeLists.get(key);
       if (template === undefined) {
         const [{ sourceRefRangesTemplate }, compiler] = await Promise.all([perCallQueries(), this.#shared.compiler()]);
@@ -1100,6 +1108,9 @@ async function byteOrderCollation(runner: QueryRunner, postgres: PostgresStateme
 
 /** The per-call query builders; their module loads Kysely, so it is loaded on first use. */
 const perCallQueries = once(() => import('./queries.js'));
+
+/** The most ranges {@link KyselyAdapter.listBySourceRefRanges} puts in one statement (SQLite's compound SELECT takes 500 terms). */
+const MAX_RANGES_PER_STATEMENT = 100;
 
 /** How many shapes of {@link KyselyAdapter.listBySourceRefRanges} statements an adapter keeps compiled; others compile per call. */
 const MAX_RANGE_SHAPES = 64;

@@ -311,10 +311,9 @@ export function sourceRefAtTemplate(db: Kysely<CheckpointDatabase>, direction: '
   );
 }
 
-/** The shape of one range of {@link sourceRefRangesTemplate}: its order and its LIMIT (a literal). */
+/** The shape of one range of {@link sourceRefRangesTemplate}: its order. */
 export interface SourceRefRangeShape {
   direction: 'asc' | 'desc';
-  limit: number;
 }
 
 /** A row of {@link sourceRefRangesTemplate}: the row and which range (its index) it belongs to. */
@@ -322,18 +321,19 @@ export type RangedRow = CheckpointRow & { range: number };
 
 /**
  * Several sourceRef ranges in one statement: per range `k` (parameters `namespace{k}`, `lo{k}`,
- * `hi{k}`, `kind{k}`, `offset{k}`) the range as {@link sourceRefRange} reads it with a literal
- * LIMIT and a bound OFFSET, tagged with `k`, joined by UNION ALL. UNION ALL promises no order, so
+ * `hi{k}`, `kind{k}`, `limit{k}`, `offset{k}`) the range as {@link sourceRefRange} reads it with a
+ * bound LIMIT and OFFSET, tagged with `k`, joined by UNION ALL. UNION ALL promises no order, so
  * the adapter groups the rows by their tag and orders each group itself. Compiled once per shape
- * and collation by the adapter, on first use.
+ * (the ranges' orders) and collation by the adapter, on first use. The LIMIT is bound, not
+ * literal, so that callers' limits never multiply the SQL texts (SQLite's statement cache keeps
+ * the first 64 it sees for good).
  */
 export function sourceRefRangesTemplate(db: Kysely<CheckpointDatabase>, shapes: readonly SourceRefRangeShape[], native: boolean): QueryTemplate<Record<string, string | number | null>, RangedRow> {
-  for (const { limit } of shapes) if (!Number.isSafeInteger(limit) || limit < 0) throw new RangeError('limit must be a non-negative safe integer');
   return QueryTemplate.compile<Record<string, string | number | null>, RangedRow>((p) => {
     const arm = (k: number) => {
       const range = { namespace: p[`namespace${k}`], lo: p[`lo${k}`], hi: p[`hi${k}`], kind: p[`kind${k}`] } as Omit<SourceRefRange, 'limit'>;
       const shape = shapes[k] as SourceRefRangeShape;
-      const inner = sourceRefRange(db, range, shape.direction, native, sql.lit(shape.limit))
+      const inner = sourceRefRange(db, range, shape.direction, native, p[`limit${k}`] as number)
         .select(sql.lit(k).as('range'))
         .offset(p[`offset${k}`] as number);
       return db.selectFrom(inner.as(`r${k}`)).selectAll();

@@ -106,4 +106,23 @@ describe.each(targets)('listBySourceRefRanges on $name', (target) => {
     expect(rowsFound).toBeGreaterThan(100);
     expect(deep).toBeGreaterThan(20);
   });
+
+  it.skipIf(!target.available)('reads a list longer than one statement takes (SQLite: 500 terms) in parts, each range as the plain path reads it', async () => {
+    const store = await target.open();
+    const reference = new CheckpointStore(new MemoryAdapter());
+    try {
+      for (let i = 0; i < 30; i++) {
+        for (const s of [store, reference]) await s.create({ namespace: 'app', sessionId: 's', kind: i % 2 === 0 ? 'k.a' : 'k.b', payload: { i }, sourceRef: `p/${String(i).padStart(2, '0')}` });
+      }
+      // 601 ranges with limits from 1 to 601 and offsets from 0 to 29.
+      const queries: SourceRefRangeQuery[] = Array.from({ length: 601 }, (_, k) => ({ namespace: 'app', prefix: 'p/', limit: k + 1, offset: k % 30, descending: k % 3 === 0 }));
+      const lists = await store.listBySourceRefRanges(queries);
+      expect(lists).toHaveLength(601);
+      expect(shown(lists)).toEqual(shown(await reference.listBySourceRefRanges(queries)));
+    } finally {
+      await store.close();
+      await reference.close();
+    }
+  });
 });
+

@@ -375,10 +375,13 @@ export interface CheckpointAdapter {
   sourceRefAt?(query: SourceRefPositionQuery): Promise<string | undefined>;
 
   /**
-   * Several prefix ranges read as one step (SQL: one statement), each as
+   * Several prefix ranges read as one step (SQL: one statement; an adapter may split a very long
+   * list, as store-kysely does above 100 ranges), each as
    * {@link listBySourceRefPrefix} reads it after passing over its first `offset` rows (the rows
    * passed over are not read). Resolves to one list per query, in the order of `queries`, each in
-   * its range's order. Raw rows, as every read of the port: the store facade verifies them. Lets a
+   * its range's order. A query's `kind` is served only by an adapter that declares
+   * `sourceRefKind` (the store sends no kind filter to one that does not). Raw rows, as every read
+   * of the port: the store facade verifies them. Lets a
    * caller read a page deep in a long range and another range beside it (Mastra: a page of a
    * thread and the thread's newest change row, which holds its count) in one round trip.
    * Optional: its presence is the declaration, and {@link CheckpointAdapterBase} gives none; the

@@ -188,6 +188,25 @@ describe('CheckpointStore.listBySourceRefRanges', () => {
     expect(withMember.calls).toBe(2);
   });
 
+  it('sends a kind filter to the member only where the adapter declares sourceRefKind', async () => {
+    /** A member that drops `kind` (an adapter that never declared it serves kinds). */
+    class KindBlindRanges extends RangesAdapter {
+      override async listBySourceRefRanges(queries: readonly SourceRefRangeQuery[]): Promise<CheckpointRow[][]> {
+        return super.listBySourceRefRanges(queries.map(({ kind: _kind, ...q }) => q));
+      }
+    }
+    const adapter = new KindBlindRanges();
+    expect(adapter.capabilities.sourceRefKind).not.toBe(true);
+    const store = new CheckpointStore(adapter, { now: fixedNow });
+    for (let i = 0; i < 6; i++) await store.create({ namespace: 'app', sessionId: 's', kind: i % 2 === 0 ? 'k.a' : 'k.b', payload: { i }, sourceRef: `p/${i}` });
+    const lists = await store.listBySourceRefRanges([{ namespace: 'app', prefix: 'p/', limit: 3, kind: 'k.a' }]);
+    expect(lists.map((rows) => rows.map((r) => r.sourceRef))).toEqual([['p/0', 'p/2', 'p/4']]);
+    expect(adapter.calls).toBe(0);
+    // Without a kind the member is used.
+    await store.listBySourceRefRanges([{ namespace: 'app', prefix: 'p/', limit: 3 }]);
+    expect(adapter.calls).toBe(1);
+  });
+
   it('refuses an adapter answer with another number of lists, and bad queries', async () => {
     const adapter = new RangesAdapter();
     const store = await seeded(adapter);

@@ -533,7 +533,10 @@ export class CheckpointStore {
     }
     if (queries.length === 0) return [];
     const ranges = this.adapter.listBySourceRefRanges;
-    if (ranges && (this.#servesKind() || queries.every((q) => q.kind === undefined))) {
+    // A kind filter goes to the member only where the adapter declares it serves kinds in range
+    // reads (`sourceRefKind`, which the conformance case checks it under): inheriting the base's
+    // listBySourceRefPrefix says nothing of this member.
+    if (ranges && (this.adapter.capabilities.sourceRefKind === true || queries.every((q) => q.kind === undefined))) {
       const lists = await ranges.call(this.adapter, queries);
       if (!Array.isArray(lists) || lists.length !== queries.length) throw new CheckpointError(`the adapter's listBySourceRefRanges returned ${Array.isArray(lists) ? lists.length : 'no'} lists for ${queries.length} queries`);
       const verified = this.#verifyRows(lists.flat());
