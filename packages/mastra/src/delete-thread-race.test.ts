@@ -60,6 +60,58 @@ function holdRows(store: CheckpointStore, take: (tx: CheckpointStore) => Promise
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 10));
 
+/** What a race case gets: its store, a second store to hold rows with, and the forced interleaving. */
+interface Race {
+  store: CheckpointStore;
+  holder: CheckpointStore;
+  /**
+   * Holds rows (`take`), starts `first` (which then waits on them), starts `second` once `first`
+   * is seen waiting, lets go once `second` has finished or is seen waiting on `first`, and
+   * resolves when both have. Nothing is timed: the waits poll PostgreSQL's lock tables.
+   */
+  interleave(take: (tx: CheckpointStore) => Promise<void>, first: () => Promise<unknown>, second: () => Promise<unknown>): Promise<void>;
+  /** The rows of a prefix of the Mastra namespace, raw: ref and parsed payload. */
+  rows(prefix: string): Promise<{ ref: string | null; payload: Record<string, unknown> }[]>;
+}
+
+/** Runs `body` with a store on a schema of its own, a holder store and a monitor connection, closed after. */
+async function racing(body: (race: Race) => Promise<void>): Promise<void> {
+  const target = backend?.target() ?? '';
+  const schema = target.slice('postgres:'.length);
+  const store = await openTarget(target);
+  const holder = await openTarget(target);
+  const monitor = new pg.Client({ connectionString: PG_URL });
+  await monitor.connect();
+  try {
+    const table = (await monitor.query<{ oid: string }>(`select '"${schema}"."checkpoints"'::regclass::oid as oid`)).rows[0]?.oid;
+    // A backend of this test's table waiting on a lock (the holder itself waits on nothing).
+    const waiting = async () => (await monitor.query<{ pid: number }>(`select a.pid from pg_stat_activity a where a.wait_event_type = 'Lock' and exists (select 1 from pg_locks l where l.pid = a.pid and l.relation = $1)`, [table])).rows.map((r) => r.pid);
+    const blockedBy = async (pid: number) => (await monitor.query(`select 1 from pg_stat_activity where $1 = any(pg_blocking_pids(pid))`, [pid])).rowCount !== 0;
+    const interleave: Race['interleave'] = async (take, first, second) => {
+      const hold = holdRows(holder, take);
+      await hold.held;
+      const firstCall = first();
+      let firstPid: number | undefined;
+      while (firstPid === undefined) {
+        firstPid = (await waiting())[0];
+        if (firstPid === undefined) await tick();
+      }
+      let secondDone = false;
+      const secondCall = second().finally(() => (secondDone = true));
+      while (!secondDone && !(await blockedBy(firstPid))) await tick();
+      hold.release();
+      await hold.done;
+      await Promise.all([firstCall, secondCall]);
+    };
+    const rows: Race['rows'] = async (prefix) => (await rawRange(store, { namespace: 'mastra', prefix, limit: 100 })).map((r) => ({ ref: r.sourceRef, payload: JSON.parse(r.payloadJson) as Record<string, unknown> }));
+    await body({ store, holder, interleave, rows });
+  } finally {
+    await monitor.end();
+    await holder.close();
+    await store.close();
+  }
+}
+
 describe.skipIf(!RUNTIME_OK || !PG_URL || !backend)('deleteThread racing saveMessages on PostgreSQL', () => {
   it.each([
     { first: 'save', remembered: 4096, lock: 'transactionLock' },
@@ -70,13 +122,7 @@ describe.skipIf(!RUNTIME_OK || !PG_URL || !backend)('deleteThread racing saveMes
     { first: 'delete', remembered: 4096, lock: 'lock row' },
   ] as const)('the outcome is serial: $first waits mid-call (rememberedThreads $remembered, $lock)', async ({ first, remembered, lock }) => {
     const { CheckpointMemoryStorage } = await import('./index.js');
-    const target = backend?.target() ?? '';
-    const schema = target.slice('postgres:'.length);
-    const store = await openTarget(target);
-    const holder = await openTarget(target);
-    const monitor = new pg.Client({ connectionString: PG_URL });
-    await monitor.connect();
-    try {
+    await racing(async ({ store, interleave, rows }) => {
       const memory = new CheckpointMemoryStorage(lock === 'lock row' ? new CheckpointStore(withoutTransactionLock(store.adapter)) : store, { rememberedThreads: remembered });
       const threadId = `t-${first}-${remembered}`;
       const at = new Date('2026-01-01T00:00:00Z');
@@ -86,37 +132,19 @@ describe.skipIf(!RUNTIME_OK || !PG_URL || !backend)('deleteThread racing saveMes
       await memory.saveMessages({ messages: [message('m0', 1)] });
       await memory.saveMessages({ messages: [message('m1', 2)] });
 
-      const table = (await monitor.query<{ oid: string }>(`select '"${schema}"."checkpoints"'::regclass::oid as oid`)).rows[0]?.oid;
-      // A backend of this test's table waiting on a lock (the holder itself waits on nothing).
-      const waiting = async () => (await monitor.query<{ pid: number }>(`select a.pid from pg_stat_activity a where a.wait_event_type = 'Lock' and exists (select 1 from pg_locks l where l.pid = a.pid and l.relation = $1)`, [table])).rows.map((r) => r.pid);
-      const blockedBy = async (pid: number) => (await monitor.query(`select 1 from pg_stat_activity where $1 = any(pg_blocking_pids(pid))`, [pid])).rowCount !== 0;
-
       const save = () => memory.saveMessages({ messages: [message('new', 3)] });
       const remove = () => memory.deleteThread({ threadId });
       // The save inserts the new message's id row: an uncommitted row of that ref makes it wait
       // after its reads. The delete deletes the thread row: a lock on it makes it wait after its reads.
-      const hold =
+      const take =
         first === 'save'
-          ? holdRows(holder, async (tx) => void (await tx.create({ namespace: 'mastra', sessionId: 'holder', kind: 'holder', payload: {}, sourceRef: messageIdRef('new') })))
-          : holdRows(holder, async (tx) => {
+          ? async (tx: CheckpointStore) => void (await tx.create({ namespace: 'mastra', sessionId: 'holder', kind: 'holder', payload: {}, sourceRef: messageIdRef('new') }))
+          : async (tx: CheckpointStore) => {
               const row = await tx.findBySourceRef('mastra', threadRef(threadId));
               expect(await tx.adapter.deleteRows([row?.id ?? 0], 'mastra')).toHaveLength(1);
-            });
-      await hold.held;
-      const firstCall = (first === 'save' ? save : remove)();
-      let firstPid: number | undefined;
-      while (firstPid === undefined) {
-        firstPid = (await waiting())[0];
-        if (firstPid === undefined) await tick();
-      }
-      let secondDone = false;
-      const secondCall = (first === 'save' ? remove : save)().finally(() => (secondDone = true));
-      while (!secondDone && !(await blockedBy(firstPid))) await tick();
-      hold.release();
-      await hold.done;
-      await Promise.all([firstCall, secondCall]);
+            };
+      await interleave(take, first === 'save' ? save : remove, first === 'save' ? remove : save);
 
-      const rows = async (prefix: string) => (await rawRange(store, { namespace: 'mastra', prefix, limit: 100 })).map((r) => ({ ref: r.sourceRef, payload: JSON.parse(r.payloadJson) as Record<string, unknown> }));
       const thread = await rows(threadRef(threadId));
       const messages = await rows(messagePrefix(threadId));
       const changes = await rows(changePrefix(threadId));
@@ -138,22 +166,12 @@ describe.skipIf(!RUNTIME_OK || !PG_URL || !backend)('deleteThread racing saveMes
       const fresh = new CheckpointMemoryStorage(store, { rememberedThreads: 0 });
       const listed = await fresh.listMessages({ threadId });
       expect(listed.total).toBe(listed.messages.length);
-    } finally {
-      await monitor.end();
-      await holder.close();
-      await store.close();
-    }
+    });
   }, 120_000);
 
   it('the outcome is serial: a deleteThread waits mid-call while an updateMessages moves a message into the thread', async () => {
     const { CheckpointMemoryStorage } = await import('./index.js');
-    const target = backend?.target() ?? '';
-    const schema = target.slice('postgres:'.length);
-    const store = await openTarget(target);
-    const holder = await openTarget(target);
-    const monitor = new pg.Client({ connectionString: PG_URL });
-    await monitor.connect();
-    try {
+    await racing(async ({ store, interleave, rows }) => {
       const memory = new CheckpointMemoryStorage(store);
       const threadId = 't-update';
       const at = new Date('2026-01-01T00:00:00Z');
@@ -162,29 +180,16 @@ describe.skipIf(!RUNTIME_OK || !PG_URL || !backend)('deleteThread racing saveMes
       await memory.saveMessages({ messages: [message('m0', threadId, 1)] });
       await memory.saveMessages({ messages: [message('x', 'other', 2)] });
 
-      const table = (await monitor.query<{ oid: string }>(`select '"${schema}"."checkpoints"'::regclass::oid as oid`)).rows[0]?.oid;
-      const waiting = async () => (await monitor.query<{ pid: number }>(`select a.pid from pg_stat_activity a where a.wait_event_type = 'Lock' and exists (select 1 from pg_locks l where l.pid = a.pid and l.relation = $1)`, [table])).rows.map((r) => r.pid);
-      const blockedBy = async (pid: number) => (await monitor.query(`select 1 from pg_stat_activity where $1 = any(pg_blocking_pids(pid))`, [pid])).rowCount !== 0;
       // The delete deletes the thread row: a lock on it makes it wait after its reads.
-      const hold = holdRows(holder, async (tx) => {
-        const row = await tx.findBySourceRef('mastra', threadRef(threadId));
-        expect(await tx.adapter.deleteRows([row?.id ?? 0], 'mastra')).toHaveLength(1);
-      });
-      await hold.held;
-      const removal = memory.deleteThread({ threadId });
-      let deletePid: number | undefined;
-      while (deletePid === undefined) {
-        deletePid = (await waiting())[0];
-        if (deletePid === undefined) await tick();
-      }
-      let updateDone = false;
-      const update = memory.updateMessages({ messages: [{ id: 'x', threadId }] }).finally(() => (updateDone = true));
-      while (!updateDone && !(await blockedBy(deletePid))) await tick();
-      hold.release();
-      await hold.done;
-      await Promise.all([removal, update]);
+      await interleave(
+        async (tx) => {
+          const row = await tx.findBySourceRef('mastra', threadRef(threadId));
+          expect(await tx.adapter.deleteRows([row?.id ?? 0], 'mastra')).toHaveLength(1);
+        },
+        () => memory.deleteThread({ threadId }),
+        () => memory.updateMessages({ messages: [{ id: 'x', threadId }] }),
+      );
 
-      const rows = async (prefix: string) => (await rawRange(store, { namespace: 'mastra', prefix, limit: 100 })).map((r) => ({ ref: r.sourceRef, payload: JSON.parse(r.payloadJson) as Record<string, unknown> }));
       // The delete, then the update: the moved message alone, in change 1 of a new history
       // (before the fix the update committed while the delete waited, and the delete left the
       // moved message and a change row numbered after the ones it deleted).
@@ -192,10 +197,6 @@ describe.skipIf(!RUNTIME_OK || !PG_URL || !backend)('deleteThread racing saveMes
       expect((await rows(messagePrefix(threadId))).map((m) => (m.payload as { messageId: string }).messageId)).toEqual(['x']);
       expect((await rows(changePrefix(threadId))).map((c) => [c.payload.seq, c.payload.count])).toEqual([[1, 1]]);
       expect(await rows(messagePrefix('other'))).toEqual([]);
-    } finally {
-      await monitor.end();
-      await holder.close();
-      await store.close();
-    }
+    });
   }, 120_000);
 });

@@ -1,9 +1,6 @@
 import type { CheckpointStore, NewCheckpointRow } from '@session-checkpoint/core';
-import { afterAll, describe, expect, it } from 'vitest';
-import { openPostgresStore, openSqliteStore } from './index.js';
-import { dropSchema, PG_URL, testPool } from './test-support/postgres.js';
-import { uniqueSchema } from './test-support/postgres.js';
-import { tempDir } from './test-support/temp-dir.js';
+import { describe, expect, it } from 'vitest';
+import { storeTargets } from './test-support/store-targets.js';
 
 /*
  * insertManyIfPresent tells a refusal (nothing inserted: a required row missing, a ref taken,
@@ -14,31 +11,7 @@ import { tempDir } from './test-support/temp-dir.js';
  * of a ref of the batch, uncommitted when the statement starts.
  */
 
-const dir = tempDir('sc-many-if-present-');
-const pool = PG_URL ? testPool(1) : undefined;
-const schemas: string[] = [];
-afterAll(async () => {
-  if (pool) {
-    for (const schema of schemas) await dropSchema(pool, schema);
-    await pool.end();
-  }
-  dir.remove();
-});
-
-let files = 0;
-const targets = [
-  { name: 'sqlite', available: true, pg: false, open: () => openSqliteStore(dir.file(`m-${files++}.sqlite`)) },
-  {
-    name: 'postgres',
-    available: PG_URL !== undefined,
-    pg: true,
-    open: () => {
-      const schema = uniqueSchema('sc_mip');
-      schemas.push(schema);
-      return openPostgresStore(PG_URL ?? '', { schema, poolSize: 2 });
-    },
-  },
-];
+const targets = storeTargets('many-if-present', { poolSize: 2 });
 
 function row(store: CheckpointStore, ref: string, namespace = 'app'): NewCheckpointRow {
   const { payloadBytes: _, ...made } = store.prepare({ namespace, sessionId: 's', payload: { ref }, sourceRef: ref });

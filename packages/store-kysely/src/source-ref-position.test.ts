@@ -1,9 +1,7 @@
 import { CheckpointStore, MemoryAdapter, type CheckpointAdapter, type SourceRefPositionQuery } from '@session-checkpoint/core';
 import fc from 'fast-check';
-import { afterAll, describe, expect, it } from 'vitest';
-import { openPostgresStore, openSqliteStore } from './index.js';
-import { dropSchema, PG_URL, testPool, uniqueSchema } from './test-support/postgres.js';
-import { tempDir } from './test-support/temp-dir.js';
+import { describe, expect, it } from 'vitest';
+import { storeTargets } from './test-support/store-targets.js';
 
 /*
  * A generated differential test of `sourceRefAt` (a page's start found in the index instead of by
@@ -35,30 +33,7 @@ const caseArb = fc.record({
   ),
 });
 
-const dir = tempDir('sc-position-');
-const pool = PG_URL ? testPool(1) : undefined;
-const schemas: string[] = [];
-afterAll(async () => {
-  if (pool) {
-    for (const schema of schemas) await dropSchema(pool, schema);
-    await pool.end();
-  }
-  dir.remove();
-});
-
-let files = 0;
-const targets: { name: string; available: boolean; open: () => Promise<CheckpointStore> }[] = [
-  { name: 'sqlite', available: true, open: () => openSqliteStore(dir.file(`p-${files++}.sqlite`)) },
-  {
-    name: 'postgres',
-    available: PG_URL !== undefined,
-    open: () => {
-      const schema = uniqueSchema('sc_pos');
-      schemas.push(schema);
-      return openPostgresStore(PG_URL ?? '', { schema, poolSize: 1 });
-    },
-  },
-];
+const targets = storeTargets('position');
 
 describe.each(targets)('sourceRefAt on $name', (target) => {
   it.skipIf(!target.available)('gives the ref the memory adapter range read has at that offset, for random ranges', async () => {

@@ -1,9 +1,7 @@
 import { CheckpointStore, MemoryAdapter, type SourceRefRangeQuery } from '@session-checkpoint/core';
 import fc from 'fast-check';
-import { afterAll, describe, expect, it } from 'vitest';
-import { openPostgresStore, openSqliteStore } from './index.js';
-import { dropSchema, PG_URL, testPool, uniqueSchema } from './test-support/postgres.js';
-import { tempDir } from './test-support/temp-dir.js';
+import { describe, expect, it } from 'vitest';
+import { storeTargets } from './test-support/store-targets.js';
 
 /*
  * A generated differential test of `listBySourceRefRanges` (several ranges, each from an offset,
@@ -34,30 +32,7 @@ const caseArb = fc.record({
   calls: fc.array(fc.array(rangeArb, { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 6 }),
 });
 
-const dir = tempDir('sc-ranges-');
-const pool = PG_URL ? testPool(1) : undefined;
-const schemas: string[] = [];
-afterAll(async () => {
-  if (pool) {
-    for (const schema of schemas) await dropSchema(pool, schema);
-    await pool.end();
-  }
-  dir.remove();
-});
-
-let files = 0;
-const targets: { name: string; available: boolean; open: () => Promise<CheckpointStore> }[] = [
-  { name: 'sqlite', available: true, open: () => openSqliteStore(dir.file(`r-${files++}.sqlite`)) },
-  {
-    name: 'postgres',
-    available: PG_URL !== undefined,
-    open: () => {
-      const schema = uniqueSchema('sc_ranges');
-      schemas.push(schema);
-      return openPostgresStore(PG_URL ?? '', { schema, poolSize: 1 });
-    },
-  },
-];
+const targets = storeTargets('ranges');
 
 /** What a range read answered, comparable across stores: each row's ref, kind and payload. */
 const shown = (lists: { sourceRef: string | null; kind: string; payload: unknown }[][]) => lists.map((rows) => rows.map((r) => [r.sourceRef, r.kind, r.payload]));

@@ -9,10 +9,10 @@
 // Usage (after npm run build):
 //   node tools/bench/scripts/mastra-persist-account.mjs [persists=3000] [dist=<a copy of packages/mastra/dist>] [store-kysely dist copy]
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { cpuAccount } from './cpu-account.mjs';
 
 const persists = Number(process.argv[2] ?? 3000);
 const mod = process.argv[3] ? await import(pathToFileURL(join(resolve(process.argv[3]), 'index.js')).href) : await import('@session-checkpoint/mastra');
@@ -24,42 +24,7 @@ const workflows = new mod.CheckpointWorkflowsStorage(store);
 const persist = (i) => workflows.persistWorkflowSnapshot({ workflowName: 'bench', runId: `run-${i % 20}`, snapshot: snapshot(`run-${i % 20}`, i) });
 for (let i = 0; i < 200; i++) await persist(i);
 
-const cpu = () => { const u = process.cpuUsage(); return u.user + u.system; };
-const self = new Map();
-const calls = new Map();
-let active = false;
-// A stack of open wrapped calls: each keeps the CPU its wrapped children took, to subtract.
-const stack = [];
-function wrap(obj, name, label) {
-  const f = obj[name];
-  obj[name] = function (...args) {
-    if (!active) return f.apply(this, args);
-    const frame = { start: cpu(), children: 0 };
-    stack.push(frame);
-    const done = () => {
-      const spent = cpu() - frame.start;
-      stack.splice(stack.lastIndexOf(frame), 1);
-      self.set(label, (self.get(label) ?? 0) + spent - frame.children);
-      calls.set(label, (calls.get(label) ?? 0) + 1);
-      const parent = stack.at(-1);
-      if (parent) parent.children += spent;
-    };
-    let result;
-    try {
-      result = f.apply(this, args);
-    } catch (error) {
-      done();
-      throw error;
-    }
-    if (result && typeof result.then === 'function') return result.then((v) => (done(), v), (e) => { done(); throw e; });
-    done();
-    return result;
-  };
-}
-const Database = createRequire(import.meta.url)('better-sqlite3');
-const scratch = new Database(':memory:');
-const statementProto = Object.getPrototypeOf(scratch.prepare('select 1'));
-scratch.close();
+const { wrap, run, print, Database, statementProto } = cpuAccount();
 const proto = Object.getPrototypeOf(store);
 const adapterProto = Object.getPrototypeOf(store.adapter);
 wrap(Database.prototype, 'exec', 'SQLite: BEGIN IMMEDIATE / COMMIT (exec)');
@@ -70,12 +35,7 @@ wrap(proto, 'prepare', 'core: prepare (validation, canonical JSON, SHA-256)');
 wrap(proto, 'insertPreparedIfPresent', 'core: insertPreparedIfPresent (JS)');
 wrap(workflows, 'persistWorkflowSnapshot', 'domain (JSON of the snapshot, the memo, refs, awaits)');
 
-active = true;
-const c0 = cpu();
-for (let i = 200; i < 200 + persists; i++) await persist(i);
-const total = (cpu() - c0) / persists;
-active = false;
+const total = await run(persists, (i) => persist(200 + i));
 await store.close();
 rmSync(dir, { recursive: true, force: true });
-console.log(`${process.argv[3] ?? 'this build'}: CPU per persist ${total.toFixed(1)} µs (wrapped); exclusive µs per persist, calls per persist:`);
-for (const [label, us] of [...self].sort((a, b) => b[1] - a[1])) console.log(`${(us / persists).toFixed(1).padStart(7)}  ${(calls.get(label) / persists).toFixed(1).padStart(4)}  ${label}`);
+print(`${process.argv[3] ?? 'this build'}, per persist`, persists, total);

@@ -8,10 +8,10 @@
 // garbage collector. The wrappers add some CPU of their own; read the shares. Usage (after npm run build):
 //   node tools/bench/scripts/mastra-save-account.mjs [saves=2000] [dist=<a copy of packages/mastra/dist>]
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { cpuAccount } from './cpu-account.mjs';
 import { openSqliteStore } from '@session-checkpoint/store-kysely';
 import { MessageList } from '@mastra/core/agent/message-list';
 
@@ -26,42 +26,7 @@ await memory.saveThread({ thread: { id: 'writes', resourceId: 'user-1', title: '
 for (let at = 0; at < 1000; at += 50) await memory.saveMessages({ messages: Array.from({ length: 50 }, (_, k) => message('writes', at + k, (at + k) % 2 ? 'assistant' : 'user')) });
 for (let t = 500; t < 600; t++) await memory.saveMessages({ messages: [message('writes', 2 * t, 'user'), message('writes', 2 * t + 1, 'assistant')] });
 
-const cpu = () => { const u = process.cpuUsage(); return u.user + u.system; };
-const self = new Map();
-const calls = new Map();
-let active = false;
-// A stack of open wrapped calls: each keeps the CPU its wrapped children took, to subtract.
-const stack = [];
-function wrap(obj, name, label) {
-  const f = obj[name];
-  obj[name] = function (...args) {
-    if (!active) return f.apply(this, args);
-    const frame = { start: cpu(), children: 0 };
-    stack.push(frame);
-    const done = () => {
-      const spent = cpu() - frame.start;
-      stack.splice(stack.lastIndexOf(frame), 1);
-      self.set(label, (self.get(label) ?? 0) + spent - frame.children);
-      calls.set(label, (calls.get(label) ?? 0) + 1);
-      const parent = stack.at(-1);
-      if (parent) parent.children += spent;
-    };
-    let result;
-    try {
-      result = f.apply(this, args);
-    } catch (error) {
-      done();
-      throw error;
-    }
-    if (result && typeof result.then === 'function') return result.then((v) => (done(), v), (e) => { done(); throw e; });
-    done();
-    return result;
-  };
-}
-const Database = createRequire(import.meta.url)('better-sqlite3');
-const scratch = new Database(':memory:');
-const statementProto = Object.getPrototypeOf(scratch.prepare('select 1'));
-scratch.close();
+const { wrap, run, print, Database, statementProto } = cpuAccount();
 const proto = Object.getPrototypeOf(store);
 wrap(Database.prototype, 'exec', 'SQLite: BEGIN IMMEDIATE / COMMIT (exec, the commit writes the WAL)');
 for (const m of ['run', 'all', 'get']) wrap(statementProto, m, 'SQLite: statements (native)');
@@ -90,12 +55,7 @@ wrap(proto, 'transaction', 'core: transaction (JS)');
 wrap(MessageList.prototype, 'add', "MessageList on the return (common: @mastra/libsql's save does it too)");
 wrap(memory, 'saveMessages', 'domain outside a transaction (JSON round trip of the messages, the one-statement save\'s rows, the answer)');
 
-active = true;
-const c0 = cpu();
-for (let t = 600; t < 600 + saves; t++) await memory.saveMessages({ messages: [message('writes', 2 * t, 'user'), message('writes', 2 * t + 1, 'assistant')] });
-const total = (cpu() - c0) / saves;
-active = false;
+const total = await run(saves, (i) => memory.saveMessages({ messages: [message('writes', 2 * (600 + i), 'user'), message('writes', 2 * (600 + i) + 1, 'assistant')] }));
 await store.close();
 rmSync(dir, { recursive: true, force: true });
-console.log(`${process.argv[3] ?? 'this build'}: CPU per save ${total.toFixed(1)} µs (wrapped); exclusive µs per save, calls per save:`);
-for (const [label, us] of [...self].sort((a, b) => b[1] - a[1])) console.log(`${(us / saves).toFixed(1).padStart(7)}  ${(calls.get(label) / saves).toFixed(1).padStart(4)}  ${label}`);
+print(`${process.argv[3] ?? 'this build'}, per save`, saves, total);
