@@ -1096,15 +1096,24 @@ function idsOf(rows: IdRow[]): number[] {
 }
 
 /**
- * True when PostgreSQL compares text in byte (code point) order here: the database collation is
- * C, POSIX or C.UTF-8 and the column has no collation of its own. Only asked on PostgreSQL.
+ * True when PostgreSQL compares text in byte (code point) order here: the column has no collation
+ * of its own and the database's default is libc's C, POSIX or C.UTF-8, or the builtin provider's
+ * C or C.UTF-8 (PostgreSQL 17+). An ICU default is never taken as byte order: its `datcollate`
+ * still names a libc locale (often C.UTF-8) that the server does not compare with. Anything not
+ * known to be byte order answers false: the range reads then say `COLLATE "C"`, slower, still
+ * right. Only asked on PostgreSQL.
  */
 async function byteOrderCollation(runner: QueryRunner, postgres: PostgresStatements | undefined): Promise<boolean> {
   if (!postgres) return false;
   const [row] = await runner.rows(postgres.collations());
   if (!row || row.collation !== null) return false;
-  return ['C', 'POSIX', 'C.UTF-8', 'C.utf8'].includes(row.database);
+  if (row.provider === 'c') return BYTE_ORDER_LIBC.includes(row.database);
+  if (row.provider === 'b') return row.locale === 'C' || row.locale === 'C.UTF-8';
+  return false;
 }
+
+/** libc collations that compare text by its bytes (UTF-8 bytes are in code point order). */
+const BYTE_ORDER_LIBC = ['C', 'POSIX', 'C.UTF-8', 'C.utf8'];
 
 /** The per-call query builders; their module loads Kysely, so it is loaded on first use. */
 const perCallQueries = once(() => import('./queries.js'));

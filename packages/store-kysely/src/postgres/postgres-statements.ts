@@ -24,8 +24,20 @@ export interface PostgresStatements {
   nextId(): CompiledQuery<{ id: number | string }>;
   /** The text naming the checkpoints table, as `pg_get_serial_sequence` takes it. */
   sequenceOf(): string;
-  /** The collation of `source_ref` (null when it has none of its own) and the database's. */
-  collations(): CompiledQuery<{ collation: string | null; database: string }>;
+  /**
+   * The collation of `source_ref` (null when it has none of its own) and the database's default:
+   * its libc collation (`datcollate`), its locale provider (`c` libc, `i` ICU, `b` builtin) and
+   * the provider's locale (null for libc).
+   */
+  collations(): CompiledQuery<DatabaseCollation>;
+}
+
+/** What {@link PostgresStatements.collations} answers. */
+export interface DatabaseCollation {
+  collation: string | null;
+  database: string;
+  provider: string;
+  locale: string | null;
 }
 
 /** Builds the statements for the tables in `schema`. */
@@ -38,10 +50,15 @@ export function postgresStatements(db: Kysely<any>, schema: string): PostgresSta
   const lockIds = sql`lock table ${sql.id(schema, 'checkpoints')} in share row exclusive mode`.compile(db);
   const table = `${quoteIdent(schema)}.checkpoints`;
   const nextId = sql<{ id: number | string }>`select nextval(pg_get_serial_sequence(${table}, 'id')) as id`.compile(db);
-  const collations = sql<{ collation: string | null; database: string }>`
+  // Read through to_jsonb so one statement fits every server: datlocprovider is new in 15,
+  // daticulocale (15, 16) became datlocale (17). Before 15 the provider is always libc.
+  const collations = sql<DatabaseCollation>`
     select (select collation_name from information_schema.columns
              where table_schema = ${schema} and table_name = 'checkpoints' and column_name = 'source_ref') as collation,
-           (select datcollate from pg_database where datname = current_database()) as database`.compile(db);
+           d.datcollate as database,
+           coalesce(to_jsonb(d) ->> 'datlocprovider', 'c') as provider,
+           coalesce(to_jsonb(d) ->> 'datlocale', to_jsonb(d) ->> 'daticulocale') as locale
+      from pg_database d where d.datname = current_database()`.compile(db);
   return {
     lockSession: (namespace, sessionId) =>
       lock.withValues({ key: JSON.stringify(['session-checkpoint:retention', schema, namespace, sessionId]) }),
