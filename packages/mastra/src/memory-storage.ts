@@ -771,16 +771,19 @@ export class CheckpointMemoryStorage extends MemoryStorage {
     const thread: StorageThreadType = {
       id: newThreadId,
       resourceId: resourceId || source.thread.resourceId,
-      title: title || (source.thread.title ? `Clone of ${source.thread.title}` : undefined),
+      // As @mastra/libsql and @mastra/pg: an untitled thread's copy is titled '' (Mastra's in-memory store leaves it out).
+      title: title || (source.thread.title ? `Clone of ${source.thread.title}` : ''),
       metadata: { ...metadata, clone: { sourceThreadId, clonedAt: now, ...(lastMessageId ? { lastMessageId } : {}) } },
       createdAt: now,
       updatedAt: now,
     } as StorageThreadType;
     const messageIdMap: Record<string, string> = {};
+    // As @mastra/libsql and @mastra/pg: every copy belongs to the new thread's resource, whatever
+    // its source message's was (Mastra's in-memory store keeps each message's own).
     const copies = messages.map((m) => {
       const id = randomUUID();
       messageIdMap[m.id] = id;
-      return { ...m, id, threadId: newThreadId, resourceId: resourceId || m.resourceId };
+      return { ...m, id, threadId: newThreadId, resourceId: thread.resourceId };
     });
     this.#changes?.delete(newThreadId);
     await inTransaction(this.store, async (tx) => {
