@@ -1,9 +1,7 @@
-import { CheckpointStore, Keyring, MAX_CHECKPOINT_ID, MemoryAdapter, type Checkpoint, type CheckpointStoreOptions, type CreateCheckpointInput } from '@session-checkpoint/core';
+import { CheckpointStore, Keyring, MAX_CHECKPOINT_ID, MemoryAdapter, type Checkpoint, type CreateCheckpointInput } from '@session-checkpoint/core';
 import fc from 'fast-check';
-import { afterAll, describe, expect, it } from 'vitest';
-import { openPostgresStore, openSqliteStore } from './index.js';
-import { dropSchema, PG_URL, testPool, uniqueSchema } from './test-support/postgres.js';
-import { tempDir } from './test-support/temp-dir.js';
+import { describe, expect, it } from 'vitest';
+import { storeTargets, type StoreTarget } from './test-support/store-targets.js';
 
 /*
  * A generated differential test of `createMany` (one multi-row insert instead of a create per
@@ -50,35 +48,17 @@ const toCreate = (i: Input): CreateCheckpointInput => ({
   createdAt: `2026-12-06T10:00:${String(i.second).padStart(2, '0')}Z`,
 });
 
-const dir = tempDir('sc-create-many-');
-const pool = PG_URL ? testPool(1) : undefined;
-const schemas: string[] = [];
-afterAll(async () => {
-  if (pool) {
-    for (const schema of schemas) await dropSchema(pool, schema);
-    await pool.end();
-  }
-  dir.remove();
-});
-
 const keys = Keyring.generate();
-let files = 0;
 const limits = { maxPayloadBytes: 300 };
+const [sqlite, postgres] = storeTargets('many', { store: { limits } }) as [StoreTarget, StoreTarget];
+const [sealedSqlite] = storeTargets('many-sealed', { store: { limits, keys } }) as [StoreTarget];
+// The concurrent writer's test: a PostgreSQL schema of its own, three connections.
+const [, racePostgres] = storeTargets('many-race', { poolSize: 3 }) as [StoreTarget, StoreTarget];
 const targets: { name: string; available: boolean; sealed: boolean; pg: boolean; open: () => Promise<CheckpointStore> }[] = [
   { name: 'memory', available: true, sealed: false, pg: false, open: async () => new CheckpointStore(new MemoryAdapter(), { limits }) },
-  { name: 'sqlite', available: true, sealed: false, pg: false, open: () => openSqliteStore(dir.file(`m-${files++}.sqlite`), { limits }) },
-  {
-    name: 'postgres',
-    available: PG_URL !== undefined,
-    sealed: false,
-    pg: true,
-    open: () => {
-      const schema = uniqueSchema('sc_many');
-      schemas.push(schema);
-      return openPostgresStore(PG_URL ?? '', { schema, poolSize: 1, limits });
-    },
-  },
-  { name: 'sealed sqlite', available: true, sealed: true, pg: false, open: () => openSqliteStore(dir.file(`m-${files++}.sqlite`), { limits, keys } as CheckpointStoreOptions) },
+  { ...sqlite, sealed: false },
+  { ...postgres, sealed: false },
+  { ...sealedSqlite, name: 'sealed sqlite', sealed: true },
 ];
 
 /** Every row of the store, verified, by id. */
@@ -174,10 +154,8 @@ describe.each(targets)('createMany on $name', (target) => {
 });
 
 describe('createMany on PostgreSQL beside a concurrent writer', () => {
-  it.skipIf(PG_URL === undefined)('reports a ref that a concurrent transaction took after the batch checked it, and keeps nothing of the batch', async () => {
-    const schema = uniqueSchema('sc_many_race');
-    schemas.push(schema);
-    const store = await openPostgresStore(PG_URL ?? '', { schema, poolSize: 3 });
+  it.skipIf(!racePostgres.available)('reports a ref that a concurrent transaction took after the batch checked it, and keeps nothing of the batch', async () => {
+    const store = await racePostgres.open();
     try {
       const row = (ref: string) => ({ namespace: 'app', sessionId: 's', payload: { ref }, sourceRef: ref, createdAt: '2026-12-06T10:00:00Z' });
       // A holds 'r/x' uncommitted: the batch's NOT EXISTS does not see it, its insert waits on the

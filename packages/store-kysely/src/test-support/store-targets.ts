@@ -1,4 +1,4 @@
-import type { CheckpointStore } from '@session-checkpoint/core';
+import type { CheckpointStore, CheckpointStoreOptions } from '@session-checkpoint/core';
 import { afterAll } from 'vitest';
 import { openPostgresStore, openSqliteStore } from '../index.js';
 import { dropSchema, PG_URL, testPool, uniqueSchema } from './postgres.js';
@@ -16,9 +16,9 @@ export interface StoreTarget {
 /**
  * The SQLite and PostgreSQL targets of a test file, named by `tag` (its files' prefix, its
  * schemas' label); the files and schemas it opened are removed after the file's tests.
- * `poolSize` is the PostgreSQL store's (default 1).
+ * `poolSize` is the PostgreSQL store's (default 1); `store` are both stores' options (limits, keys).
  */
-export function storeTargets(tag: string, options: { poolSize?: number } = {}): StoreTarget[] {
+export function storeTargets(tag: string, options: { poolSize?: number; store?: CheckpointStoreOptions } = {}): StoreTarget[] {
   const dir = tempDir(`sc-${tag}-`);
   const pool = PG_URL ? testPool(1) : undefined;
   const schemas: string[] = [];
@@ -31,7 +31,7 @@ export function storeTargets(tag: string, options: { poolSize?: number } = {}): 
   });
   let files = 0;
   return [
-    { name: 'sqlite', available: true, pg: false, open: () => openSqliteStore(dir.file(`${tag}-${files++}.sqlite`)) },
+    { name: 'sqlite', available: true, pg: false, open: () => openSqliteStore(dir.file(`${tag}-${files++}.sqlite`), { ...options.store }) },
     {
       name: 'postgres',
       available: PG_URL !== undefined,
@@ -39,7 +39,7 @@ export function storeTargets(tag: string, options: { poolSize?: number } = {}): 
       open: () => {
         const schema = uniqueSchema(`sc_${tag.replace(/\W/g, '_')}`);
         schemas.push(schema);
-        return openPostgresStore(PG_URL ?? '', { schema, poolSize: options.poolSize ?? 1 });
+        return openPostgresStore(PG_URL ?? '', { ...options.store, schema, poolSize: options.poolSize ?? 1 });
       },
     },
   ];
