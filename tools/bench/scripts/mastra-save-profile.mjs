@@ -2,7 +2,9 @@
 // Drives one-turn saveMessages into a thread of about 1,000 messages, for `node --cpu-prof`
 // (issue 38 item 4, decision record 0042). Usage:
 //   node --cpu-prof --cpu-prof-dir=DIR tools/bench/scripts/mastra-save-profile.mjs [ours|libsql|base] [saves=2000]
+// (SC_MASTRA_RANDOM_IDS=1 for random message ids, below)
 // `base` runs the build in SC_MASTRA_BASELINE (a copy of packages/mastra/dist inside the repository).
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -12,7 +14,11 @@ const who = process.argv[2] ?? 'ours';
 const saves = Number(process.argv[3] ?? 2000);
 const dir = mkdtempSync(join(tmpdir(), 'mastra-save-profile-'));
 const text = (i, words) => `${words} ${i}: `.padEnd(560, 'lorem ipsum dolor sit amet ');
-const message = (thread, i, role) => ({ id: `${thread}-${i}`, threadId: thread, resourceId: 'user-1', role, type: 'v2', createdAt: new Date(Date.UTC(2026, 0, 1) + i * 1000), content: { format: 2, parts: [{ type: 'text', text: text(i, role) }] } });
+// SC_MASTRA_RANDOM_IDS=1: random UUIDs as message ids (what Mastra makes), so id-keyed index
+// entries land anywhere in their index instead of after the previous save's.
+const ids = new Map();
+const idOf = (key) => (process.env.SC_MASTRA_RANDOM_IDS === '1' ? (ids.get(key) ?? ids.set(key, randomUUID()).get(key)) : key);
+const message = (thread, i, role) => ({ id: idOf(`${thread}-${i}`), threadId: thread, resourceId: 'user-1', role, type: 'v2', createdAt: new Date(Date.UTC(2026, 0, 1) + i * 1000), content: { format: 2, parts: [{ type: 'text', text: text(i, role) }] } });
 
 let memory;
 let close = () => undefined;
