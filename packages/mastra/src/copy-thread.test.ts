@@ -123,7 +123,7 @@ describe.skipIf(!RUNTIME_OK)('copyThread where the reference stores disagree (do
     }
   });
 
-  it('messages of one createdAt: a messageLimit copy keeps the last saved, in the order saved, as the in-memory store; libsql keeps the same ones', async () => {
+  it('messages of one createdAt: a messageLimit copy keeps the last saved, in the order saved, as the in-memory store; libsql keeps the same ones (observed: its SQL leaves ties open)', async () => {
     const { CheckpointMemoryStorage } = await import('./index.js');
     const tied = async (memory: MemoryStorage) => {
       await memory.saveThread({ thread: { id: 't', resourceId: 'r', title: 'T', metadata: {}, createdAt: at, updatedAt: at } });

@@ -255,8 +255,9 @@ export class CheckpointStore {
    * Two batches written at once on PostgreSQL that take some of the same source_refs in opposite
    * orders can deadlock (each waits on the other's uncommitted rows): the server aborts one, whose
    * caller gets the driver's retryable deadlock error (`40P01`) and nothing of its batch stays,
-   * as with sequential creates in two transactions. The rows are not inserted in ref order to
-   * avoid it: each row draws its id as it goes in, and ids ascend in the order of `inputs`.
+   * as with sequential creates in two transactions. Inserting the rows in ref order would avoid
+   * it; they are not sorted because each row draws its id as it goes in, and ids must ascend in
+   * the order of `inputs`.
    *
    * A sealed store creates the rows one by one with `create` in one transaction (each seal chains
    * to the row before it, which a batch would have to compute ahead): correct, not faster. Inside

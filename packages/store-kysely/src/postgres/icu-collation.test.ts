@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { CheckpointStore, MemoryAdapter, type CheckpointAdapter, type SourceRefPrefixQuery } from '@session-checkpoint/core';
 import fc from 'fast-check';
 import pg from 'pg';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPostgresStore } from '../index.js';
 import { ident, PG_URL, testPool } from '../test-support/postgres.js';
 
@@ -11,8 +11,9 @@ import { ident, PG_URL, testPool } from '../test-support/postgres.js';
  * names a libc locale (C.UTF-8 here), which the adapter once took for byte order: it then compared
  * and ordered by the ICU collation (a < B < é < z < Z) where every range read is defined in code
  * point order (B < Z < a < z < é). A generated differential test, each answer compared with the
- * memory adapter's, on a database of the test's own (dropped after). A server without ICU skips
- * the test, saying so; with SC_PG_REQUIRED=1 it fails instead.
+ * memory adapter's, on a database of the test's own (dropped after). A server built without ICU
+ * skips the test, saying so (with SC_PG_REQUIRED=1 it fails instead); before PostgreSQL 15 it
+ * skips, since no default collation can be ICU there.
  */
 
 const UNITS = ['a', 'B', 'é', 'Z', 'z', '/', 'E', '\u{1F600}'];
@@ -35,26 +36,48 @@ const caseArb = fc.record({
 
 const database = `sc_icu_${process.pid}_${randomBytes(4).toString('hex')}`;
 
-/** Creates the ICU database; why it could not, or undefined. */
-async function createIcuDatabase(): Promise<string | undefined> {
-  if (!PG_URL) return 'SC_PG_URL is not set';
+/**
+ * Why this server cannot hold an ICU database, or undefined. Only probed at import; the database
+ * itself is made in `beforeAll`, so a run that filters every test out leaves nothing behind.
+ * Before PostgreSQL 15 a default collation cannot be ICU, so there is nothing to test (a skip,
+ * also under SC_PG_REQUIRED=1).
+ */
+async function probe(): Promise<{ why: string; failsCi: boolean } | undefined> {
+  if (!PG_URL) return { why: 'SC_PG_URL is not set', failsCi: false };
   const pool = testPool(1);
   try {
-    await pool.query(`CREATE DATABASE ${ident(database)} LOCALE_PROVIDER icu ICU_LOCALE 'en-US' TEMPLATE template0`);
+    const { rows } = await pool.query<{ version: number; icu: boolean }>(
+      `select current_setting('server_version_num')::int as version, exists (select 1 from pg_collation where collprovider = 'i') as icu`,
+    );
+    if (rows[0]!.version < 150000) return { why: 'PostgreSQL before 15 has no ICU default collation', failsCi: false };
+    if (!rows[0]!.icu) return { why: 'the server was built without ICU', failsCi: true };
     return undefined;
-  } catch (err) {
-    return `the server cannot create an ICU database: ${(err as Error).message}`;
   } finally {
     await pool.end();
   }
 }
 
-const unavailable = await createIcuDatabase();
-const required = process.env.SC_PG_REQUIRED === '1' && PG_URL !== undefined;
+const probed = await probe();
+const required = process.env.SC_PG_REQUIRED === '1' && PG_URL !== undefined && probed?.failsCi === true;
+const unavailable = probed?.why;
 if (unavailable !== undefined && !required) console.warn(`ICU collation test SKIPPED: ${unavailable}`);
+let created = false;
+
+beforeAll(async () => {
+  if (unavailable !== undefined) return;
+  const pool = testPool(1);
+  try {
+    // LC_COLLATE 'C' so the libc locale the old check looked at names byte order on any server
+    // (template0's own could be en_US): the test then fails on that check wherever it runs.
+    await pool.query(`CREATE DATABASE ${ident(database)} LOCALE_PROVIDER icu ICU_LOCALE 'en-US' LC_COLLATE 'C' LC_CTYPE 'C' TEMPLATE template0`);
+    created = true;
+  } finally {
+    await pool.end();
+  }
+});
 
 afterAll(async () => {
-  if (unavailable !== undefined) return;
+  if (!created) return;
   const pool = testPool(1);
   try {
     await pool.query(`DROP DATABASE IF EXISTS ${ident(database)} WITH (FORCE)`);
@@ -75,8 +98,8 @@ describe.skipIf(unavailable !== undefined && !required)('sourceRef ranges on an 
     if (unavailable !== undefined) throw new Error(`SC_PG_REQUIRED=1 but ${unavailable}`);
     const pool = new pg.Pool({ connectionString: icuUrl(), max: 1 });
     try {
-      const { rows } = await pool.query<{ provider: string }>('select datlocprovider as provider from pg_database where datname = current_database()');
-      expect(rows).toEqual([{ provider: 'i' }]);
+      const { rows } = await pool.query<{ provider: string; collate: string }>('select datlocprovider as provider, datcollate as collate from pg_database where datname = current_database()');
+      expect(rows).toEqual([{ provider: 'i', collate: 'C' }]);
       const ordered = await pool.query<{ x: string }>(`select x from (values ('B'), ('a'), ('é')) as v(x) order by x`);
       expect(ordered.rows.map((r) => r.x)).toEqual(['a', 'B', 'é']);
     } finally {
