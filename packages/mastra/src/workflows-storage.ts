@@ -191,7 +191,10 @@ export class CheckpointWorkflowsStorage extends WorkflowsStorage {
     const seq = known.seq + 1;
     const row = this.#snapshotRow(workflowName, runId, seq, updatedAt, value);
     if (row === undefined) return false;
-    const inserted = await this.store.insertPreparedIfPresent(row, { present: [{ sourceRef: runRef(workflowName, runId), payloadSha256: known.recordSha256 }, { sourceRef: snapshotRef(workflowName, runId, known.seq) }] });
+    // Not kept in the store's verified-text memo: a snapshot is read back only while it is the
+    // newest (a load, a resume), and the next persist supersedes it; keeping each 4 KB text cost
+    // the garbage collector more than the hash a load saves (decision record 0052).
+    const inserted = await this.store.insertPreparedIfPresent(row, { present: [{ sourceRef: runRef(workflowName, runId), payloadSha256: known.recordSha256 }, { sourceRef: snapshotRef(workflowName, runId, known.seq) }] }, { keepText: false });
     if (inserted === undefined) {
       memo.delete(key);
       return false;

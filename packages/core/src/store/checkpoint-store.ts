@@ -361,6 +361,13 @@ export class CheckpointStore {
    * (a required row missing or different, the sourceRef taken, the id limit reached): take the
    * path that tells these apart, a transaction that checks and inserts.
    *
+   * `options.keepText: false` leaves the row's text out of the store's verified-text memo, which
+   * otherwise keeps what this store writes because a writer reads its rows back (decision record
+   * 0040): for a writer whose rows are seldom read again, each superseded by the next (a
+   * workflow's snapshots), keeping them only costs the garbage collector, each text outliving the
+   * young generation (decision record 0052). The row is then verified in full on its first reads,
+   * as any row this process did not write.
+   *
    * @throws CheckpointError when the adapter does not declare `capabilities.conditionalInserts`.
    * @example
    * ```ts
@@ -368,7 +375,7 @@ export class CheckpointStore {
    * if (row === undefined) await store.transaction(async (tx) => { ... });
    * ```
    */
-  async insertPreparedIfPresent(prepared: PreparedCheckpoint, precondition: InsertPrecondition): Promise<Checkpoint | undefined> {
+  async insertPreparedIfPresent(prepared: PreparedCheckpoint, precondition: InsertPrecondition, options: { keepText?: boolean } = {}): Promise<Checkpoint | undefined> {
     if (this.#seal !== undefined) return this.#sealedInsertIfPresent(prepared, precondition);
     const adapter = this.adapter;
     if (adapter.capabilities.conditionalInserts !== true || !adapter.insertIfPresent) {
@@ -377,7 +384,7 @@ export class CheckpointStore {
     const row = rowOf(prepared);
     const id = await adapter.insertIfPresent(row, precondition);
     if (id === undefined) return undefined;
-    this.#written(prepared);
+    if (options.keepText !== false) this.#written(prepared);
     return toCheckpoint({ ...row, id });
   }
 
