@@ -146,14 +146,14 @@ export class CheckpointWorkflowsStorage extends WorkflowsStorage {
     const newest = await refAt(tx, this.namespace, snapshotPrefix(run.workflowName, run.runId), 0, true);
     const seq = newest === undefined ? 1 : seqOf(newest) + 1;
     const sessionId = sessionOf(run.runId);
-    await putValue(tx, { namespace: this.namespace, sessionId, kind: KINDS.snapshot, name: `snapshot ${seq}`, ref: snapshotRef(run.workflowName, run.runId, seq), fields: { workflowName: run.workflowName, runId: run.runId, seq, updatedAt }, value: snapshot });
+    const { payloadSha256: snapshotSha256 } = await putValue(tx, { namespace: this.namespace, sessionId, kind: KINDS.snapshot, name: `snapshot ${seq}`, ref: snapshotRef(run.workflowName, run.runId, seq), fields: { workflowName: run.workflowName, runId: run.runId, seq, updatedAt }, value: snapshot });
     const record = recordOf(run, snapshot);
     // Field by field: the stored record comes back with its keys sorted (canonical JSON), so its
     // JSON.stringify never equals the new record's, and every persist rewrote the record.
-    if (previous && sameRun(previous.run, record)) return { run: previous.run, recordSha256: previous.row.payloadSha256, seq };
+    if (previous && sameRun(previous.run, record)) return { run: previous.run, recordSha256: previous.row.payloadSha256, seq, snapshotSha256 };
     if (previous) await deleteValueRows(tx, this.namespace, [previous.row]);
     const written = await tx.create({ namespace: this.namespace, sessionId, kind: KINDS.run, name: run.workflowName.slice(0, 200) || 'run', payload: record as unknown as object, sourceRef: runRef(run.workflowName, run.runId) });
-    return { run: record, recordSha256: written.payloadSha256, seq };
+    return { run: record, recordSha256: written.payloadSha256, seq, snapshotSha256 };
   }
 
   /**
@@ -197,15 +197,15 @@ export class CheckpointWorkflowsStorage extends WorkflowsStorage {
    */
   async #insertRemembered(key: string, workflowName: string, runId: string, { row, known }: { row: PreparedCheckpoint; known: RememberedRun }): Promise<boolean> {
     const memo = this.#memo as Remembered<RememberedRun>;
-    // Not kept in the store's verified-text memo: a snapshot is read back only while it is the
-    // newest (a load, a resume), and the next persist supersedes it; keeping each 4 KB text cost
-    // the garbage collector more than the hash a load saves (decision record 0052).
-    const inserted = await this.store.insertPreparedIfPresent(row, { present: [{ sourceRef: runRef(workflowName, runId), payloadSha256: known.recordSha256 }, { sourceRef: snapshotRef(workflowName, runId, known.seq) }] }, { keepText: false });
+    // The superseded snapshot's text leaves the store's verified-text memo: a snapshot is read
+    // back while it is the newest (a load, a resume), and kept texts of the older ones cost the
+    // garbage collector (decision record 0052).
+    const inserted = await this.store.insertPreparedIfPresent(row, { present: [{ sourceRef: runRef(workflowName, runId), payloadSha256: known.recordSha256 }, { sourceRef: snapshotRef(workflowName, runId, known.seq) }] }, { forgetText: known.snapshotSha256 });
     if (inserted === undefined) {
       memo.delete(key);
       return false;
     }
-    memo.set(key, { run: known.run, recordSha256: known.recordSha256, seq: known.seq + 1 });
+    memo.set(key, { run: known.run, recordSha256: known.recordSha256, seq: known.seq + 1, snapshotSha256: row.payloadSha256 });
     return true;
   }
 
