@@ -13,8 +13,10 @@
  *   (13 parameters, the text `store-kysely` sends) by the callback form, unnamed and named;
  *   `@mastra/pg`'s upsert (8 parameters, 4 of them `Date`s pg turns into text) by `pool.query`,
  *   as `@mastra/pg` sends it, and by the callback form on one client;
- * - the store's `insertPreparedIfPresent` (the facade, `store-kysely`, pg) on a prepared row,
- *   on a store opened as usual and one opened with `preparedStatements: true`;
+ * - the conditional insert by a pg `Pool` of one client (`pool.query`, as `@mastra/pg` sends);
+ *   the adapter's `insertIfPresent` (`store-kysely`, the store's pool, pg) on a prepared row; the
+ *   store's `insertPreparedIfPresent` (the facade too), on a store opened as usual and one
+ *   opened with `preparedStatements: true`;
  * - the whole calls: ours (`CheckpointWorkflowsStorage`, both stores) and `@mastra/pg`'s.
  *
  * After `npm run build`, on Node 22.13+:
@@ -132,6 +134,10 @@ const prepared = (store, prefix) => (i) => {
 const recordSha = async (store) => (await store.findBySourceRef('mastra', 'w/bench/run-0')).payloadSha256;
 const shaOurs = await recordSha(ours);
 const shaNamed = await recordSha(named);
+add('pg: conditional insert, pool.query (a pg Pool of one)', (p) => upsertPool.query(conditionalFloorSql, p), (i) => conditionalParams(i, 'c3'));
+// The adapter alone (store-kysely, the store's pool, pg), on rows the facade prepared.
+const rowOfPrepared = (row) => ({ namespace: row.namespace, sessionId: row.sessionId, kind: row.kind, name: row.name, payloadJson: row.payloadJson, payloadSha256: row.payloadSha256, createdAt: row.createdAt, sourceRef: row.sourceRef });
+add('adapter: insertIfPresent (store-kysely, the store\'s pool, pg)', (row) => ours.adapter.insertIfPresent(row, { present: [{ sourceRef: 'w/bench/run-0', payloadSha256: shaOurs }] }), (i) => rowOfPrepared(prepared(ours, 'a1')(i)));
 add('store: insertPreparedIfPresent (facade, store-kysely, pg)', (row) => ours.insertPreparedIfPresent(row, { present: [{ sourceRef: 'w/bench/run-0', payloadSha256: shaOurs }] }), prepared(ours, 'i1'));
 add('store: insertPreparedIfPresent, preparedStatements', (row) => named.insertPreparedIfPresent(row, { present: [{ sourceRef: 'w/bench/run-0', payloadSha256: shaNamed }] }), prepared(named, 'i2'));
 add('whole: ours persistWorkflowSnapshot', (i) => persistWith(oursW)(i), (i) => i);
