@@ -1,7 +1,7 @@
 import { canonicalize } from '@session-checkpoint/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { jsonOf, plainJsonCopy, recordJson } from './value-writer.js';
+import { isPlainJson, jsonOf, plainJsonCopy, recordJson } from './value-writer.js';
 
 /*
  * The differential test of `recordJson`, the message save's JSON without the round trip: for
@@ -113,5 +113,47 @@ describe('recordJson', () => {
     (content.parts[0] as Record<string, unknown>).extra = undefined;
     content.parts.push({ type: 'text', text: 'more' });
     expect(out.content).toStrictEqual({ format: 2, parts: [{ type: 'text', text: 'hi' }] });
+  });
+});
+
+/*
+ * The differential test of `isPlainJson`, the persist's check that a snapshot is its own JSON (no
+ * copy, canonicalised as it is; decision record 0052): for generated values and records (the
+ * exotic ones above at any depth, and at the top level), it must be true exactly when
+ * `plainJsonCopy` copies, and then the value's canonical text must be the round trip's and the
+ * round trip deeply equal to the value.
+ */
+describe('isPlainJson', () => {
+  const top = fc.constantFrom('none', 'hiddenToJSON', 'toJSON', 'nullProto', 'class', 'getter', 'date', 'protoToJSON', 'protoKey');
+  const exoticTop = fc.tuple(fc.oneof(record, tree), top, fc.string()).map(([r, how, s]) => {
+    if (typeof r !== 'object' || r === null || Array.isArray(r)) return r;
+    let value: Record<string, unknown> = { ...(r as Record<string, unknown>) };
+    if (how === 'hiddenToJSON') Object.defineProperty(value, 'toJSON', { value: () => s, enumerable: false });
+    if (how === 'toJSON') value.toJSON = () => s;
+    if (how === 'nullProto') value = Object.assign(Object.create(null) as Record<string, unknown>, value);
+    if (how === 'class') value = Object.assign(new Point(1), value) as unknown as Record<string, unknown>;
+    if (how === 'getter') Object.defineProperty(value, 'got', { get: () => s, enumerable: true });
+    if (how === 'date') value.at = new Date(0);
+    if (how === 'protoToJSON') value = Object.assign(Object.create({ toJSON: () => s }) as Record<string, unknown>, value);
+    if (how === 'protoKey') Object.defineProperty(value, '__proto__', { value: s, enumerable: true });
+    return value;
+  });
+
+  it('is true exactly when plainJsonCopy copies, and then the value is its own JSON', () => {
+    let plain = 0;
+    fc.assert(
+      fc.property(exoticTop, (value) => {
+        const answer = isPlainJson(value);
+        expect(answer).toBe(plainJsonCopy(value) !== undefined);
+        if (!answer) return;
+        plain++;
+        const json = jsonOf(value, 'v');
+        expect(json).toStrictEqual(value);
+        expect(outcome(() => value)).toStrictEqual(outcome(() => json));
+      }),
+      { numRuns: 3000 },
+    );
+    // The check must have said yes for a share of them, or it proved nothing.
+    expect(plain).toBeGreaterThan(300);
   });
 });

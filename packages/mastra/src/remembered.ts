@@ -25,6 +25,12 @@ export interface RememberedRun {
   recordSha256: string;
   /** The newest snapshot's number. */
   seq: number;
+  /**
+   * The SHA-256 of the newest snapshot's row as this object wrote it: the text the store's
+   * verified-text memo keeps for it, dropped when the next persist supersedes it. Never checked
+   * against the store (the conditional insert checks the snapshot's ref).
+   */
+  snapshotSha256: string;
 }
 
 /** Keys remembered per domain object by default: enough for the threads or runs one process serves at a time. */

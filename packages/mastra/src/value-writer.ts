@@ -35,6 +35,20 @@ const PLAIN_DEPTH = 32;
  * the round trip.
  */
 export function plainJsonCopy(value: unknown, depth = 0): unknown {
+  return plainJson(value, depth, true);
+}
+
+/**
+ * True when `value` is plain JSON by {@link plainJsonCopy}'s rules (the same walk, without the
+ * copy): its JSON round trip would give an equal value, so a caller that canonicalises it at once,
+ * before anyone can change it, needs no copy of it (a persist's snapshot, decision record 0052).
+ */
+export function isPlainJson(value: unknown): boolean {
+  return plainJson(value, 0, false) !== undefined;
+}
+
+/** {@link plainJsonCopy} (`copy`), or the check alone: `value` itself when plain, else `undefined`. */
+function plainJson(value: unknown, depth: number, copy: boolean): unknown {
   switch (typeof value) {
     case 'string':
     case 'boolean':
@@ -47,28 +61,28 @@ export function plainJsonCopy(value: unknown, depth = 0): unknown {
       if (depth >= PLAIN_DEPTH || 'toJSON' in value) return undefined;
       if (Array.isArray(value)) {
         if (Object.getPrototypeOf(value) !== Array.prototype) return undefined;
-        const out: unknown[] = new Array(value.length);
+        const out: unknown[] | undefined = copy ? new Array(value.length) : undefined;
         for (let i = 0; i < value.length; i++) {
           if (!Object.hasOwn(value, i)) return undefined;
-          const item = plainJsonCopy(value[i], depth + 1);
+          const item = plainJson(value[i], depth + 1, copy);
           if (item === undefined) return undefined;
-          out[i] = item;
+          if (out !== undefined) out[i] = item;
         }
-        return out;
+        return out ?? value;
       }
       // A null-prototype object would come back from the round trip with Object.prototype.
       if (Object.getPrototypeOf(value) !== Object.prototype) return undefined;
-      const out: Record<string, unknown> = {};
+      const out: Record<string, unknown> | undefined = copy ? {} : undefined;
       for (const key of Object.getOwnPropertyNames(value)) {
         const d = Object.getOwnPropertyDescriptor(value, key) as PropertyDescriptor;
         if (!d.enumerable) continue;
         // An own "__proto__" key would set the copy's prototype instead of a member.
         if (!('value' in d) || key === '__proto__') return undefined;
-        const member = plainJsonCopy(d.value, depth + 1);
+        const member = plainJson(d.value, depth + 1, copy);
         if (member === undefined) return undefined;
-        out[key] = member;
+        if (out !== undefined) out[key] = member;
       }
-      return out;
+      return out ?? value;
     }
     default:
       return undefined;

@@ -37,4 +37,34 @@ describe.skipIf(!RUNTIME_OK).each(list)('persistWorkflowSnapshot rows on $name',
       await store.close();
     }
   });
+  it.skipIf(!backend.available)('keeps each snapshot as it was at the call, when the caller changes its object during the await', async () => {
+    // The persist of a plain snapshot for a remembered run canonicalises the caller's object
+    // without a copy (decision record 0052): before it awaits, and, when the conditional insert is
+    // refused, from the row's text. Both paths: the second writer's persist makes the first
+    // writer's next one refused.
+    const { CheckpointWorkflowsStorage } = await import('./index.js');
+    const store = await backend.open(backend.target());
+    try {
+      const one = new CheckpointWorkflowsStorage(store);
+      const other = new CheckpointWorkflowsStorage(store);
+      const persist = async (workflows: InstanceType<typeof CheckpointWorkflowsStorage>, step: number): Promise<void> => {
+        const snapshot = { runId: 'r1', status: 'running', context: { step, list: [step] } };
+        const done = workflows.persistWorkflowSnapshot({ workflowName: 'wf', runId: 'r1', snapshot: snapshot as never });
+        snapshot.context.step = -1;
+        snapshot.context.list.push(-1);
+        (snapshot as Record<string, unknown>).status = 'failed';
+        await done;
+        expect(await workflows.loadWorkflowSnapshot({ workflowName: 'wf', runId: 'r1' })).toEqual({ runId: 'r1', status: 'running', context: { step, list: [step] } });
+      };
+      await persist(one, 1); // a new run: the transaction
+      await persist(one, 2); // remembered: the conditional insert
+      await persist(other, 3); // another writer moves the run on
+      await persist(one, 4); // remembered, refused: the transaction with the row's text
+      await persist(one, 5);
+      const snapshots = (await store.list({ namespace: 'mastra', limit: 1000 })).filter((r) => r.kind === KINDS.snapshot);
+      expect(snapshots.map((r) => (r.payload as { value: { context: { step: number } } }).value.context.step).sort()).toEqual([1, 2, 3, 4, 5]);
+    } finally {
+      await store.close();
+    }
+  });
 });

@@ -18,7 +18,7 @@ import { rawRange } from '@session-checkpoint/core/toolkit';
 import type { StoredRun } from './rows/workflow-types.js';
 import { valuesOf } from './rows/values.js';
 import { domainStore, inTransaction, refAt, rowsByPrefix } from './store-rows.js';
-import { deleteValueRows, jsonOf, putValue, recordJson } from './value-writer.js';
+import { deleteValueRows, isPlainJson, jsonOf, putValue, recordJson } from './value-writer.js';
 import { Remembered, type RememberedRun } from './remembered.js';
 
 /** Options of {@link CheckpointWorkflowsStorage}. */
@@ -146,14 +146,14 @@ export class CheckpointWorkflowsStorage extends WorkflowsStorage {
     const newest = await refAt(tx, this.namespace, snapshotPrefix(run.workflowName, run.runId), 0, true);
     const seq = newest === undefined ? 1 : seqOf(newest) + 1;
     const sessionId = sessionOf(run.runId);
-    await putValue(tx, { namespace: this.namespace, sessionId, kind: KINDS.snapshot, name: `snapshot ${seq}`, ref: snapshotRef(run.workflowName, run.runId, seq), fields: { workflowName: run.workflowName, runId: run.runId, seq, updatedAt }, value: snapshot });
+    const { payloadSha256: snapshotSha256 } = await putValue(tx, { namespace: this.namespace, sessionId, kind: KINDS.snapshot, name: `snapshot ${seq}`, ref: snapshotRef(run.workflowName, run.runId, seq), fields: { workflowName: run.workflowName, runId: run.runId, seq, updatedAt }, value: snapshot });
     const record = recordOf(run, snapshot);
     // Field by field: the stored record comes back with its keys sorted (canonical JSON), so its
     // JSON.stringify never equals the new record's, and every persist rewrote the record.
-    if (previous && sameRun(previous.run, record)) return { run: previous.run, recordSha256: previous.row.payloadSha256, seq };
+    if (previous && sameRun(previous.run, record)) return { run: previous.run, recordSha256: previous.row.payloadSha256, seq, snapshotSha256 };
     if (previous) await deleteValueRows(tx, this.namespace, [previous.row]);
     const written = await tx.create({ namespace: this.namespace, sessionId, kind: KINDS.run, name: run.workflowName.slice(0, 200) || 'run', payload: record as unknown as object, sourceRef: runRef(run.workflowName, run.runId) });
-    return { run: record, recordSha256: written.payloadSha256, seq };
+    return { run: record, recordSha256: written.payloadSha256, seq, snapshotSha256 };
   }
 
   /**
@@ -173,30 +173,39 @@ export class CheckpointWorkflowsStorage extends WorkflowsStorage {
   }
 
   /**
-   * The next snapshot of a run this object remembers, as one conditional insert outside any
-   * transaction: the row goes in only while the store still holds the remembered run record (its
-   * SHA-256) and the remembered newest snapshot, and the snapshot's number is still free (the
-   * unique source ref). Snapshots are numbered densely from 1 by every writer, so the remembered
-   * one present and the next one free means it is the newest. `false` when the run is not
-   * remembered, its record would change, the value needs part rows, or the store refused the
-   * insert (another writer moved the run on): the caller then takes the reading transaction.
+   * The next snapshot of a run this object remembers, prepared now (canonical JSON, SHA-256) for
+   * {@link #insertRemembered}; `undefined` when the run is not remembered, its record would change,
+   * or the value needs part rows: the caller then takes the reading transaction.
    */
-  async #persistRemembered(key: string, workflowName: string, runId: string, resourceId: string | undefined, value: unknown, updatedAt: string): Promise<boolean> {
-    const memo = this.#memo;
-    const known = memo?.get(key);
-    if (memo === undefined || known === undefined) return false;
+  #rememberedRow(key: string, workflowName: string, runId: string, resourceId: string | undefined, value: unknown, updatedAt: string): { row: PreparedCheckpoint; known: RememberedRun } | undefined {
+    const known = this.#memo?.get(key);
+    if (known === undefined) return undefined;
     const owner = resourceId ?? known.run.resourceId;
     const record = recordOf({ workflowName, runId, createdAt: known.run.createdAt, ...(owner === undefined ? {} : { resourceId: owner }) }, value);
-    if (!sameRun(known.run, record)) return false;
-    const seq = known.seq + 1;
-    const row = this.#snapshotRow(workflowName, runId, seq, updatedAt, value);
-    if (row === undefined) return false;
-    const inserted = await this.store.insertPreparedIfPresent(row, { present: [{ sourceRef: runRef(workflowName, runId), payloadSha256: known.recordSha256 }, { sourceRef: snapshotRef(workflowName, runId, known.seq) }] });
+    if (!sameRun(known.run, record)) return undefined;
+    const row = this.#snapshotRow(workflowName, runId, known.seq + 1, updatedAt, value);
+    return row === undefined ? undefined : { row, known };
+  }
+
+  /**
+   * Inserts a row of {@link #rememberedRow} as one conditional insert outside any transaction: it
+   * goes in only while the store still holds the remembered run record (its SHA-256) and the
+   * remembered newest snapshot, and the snapshot's number is still free (the unique source ref).
+   * Snapshots are numbered densely from 1 by every writer, so the remembered one present and the
+   * next one free means it is the newest. `false` when the store refused it (another writer moved
+   * the run on): the run is forgotten and the caller takes the reading transaction.
+   */
+  async #insertRemembered(key: string, workflowName: string, runId: string, { row, known }: { row: PreparedCheckpoint; known: RememberedRun }): Promise<boolean> {
+    const memo = this.#memo as Remembered<RememberedRun>;
+    // The superseded snapshot's text leaves the store's verified-text memo: a snapshot is read
+    // back while it is the newest (a load, a resume), and kept texts of the older ones cost the
+    // garbage collector (decision record 0052).
+    const inserted = await this.store.insertPreparedIfPresent(row, { present: [{ sourceRef: runRef(workflowName, runId), payloadSha256: known.recordSha256 }, { sourceRef: snapshotRef(workflowName, runId, known.seq) }] }, { forgetText: known.snapshotSha256 });
     if (inserted === undefined) {
       memo.delete(key);
       return false;
     }
-    memo.set(key, { run: known.run, recordSha256: known.recordSha256, seq });
+    memo.set(key, { run: known.run, recordSha256: known.recordSha256, seq: known.seq + 1, snapshotSha256: row.payloadSha256 });
     return true;
   }
 
@@ -204,8 +213,22 @@ export class CheckpointWorkflowsStorage extends WorkflowsStorage {
     const key = Remembered.runKey(workflowName, runId);
     const stamp = updatedAt?.toISOString() ?? new Date().toISOString();
     // JSON first (a Date becomes its text, an undefined member goes), as @mastra/libsql stores it.
-    const value = snapshotJson(snapshot, runId);
-    if (await this.#persistRemembered(key, workflowName, runId, resourceId, value, stamp)) return;
+    // A snapshot that is plain JSON already is its own JSON: for a run this object remembers it is
+    // canonicalised as it is, before anything awaits (so before the caller can change it), and
+    // not copied (decision record 0052); see isPlainJson.
+    const plain = this.#memo !== undefined && isPlainJson(snapshot);
+    const json = plain ? snapshot : snapshotJson(snapshot, runId);
+    const remembered = this.#rememberedRow(key, workflowName, runId, resourceId, json, stamp);
+    let value: unknown;
+    if (remembered === undefined) {
+      // The transaction awaits before it writes: a copy of the caller's snapshot as it is now.
+      value = plain ? snapshotJson(snapshot, runId) : json;
+    } else {
+      if (await this.#insertRemembered(key, workflowName, runId, remembered)) return;
+      // Refused: the snapshot as it was at the call, from the row's canonical text (the caller's
+      // object may have changed during the await).
+      value = (JSON.parse(remembered.row.payloadJson) as { value: unknown }).value;
+    }
     const after = await inTransaction(this.store, async (tx) => {
       const previous = await this.#run(tx, workflowName, runId);
       const now = new Date().toISOString();

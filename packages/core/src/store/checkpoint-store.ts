@@ -363,6 +363,15 @@ export class CheckpointStore {
    * (a required row missing or different, the sourceRef taken, the id limit reached): take the
    * path that tells these apart, a transaction that checks and inserts.
    *
+   * `options.forgetText`: the SHA-256 of a payload this writer will not read back, typically the
+   * row this one supersedes (a workflow's previous snapshot). The store's verified-text memo keeps
+   * the text of every row it writes, because a writer reads its rows back (decision record 0040);
+   * for a writer whose rows are each superseded by the next, the superseded texts would stay until
+   * the memo's budget pushed them out, each outliving the young generation at the garbage
+   * collector's cost (decision record 0052). The text under that SHA-256 leaves the memo once the
+   * row is inserted; if it is read after all, it is verified in full, as any row this process did
+   * not write.
+   *
    * @throws CheckpointError when the adapter does not declare `capabilities.conditionalInserts`.
    * @example
    * ```ts
@@ -370,7 +379,7 @@ export class CheckpointStore {
    * if (row === undefined) await store.transaction(async (tx) => { ... });
    * ```
    */
-  async insertPreparedIfPresent(prepared: PreparedCheckpoint, precondition: InsertPrecondition): Promise<Checkpoint | undefined> {
+  async insertPreparedIfPresent(prepared: PreparedCheckpoint, precondition: InsertPrecondition, options: { forgetText?: string } = {}): Promise<Checkpoint | undefined> {
     if (this.#seal !== undefined) return this.#sealedInsertIfPresent(prepared, precondition);
     const adapter = this.adapter;
     if (adapter.capabilities.conditionalInserts !== true || !adapter.insertIfPresent) {
@@ -380,6 +389,7 @@ export class CheckpointStore {
     const id = await adapter.insertIfPresent(row, precondition);
     if (id === undefined) return undefined;
     this.#written(prepared);
+    if (options.forgetText !== undefined) this.#verified?.forget(options.forgetText);
     return toCheckpoint({ ...row, id });
   }
 

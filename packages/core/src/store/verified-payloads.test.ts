@@ -87,6 +87,24 @@ describe('VerifiedPayloads.written', () => {
   });
 });
 
+describe('VerifiedPayloads.forget', () => {
+  it('drops a kept text and a hash seen once, and nothing else', () => {
+    const memo = new VerifiedPayloads(100);
+    memo.written('h1', '{"a":1}');
+    memo.written('h2', '{"b":2}');
+    memo.remember('h3', '{"c":3}');
+    memo.forget('h1');
+    memo.forget('h3');
+    memo.forget('absent');
+    expect(memo.knows('h1', '{"a":1}')).toBe(false);
+    expect(memo.knows('h2', '{"b":2}')).toBe(true);
+    expect(memo.size).toBe(7);
+    // h3 was seen once: after forget, its next passing is a first one again, not kept.
+    memo.remember('h3', '{"c":3}');
+    expect(memo.knows('h3', '{"c":3}')).toBe(false);
+  });
+});
+
 describe('writtenPair', () => {
   const input = { namespace: 'app', sessionId: 's', payload: { b: 1, a: [true, null] } };
 

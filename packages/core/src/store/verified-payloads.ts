@@ -89,6 +89,15 @@ export class VerifiedPayloads {
     this.#texts.set(sha256, text);
   }
 
+  /**
+   * Drops the text kept under `sha256`, if any: its writer will not read it back (a superseded
+   * row; `insertPreparedIfPresent`'s `forgetText`). A later read checks it in full.
+   */
+  forget(sha256: string): void {
+    this.#texts.delete(sha256);
+    this.#seenOnce.delete(sha256);
+  }
+
   /** Total UTF-16 code units kept now. */
   get size(): number {
     return this.#texts.weight;

@@ -10,7 +10,8 @@ import { tempDir } from '../test-support/backends.js';
  * The store keeps the text of each row it writes in its verified-text memo at the write (core,
  * VerifiedPayloads.written; docs/decisions/0040-self-written-rows.md), so that this process's
  * first read of its own row is a full comparison instead of SHA-256 and the canonical scan.
- * Generated programs of writes (every write path of the store, transactions rolled back, and
+ * Generated programs of writes (every write path of the store, a conditional insert that drops an
+ * earlier row's text from the memo, transactions rolled back, and
  * prepared rows a caller altered after `prepare`), edits of the file behind the process's back
  * (a second connection: one character, the hash, another row's valid pair, the original back) and
  * reads (every read call), on a real SQLite file. Each read goes through the stores that wrote,
@@ -41,12 +42,12 @@ const valueArb: fc.Arbitrary<Value> = fc.letrec<{ value: Value }>((tie) => ({
 const payloadArb = fc.dictionary(fc.string({ unit: 'grapheme', maxLength: 6 }), valueArb, { minKeys: 1, maxKeys: 5 }) as fc.Arbitrary<Record<string, Value>>;
 
 type Op =
-  | { t: 'write'; writer: number; via: 'create' | 'ifPresent' | 'tx' | 'rollback' | 'spaced' | 'rehashed' | 'wrongHash' | 'spread'; payload: Record<string, Value> }
+  | { t: 'write'; writer: number; via: 'create' | 'ifPresent' | 'ifPresentForget' | 'tx' | 'rollback' | 'spaced' | 'rehashed' | 'wrongHash' | 'spread'; payload: Record<string, Value> }
   | { t: 'edit'; pick: number; how: 'char' | 'hash' | 'swap' | 'restore'; other: number }
   | { t: 'read'; pick: number; how: 'get' | 'bySource' | 'bySources' | 'list' };
 
 const opArb: fc.Arbitrary<Op> = fc.oneof(
-  { arbitrary: fc.record({ t: fc.constant('write' as const), writer: fc.integer({ min: 0, max: 1 }), via: fc.constantFrom('create', 'ifPresent', 'tx', 'rollback', 'spaced', 'rehashed', 'wrongHash', 'spread'), payload: payloadArb }), weight: 3 },
+  { arbitrary: fc.record({ t: fc.constant('write' as const), writer: fc.integer({ min: 0, max: 1 }), via: fc.constantFrom('create', 'ifPresent', 'ifPresentForget', 'tx', 'rollback', 'spaced', 'rehashed', 'wrongHash', 'spread'), payload: payloadArb }), weight: 3 },
   { arbitrary: fc.record({ t: fc.constant('edit' as const), pick: fc.nat(40), how: fc.constantFrom('char', 'hash', 'swap', 'restore'), other: fc.nat(40) }), weight: 2 },
   { arbitrary: fc.record({ t: fc.constant('read' as const), pick: fc.nat(40), how: fc.constantFrom('get', 'bySource', 'bySources', 'list') }), weight: 4 },
 );
@@ -87,6 +88,8 @@ async function program(ops: readonly Op[]): Promise<void> {
         try {
           if (op.via === 'create') record = await store.create(input);
           else if (op.via === 'ifPresent') record = await store.insertPreparedIfPresent(store.prepare(input), { present: [] });
+          // A write that drops an earlier row's text from the memo (forgetText, the Mastra persist's; decision record 0052).
+          else if (op.via === 'ifPresentForget') record = await store.insertPreparedIfPresent(store.prepare(input), { present: [] }, { forgetText: rows.length === 0 ? sha256Hex('{}') : (rows[n % rows.length] as [number, { sha: string }])[1].sha });
           else if (op.via === 'tx') record = await store.transaction((tx) => tx.insertPrepared(tx.prepare(input)));
           else if (op.via === 'rollback') {
             await store

@@ -63,6 +63,7 @@ export function seqOf(ref: string | null): number {
 /** The `session_id` of rows about `id` (a thread, a resource, a run): the id when the store takes it, else a hash. */
 export function sessionOf(id: string): string {
   const wellFormed = (id as { isWellFormed?: () => boolean }).isWellFormed?.() ?? true;
-  if (id !== '' && !/[\u0000-\u001f]/.test(id) && wellFormed && [...id].length <= 512) return id;
+  // A string of at most 512 UTF-16 units has at most 512 code points: counted only when longer.
+  if (id !== '' && !/[\u0000-\u001f]/.test(id) && wellFormed && (id.length <= 512 || [...id].length <= 512)) return id;
   return `~${sha256Hex(idPart(id))}`;
 }
