@@ -322,17 +322,20 @@ export class CheckpointMemoryStorage extends MemoryStorage {
     if (perPage !== 0 && perPageInput !== false && threadIds.length === 1 && !metadataFilter && !filter?.dateRange) {
       const fast = await this.#page(threadIds[0] as string, resourceId, offset, perPage, direction, args.includeTotal !== false);
       if (fast !== undefined) {
-        const seen = new Set(fast.messages.map((m) => m.id));
-        const out = [...fast.messages];
-        for (const m of await this.#included(include, resourceId)) {
-          if (!seen.has(m.id)) {
-            out.push(m);
-            seen.add(m.id);
+        const out = fast.messages;
+        if (include && include.length > 0) {
+          const seen = new Set(out.map((m) => m.id));
+          for (const m of await this.#included(include, resourceId)) {
+            if (!seen.has(m.id)) {
+              out.push(m);
+              seen.add(m.id);
+            }
           }
         }
         if (fast.total === 0 && out.length === 0) return empty;
         const messages = sortMessages(new MessageList().add(out, 'memory').get.all.db(), direction);
-        const allReturned = new Set(messages.filter((m) => m.threadId === threadIds[0]).map((m) => m.id)).size >= fast.total;
+        // Fewer messages than the total cannot hold every message of the thread: no set to build.
+        const allReturned = messages.length >= fast.total && new Set(messages.filter((m) => m.threadId === threadIds[0]).map((m) => m.id)).size >= fast.total;
         return { messages, total: fast.total, page, perPage: perPageForResponse, hasMore: fast.more && !allReturned };
       }
     }
