@@ -17,15 +17,7 @@ const schema = `sc_mpage_${process.pid}`;
 const text = (i, words) => `${words} ${i}: `.padEnd(560, 'lorem ipsum dolor sit amet ');
 const message = (thread, i, role) => ({ id: `${thread}-${i}`, threadId: thread, resourceId: 'user-1', role, type: 'v2', createdAt: new Date(Date.UTC(2026, 0, 1) + i * 1000), content: { format: 2, parts: [{ type: 'text', text: text(i, role) }] } });
 
-async function dropSchema() {
-  const pg = (await import('pg')).default;
-  const pool = new pg.Pool({ connectionString: process.env.SC_PG_URL, max: 1 });
-  try {
-    await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-  } finally {
-    await pool.end();
-  }
-}
+const dropSchema = async () => (await import('./drop-pg-schema.mjs')).dropSchema(process.env.SC_PG_URL, schema);
 
 let memory;
 let close = async () => undefined;
