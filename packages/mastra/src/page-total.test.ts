@@ -51,10 +51,11 @@ describe.each(members)('a page with its total on $name', (backend) => {
           const last = [1, 2, 3].map((perPage) => ({ perPage, page: Math.max(0, Math.ceil(model.length / perPage) - 1), dir: 'ASC' as const, total: true }));
           for (const { perPage, page, dir, total } of [...reads, ...last]) {
             const args = { threadId: 't', perPage, page, orderBy: { field: 'createdAt' as const, direction: dir }, includeTotal: total };
-            const [ours, theirs] = await Promise.all(domains.map(async (d) => {
+            const answer = async (d: CheckpointMemoryStorage) => {
               const r = await d.listMessages(args);
               return { ids: r.messages.map((m) => m.id), total: r.total, hasMore: r.hasMore };
-            }));
+            };
+            const [ours, theirs] = await Promise.all([answer(domains[0] as CheckpointMemoryStorage), answer(domains[1] as CheckpointMemoryStorage)]);
             expect(ours, JSON.stringify(args)).toEqual(theirs);
             if (total) {
               const ordered = dir === 'ASC' ? model : [...model].reverse();
