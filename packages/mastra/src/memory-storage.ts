@@ -322,17 +322,20 @@ export class CheckpointMemoryStorage extends MemoryStorage {
     if (perPage !== 0 && perPageInput !== false && threadIds.length === 1 && !metadataFilter && !filter?.dateRange) {
       const fast = await this.#page(threadIds[0] as string, resourceId, offset, perPage, direction, args.includeTotal !== false);
       if (fast !== undefined) {
-        const seen = new Set(fast.messages.map((m) => m.id));
-        const out = [...fast.messages];
-        for (const m of await this.#included(include, resourceId)) {
-          if (!seen.has(m.id)) {
-            out.push(m);
-            seen.add(m.id);
+        const out = fast.messages;
+        if (include && include.length > 0) {
+          const seen = new Set(out.map((m) => m.id));
+          for (const m of await this.#included(include, resourceId)) {
+            if (!seen.has(m.id)) {
+              out.push(m);
+              seen.add(m.id);
+            }
           }
         }
         if (fast.total === 0 && out.length === 0) return empty;
         const messages = sortMessages(new MessageList().add(out, 'memory').get.all.db(), direction);
-        const allReturned = new Set(messages.filter((m) => m.threadId === threadIds[0]).map((m) => m.id)).size >= fast.total;
+        // Fewer messages than the total cannot hold every message of the thread: no set to build.
+        const allReturned = messages.length >= fast.total && new Set(messages.filter((m) => m.threadId === threadIds[0]).map((m) => m.id)).size >= fast.total;
         return { messages, total: fast.total, page, perPage: perPageForResponse, hasMore: fast.more && !allReturned };
       }
     }
@@ -383,16 +386,18 @@ export class CheckpointMemoryStorage extends MemoryStorage {
     if (wantTotal && resourceId) return undefined;
     const prefix = messagePrefix(threadId);
     const descending = direction === 'DESC';
-    // One statement where there would be two or three, when the adapter reads several ranges from
-    // an offset at once: the page (and one more message, to tell whether there are more) and the
-    // newest change row for the total (decision 0048). A first page without a total is one range
-    // read either way.
+    // One call where there would be two or three, when the adapter reads several ranges from an
+    // offset at once: the page and the newest change row for the total (decision 0048), or without
+    // a total the page and one more message, to tell whether there are more. With the total the
+    // page itself tells it (as @mastra/pg's hasMore: the messages up to the page's end against the
+    // total), so no 41st row is read and verified (decision 0051). A first page without a total is
+    // one range read either way.
     if (!resourceId && (offset > 0 || wantTotal) && this.store.adapter.listBySourceRefRanges) {
-      const page = { namespace: this.namespace, prefix, limit: perPage + 1, descending, offset };
+      const page = { namespace: this.namespace, prefix, limit: wantTotal ? perPage : perPage + 1, descending, offset };
       const [rows = [], change = []] = await this.store.listBySourceRefRanges(wantTotal ? [page, { namespace: this.namespace, prefix: changePrefix(threadId), descending: true, limit: 1 }] : [page]);
       const values = (await valuesOf(this.store, this.namespace, rows.slice(0, perPage))) as StoredMessage[];
-      const more = rows.length > perPage;
-      const total = wantTotal ? countOf(change[0]) : offset + values.length + (more ? 1 : 0);
+      const total = wantTotal ? countOf(change[0]) : offset + values.length + (rows.length > perPage ? 1 : 0);
+      const more = wantTotal ? offset + values.length < total : rows.length > perPage;
       return { messages: values.map(messageOut), total, more };
     }
     let from: string | undefined;

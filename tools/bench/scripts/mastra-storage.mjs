@@ -136,11 +136,6 @@ async function open(who, dir, schema) {
 }
 
 async function dropSchema(schema) {
-  const pg = (await import('pg')).default;
-  const pool = new pg.Pool({ connectionString: process.env.SC_PG_URL, max: 1 });
-  try {
-    await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-  } finally {
-    await pool.end();
-  }
+  const { dropSchema: drop } = await import('./drop-pg-schema.mjs');
+  await drop(process.env.SC_PG_URL, schema);
 }
