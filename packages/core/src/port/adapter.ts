@@ -375,8 +375,7 @@ export interface CheckpointAdapter {
   sourceRefAt?(query: SourceRefPositionQuery): Promise<string | undefined>;
 
   /**
-   * Several prefix ranges read as one step (SQL: one statement; an adapter may split a very long
-   * list, as store-kysely does above 100 ranges), each as
+   * Several prefix ranges read in one call (on a server, one statement and one round trip), each as
    * {@link listBySourceRefPrefix} reads it after passing over its first `offset` rows (the rows
    * passed over are not read). Resolves to one list per query, in the order of `queries`, each in
    * its range's order. A query's `kind` is served only by an adapter that declares
@@ -384,6 +383,9 @@ export interface CheckpointAdapter {
    * of the port: the store facade verifies them. Lets a
    * caller read a page deep in a long range and another range beside it (Mastra: a page of a
    * thread and the thread's newest change row, which holds its count) in one round trip.
+   * Not a promise of one snapshot: an adapter may read the ranges in turn where that costs less
+   * (store-kysely on SQLite, which has no round trip to save, and on PostgreSQL above 100 ranges),
+   * and a writer may then land between two ranges, as between two calls.
    * Optional: its presence is the declaration, and {@link CheckpointAdapterBase} gives none; the
    * store's `listBySourceRefRanges` reads each range by `sourceRefAt` and `listBySourceRefPrefix`
    * without it.
