@@ -117,7 +117,7 @@ function sameEscaped(value: unknown, kept: unknown): boolean {
   if (typeof kept !== 'object' || kept === null) return false;
   if (Array.isArray(value)) {
     if (!Array.isArray(kept) || value.length !== kept.length) return false;
-    for (let i = 0; i < value.length; i++) if (!sameEscapedMember(value[i], kept as unknown[], i)) return false;
+    for (let i = 0; i < value.length; i++) if (!sameEscapedMember(value[i], kept as unknown as Record<number, unknown>, i)) return false;
     return true;
   }
   if (Array.isArray(kept)) return false;
@@ -133,7 +133,7 @@ function sameEscaped(value: unknown, kept: unknown): boolean {
 
 /** A Serializable of ours: its toJSON() shows the JSON name LangChain gives a kwargs key that has no alias. */
 class KeyProbe extends Serializable {
-  lc_serializable = true;
+  override lc_serializable = true;
   lc_namespace = ['session_checkpoint', 'key_probe'];
 }
 
@@ -151,7 +151,13 @@ function jsonKeyOf(key: string): string | undefined {
   const known = jsonKeys.get(key);
   if (known !== undefined || jsonKeys.has(key)) return known;
   if (jsonKeys.size >= JSON_KEYS_MAX) return undefined;
-  const shown = new KeyProbe({ [key]: null }).toJSON() as { kwargs?: unknown };
+  const probe = new KeyProbe({ [key]: null });
+  // An alias the probe inherits (a patched Serializable.prototype) would show instead of the
+  // snake_case name, and stay learnt: such a key is not learnt.
+  const aliases: Record<string, unknown> = {};
+  for (let proto: unknown = Object.getPrototypeOf(probe); proto !== null; proto = Object.getPrototypeOf(proto)) Object.assign(aliases, Reflect.get(proto as object, 'lc_aliases', probe));
+  if (Object.hasOwn(aliases, key)) return undefined;
+  const shown = probe.toJSON() as { kwargs?: unknown };
   const names = typeof shown.kwargs === 'object' && shown.kwargs !== null ? Object.keys(shown.kwargs) : [];
   const name = names.length === 1 ? names[0] : undefined;
   jsonKeys.set(key, name);
