@@ -1,0 +1,165 @@
+import { Serializable } from '@langchain/core/load/serializable';
+import { SHARED_STRING_MIN, sameAsKept } from './kept-json.js';
+
+/*
+ * A LangChain message compared with the JSON the saver kept of it without calling its toJSON()
+ * (docs/decisions/0050). A put stores what it is given (docs/decisions/0014), so every message of
+ * the list is compared at every put; toJSON() builds a fresh object graph per message (its kwargs
+ * copied and escaped, every key put through a snake_case mapping, the id array) only for the saver
+ * to walk it and throw it away. Here the same reads are made on the message itself, in toJSON's
+ * order, and compared with the kept JSON as they are read:
+ *
+ * - `toJSON` is read and must be @langchain/core's own `Serializable.prototype.toJSON` (a class with
+ *   its own, an instance with its own, or another copy of @langchain/core: the plain path);
+ * - `lc_serializable` truthy, `lc_kwargs` a plain-enough object (as toJSON tests it);
+ * - each own key of `lc_kwargs`, its value `key in message ? message[key] : lc_kwargs[key]`;
+ * - along the prototype chain, the `lc_aliases`, `lc_secrets` and `lc_attributes` getters, called
+ *   with the message as receiver (instance-dependent getters are called, not trusted); any secret
+ *   or attribute, and the plain path;
+ * - each key's JSON name: its alias, or LangChain's own snake_case name of it, learnt once per key
+ *   from LangChain itself (a Serializable of ours with that one key, see {@link jsonKeyOf});
+ * - the values as toJSON's escaping leaves them (an object copied as its own enumerable entries,
+ *   whatever its class; an array item by item), compared with the kept JSON as `sameAsKept` compares
+ *   toJSON's result; anything escaping changes (an object with an `lc` key, a Serializable inside) is
+ *   the plain path;
+ * - `lc_id` last, compared with the kept `id`.
+ *
+ * A `false` claims nothing: the caller takes the plain path (toJSON() and the comparison). A `true`
+ * means toJSON() now would have given JSON that `sameAsKept` finds equal to `kept`.
+ * kept-message.test.ts holds this against the plain path and MemorySaver with in-place edits of
+ * every field above.
+ */
+
+/** Most kwargs keys a message is checked with here. */
+const KEYS_MAX = 32;
+
+/** @langchain/core's toJSON, the only one this stands for. */
+const serializableToJSON: unknown = Serializable.prototype.toJSON;
+
+/**
+ * True when `item` is a LangChain message (any Serializable with the stock toJSON) whose JSON now
+ * equals `kept` as {@link sameAsKept} tells it, found without calling its toJSON(). Long strings
+ * found equal are shared into `kept` as kept-json.ts's `sameMember` does (docs/decisions/0046).
+ */
+export function sameMessageAsKept(item: unknown, kept: unknown): boolean {
+  if (typeof item !== 'object' || item === null || typeof kept !== 'object' || kept === null || Array.isArray(kept)) return false;
+  const self = item as Record<string, unknown>;
+  if (self.toJSON !== serializableToJSON) return false;
+  const k = kept as Record<string, unknown>;
+  // toJSON's result has these four keys; the kept JSON is the saver's own, checked when captured.
+  if (k.lc !== 1 || k.type !== 'constructor' || !Array.isArray(k.id) || typeof k.kwargs !== 'object' || k.kwargs === null || Array.isArray(k.kwargs) || countKeys(k) !== 4) return false;
+  const keptKwargs = k.kwargs as Record<string, unknown>;
+  if (!self.lc_serializable) return false;
+  const kwargs = self.lc_kwargs;
+  if (typeof kwargs !== 'object' || kwargs === null || Array.isArray(kwargs) || kwargs instanceof Serializable) return false;
+  const keys = Object.keys(kwargs);
+  // Names are told distinct pairwise below: a message's few fields; more, and the plain path.
+  if (keys.length > KEYS_MAX || keys.length !== countKeys(keptKwargs)) return false;
+  // The values, read as toJSON reads them and before the getters (as toJSON does).
+  const values = new Array<unknown>(keys.length);
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i] as string;
+    // A key Object.prototype has would be looked up there by the alias map: the plain path.
+    if (key in Object.prototype) return false;
+    values[i] = key in self ? self[key] : (kwargs as Record<string, unknown>)[key];
+  }
+  // The getters along the prototype chain, with the message as receiver, merged as toJSON merges them.
+  const aliases: Record<string, unknown> = {};
+  for (let proto: unknown = Object.getPrototypeOf(self); proto !== null; proto = Object.getPrototypeOf(proto)) {
+    Object.assign(aliases, Reflect.get(proto as object, 'lc_aliases', self));
+    if (Reflect.get(proto as object, 'lc_secrets', self) != null || Reflect.get(proto as object, 'lc_attributes', self) != null) return false;
+  }
+  const names = new Array<string>(keys.length);
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i] as string;
+    const alias = aliases[key];
+    // A truthy alias is the name (one that is not a string, which a property key would convert: the plain path).
+    const name = alias ? (typeof alias === 'string' ? alias : undefined) : jsonKeyOf(key);
+    // (An undefined value, which the JSON leaves out, is told by sameEscaped.)
+    if (name === undefined || name === '__proto__' || !Object.hasOwn(keptKwargs, name)) return false;
+    // Two keys of one name are one key of toJSON's result, so fewer than the kept: the plain path.
+    for (let j = 0; j < i; j++) if (names[j] === name) return false;
+    names[i] = name;
+    if (!sameEscapedMember(values[i], keptKwargs, name)) return false;
+  }
+  // As many distinct names as the kept kwargs has keys, each one of them: the same key set.
+  return sameAsKept(self.lc_id, k.id);
+}
+
+/** Own enumerable string keys of a saver-owned JSON object (plain prototype, no enumerable inherited keys). */
+function countKeys(o: object): number {
+  let n = 0;
+  for (const key in o) if (Object.hasOwn(o, key)) n++;
+  return n;
+}
+
+/**
+ * The member `key` of `kept` compared with `value` as toJSON's escaping leaves it: strings as
+ * kept-json.ts's `sameMember` compares them (long ones shared into `kept`), the rest by {@link sameEscaped}.
+ */
+function sameEscapedMember(value: unknown, kept: Record<string | number, unknown>, key: string | number): boolean {
+  if (typeof value !== 'string') return sameEscaped(value, kept[key]);
+  if (value !== kept[key]) return false;
+  if (value.length >= SHARED_STRING_MIN && key !== '__proto__') kept[key] = value;
+  return true;
+}
+
+/**
+ * True when `value`, escaped as toJSON escapes a kwargs value (a plain copy of an object's own
+ * enumerable entries, whatever its prototype; an array item by item), is JSON equal to `kept` by
+ * {@link sameAsKept}'s rules. What escaping wraps or keeps as it is (an object with an `lc` key,
+ * one whose only key is `__lc_escaped__`, a Serializable) and an own `__proto__` key: `false`.
+ */
+function sameEscaped(value: unknown, kept: unknown): boolean {
+  // Undefined, a function, a symbol: never equal to kept JSON (every caller has found `kept` an own
+  // member of kept JSON, so it is not undefined either).
+  if (typeof value !== 'object' || value === null) return value === kept;
+  if (typeof kept !== 'object' || kept === null) return false;
+  if (Array.isArray(value)) {
+    if (!Array.isArray(kept) || value.length !== kept.length) return false;
+    for (let i = 0; i < value.length; i++) if (!sameEscapedMember(value[i], kept as unknown as Record<number, unknown>, i)) return false;
+    return true;
+  }
+  if (Array.isArray(kept)) return false;
+  if (('lc_serializable' in value && typeof (value as { toJSON?: unknown }).toJSON === 'function') || 'lc' in value) return false;
+  const keys = Object.keys(value);
+  if (keys.length !== countKeys(kept) || (keys.length === 1 && '__lc_escaped__' in value)) return false;
+  for (const key of keys) {
+    if (key === '__proto__' || !Object.hasOwn(kept, key)) return false;
+    if (!sameEscapedMember((value as Record<string, unknown>)[key], kept as Record<string, unknown>, key)) return false;
+  }
+  return true;
+}
+
+/** A Serializable of ours: its toJSON() shows the JSON name LangChain gives a kwargs key that has no alias. */
+class KeyProbe extends Serializable {
+  override lc_serializable = true;
+  lc_namespace = ['session_checkpoint', 'key_probe'];
+}
+
+/** JSON names learnt per key (field names of messages: few). */
+const jsonKeys = new Map<string, string | undefined>();
+/** Past this many keys learnt, a new key takes the plain path rather than grow the map for good. */
+const JSON_KEYS_MAX = 4096;
+
+/**
+ * The name LangChain's toJSON() gives kwargs key `key` without an alias, asked of LangChain itself
+ * once per key: the kwargs of a {@link KeyProbe} with that one key. `undefined` when it does not
+ * give exactly one name.
+ */
+function jsonKeyOf(key: string): string | undefined {
+  const known = jsonKeys.get(key);
+  if (known !== undefined || jsonKeys.has(key)) return known;
+  if (jsonKeys.size >= JSON_KEYS_MAX) return undefined;
+  const probe = new KeyProbe({ [key]: null });
+  // An alias the probe inherits (a patched Serializable.prototype) would show instead of the
+  // snake_case name, and stay learnt: such a key is not learnt.
+  const aliases: Record<string, unknown> = {};
+  for (let proto: unknown = Object.getPrototypeOf(probe); proto !== null; proto = Object.getPrototypeOf(proto)) Object.assign(aliases, Reflect.get(proto as object, 'lc_aliases', probe));
+  if (Object.hasOwn(aliases, key)) return undefined;
+  const shown = probe.toJSON() as { kwargs?: unknown };
+  const names = typeof shown.kwargs === 'object' && shown.kwargs !== null ? Object.keys(shown.kwargs) : [];
+  const name = names.length === 1 ? names[0] : undefined;
+  jsonKeys.set(key, name);
+  return name;
+}
