@@ -36,6 +36,11 @@ const exotic = fc.oneof(
   }),
   fc.integer().map((x) => JSON.parse(`{"__proto__":${x}}`) as unknown),
   fc.bigInt().map((b) => ({ b })),
+  // Boxed primitives given Object.prototype (JSON.stringify unboxes them by their internal slot),
+  // an accessor at an array index, a Proxy whose get disagrees with its descriptors (found in review).
+  fc.oneof(fc.integer().map((x) => new Number(x)), fc.string().map((x) => new String(x)), fc.boolean().map((x) => new Boolean(x))).map((boxed) => Object.setPrototypeOf(boxed, Object.prototype) as unknown),
+  fc.integer().map((x) => Object.defineProperty([0], 0, { get: () => x, enumerable: true })),
+  fc.integer().map((x) => new Proxy({ a: x }, { get: (target, key) => (key === 'a' ? x + 1 : Reflect.get(target, key)) })),
 );
 
 const leaf = fc.oneof({ weight: 6, arbitrary: fc.oneof(fc.string(), fc.boolean(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.integer(), fc.constant(null)) }, { weight: 1, arbitrary: exotic });

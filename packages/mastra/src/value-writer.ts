@@ -1,3 +1,4 @@
+import { types } from 'node:util';
 import { CheckpointValidationError, canonicalize, utf8ByteLength, type Checkpoint, type CheckpointStore, type PreparedCheckpoint } from '@session-checkpoint/core';
 import { KINDS } from './rows/namespace.js';
 import { partRef } from './rows/refs.js';
@@ -59,12 +60,17 @@ function plainJson(value: unknown, depth: number, copy: boolean): unknown {
       if (value === null) return null;
       // A toJSON anywhere (own, not enumerable, inherited) is what JSON.stringify calls instead.
       if (depth >= PLAIN_DEPTH || 'toJSON' in value) return undefined;
+      // A Proxy's get may disagree with the descriptors read here; JSON.stringify unboxes a boxed
+      // primitive by its internal slot, whatever its prototype.
+      if (types.isProxy(value) || types.isBoxedPrimitive(value)) return undefined;
       if (Array.isArray(value)) {
         if (Object.getPrototypeOf(value) !== Array.prototype) return undefined;
         const out: unknown[] | undefined = copy ? new Array(value.length) : undefined;
         for (let i = 0; i < value.length; i++) {
-          if (!Object.hasOwn(value, i)) return undefined;
-          const item = plainJson(value[i], depth + 1, copy);
+          // Items by descriptor, as members are: a hole, or an accessor (read again by the canonicaliser), is not plain.
+          const d = Object.getOwnPropertyDescriptor(value, i);
+          if (d === undefined || !('value' in d)) return undefined;
+          const item = plainJson(d.value, depth + 1, copy);
           if (item === undefined) return undefined;
           if (out !== undefined) out[i] = item;
         }

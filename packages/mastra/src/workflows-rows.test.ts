@@ -49,12 +49,20 @@ describe.skipIf(!RUNTIME_OK).each(list)('persistWorkflowSnapshot rows on $name',
       const other = new CheckpointWorkflowsStorage(store);
       const persist = async (workflows: InstanceType<typeof CheckpointWorkflowsStorage>, step: number): Promise<void> => {
         const snapshot = { runId: 'r1', status: 'running', context: { step, list: [step] } };
-        const done = workflows.persistWorkflowSnapshot({ workflowName: 'wf', runId: 'r1', snapshot: snapshot as never });
+        // The caller's Dates too: the refused path's transaction stamps the run after awaits.
+        const createdAt = new Date(Date.UTC(2026, 5, 1));
+        const updatedAt = new Date(Date.UTC(2026, 5, 1, 0, 0, step));
+        const done = workflows.persistWorkflowSnapshot({ workflowName: 'wf', runId: 'r1', snapshot: snapshot as never, createdAt, updatedAt });
         snapshot.context.step = -1;
         snapshot.context.list.push(-1);
         (snapshot as Record<string, unknown>).status = 'failed';
+        createdAt.setTime(0);
+        updatedAt.setTime(0);
         await done;
         expect(await workflows.loadWorkflowSnapshot({ workflowName: 'wf', runId: 'r1' })).toEqual({ runId: 'r1', status: 'running', context: { step, list: [step] } });
+        const run = await workflows.getWorkflowRunById({ runId: 'r1', workflowName: 'wf' });
+        expect(new Date(run?.createdAt as Date).toISOString()).toBe('2026-06-01T00:00:00.000Z');
+        expect(new Date(run?.updatedAt as Date).getTime()).toBeGreaterThan(0);
       };
       await persist(one, 1); // a new run: the transaction
       await persist(one, 2); // remembered: the conditional insert

@@ -212,6 +212,11 @@ export class CheckpointWorkflowsStorage extends WorkflowsStorage {
   override async persistWorkflowSnapshot({ workflowName, runId, resourceId, snapshot, createdAt, updatedAt }: { workflowName: string; runId: string; resourceId?: string; snapshot: WorkflowRunState; createdAt?: Date; updatedAt?: Date }): Promise<void> {
     const key = Remembered.runKey(workflowName, runId);
     const stamp = updatedAt?.toISOString() ?? new Date().toISOString();
+    // The caller's Dates as they are now: the transaction below stamps the run after awaits, when
+    // the caller may have changed them. (Only the time value: an invalid createdAt throws where it
+    // always did, in the transaction, and not on the remembered path, which does not use it.)
+    const updatedMs = updatedAt?.getTime();
+    const createdMs = createdAt?.getTime();
     // JSON first (a Date becomes its text, an undefined member goes), as @mastra/libsql stores it.
     // A snapshot that is plain JSON already is its own JSON: for a run this object remembers it is
     // canonicalised as it is, before anything awaits (so before the caller can change it), and
@@ -238,8 +243,8 @@ export class CheckpointWorkflowsStorage extends WorkflowsStorage {
         runId,
         ...(owner === undefined ? {} : { resourceId: owner }),
         // A run persisted again keeps its createdAt, as @mastra/libsql keeps it (Mastra's in-memory store takes the new one).
-        createdAt: previous?.run.createdAt ?? createdAt?.toISOString() ?? now,
-      }, value, updatedAt?.toISOString() ?? now);
+        createdAt: previous?.run.createdAt ?? (createdMs === undefined ? undefined : new Date(createdMs).toISOString()) ?? now,
+      }, value, updatedMs === undefined ? now : new Date(updatedMs).toISOString());
     });
     this.#memo?.set(key, after);
   }
