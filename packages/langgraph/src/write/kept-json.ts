@@ -18,7 +18,8 @@ export function sameAsKept(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (typeof a !== 'object' || a === null || typeof b !== 'object' || b === null) return false;
   if (Array.isArray(a)) {
-    if (!Array.isArray(b) || a.length !== b.length) return false;
+    // An array subclass, or one with a toJSON (its own, or patched on), serialises as its toJSON says.
+    if (Object.getPrototypeOf(a) !== Array.prototype || typeof (a as { toJSON?: unknown }).toJSON === 'function' || !Array.isArray(b) || a.length !== b.length) return false;
     for (let i = 0; i < a.length; i++) if (!sameMember(a, b, i)) return false;
     return true;
   }

@@ -98,6 +98,23 @@ class Named extends HumanMessage {
 class Box {
   constructor(readonly v: unknown) {}
 }
+/** An array whose JSON is its toJSON's, not its items (toJSON's map builds one of these too). */
+class Rev<T> extends Array<T> {
+  toJSON(): T[] {
+    return Array.from(this).reverse();
+  }
+}
+/** A base whose alias follows state, under a class that overrides lc_aliases without super: toJSON merges both, the base's last. */
+class BaseSwitch extends HumanMessage {
+  override get lc_aliases(): Record<string, string> {
+    return state.aliasOn ? { content: 'based' } : {};
+  }
+}
+class OverridesBase extends BaseSwitch {
+  override get lc_aliases(): Record<string, string> {
+    return {};
+  }
+}
 
 type Message = Record<string, unknown> & { content: unknown; additional_kwargs: Record<string, unknown>; response_metadata: Record<string, unknown>; lc_kwargs: Record<string, unknown> };
 
@@ -127,6 +144,8 @@ const message: fc.Arbitrary<BaseMessage> = fc.oneof(
   str.map((content) => new PerInstance({ content })),
   str.map((content) => new OwnToJSON({ content })),
   str.map((content) => new Named({ content })),
+  str.map((content) => new OverridesBase({ content })),
+  str.map((t) => new HumanMessage({ content: 'r', additional_kwargs: { tags: Rev.from(['x', t]) } })),
 );
 
 /** Edits in place of one message (`s` a generated string), every field toJSON() reads. */
@@ -149,6 +168,15 @@ const edits: Record<string, (m: Message, s: string) => void> = {
   kwargsDate: (m) => void (m.additional_kwargs.when = new Date(0)),
   kwargsClass: (m, s) => void (m.additional_kwargs.box = new Box(s)),
   kwargsSelf: (m) => void (m.additional_kwargs.self = m),
+  // Arrays whose JSON is not their items: a subclass with toJSON, an own map (found in review).
+  kwargsRev: (m, s) => void (m.additional_kwargs.tags = Rev.from(['x', s])),
+  kwargsTagsReverse: (m) => void (Array.isArray(m.additional_kwargs.tags) && m.additional_kwargs.tags.reverse()),
+  kwargsOwnMap: (m) => void (Array.isArray(m.additional_kwargs.tags) && Object.defineProperty(m.additional_kwargs.tags, 'map', { value(this: unknown[], f: (x: unknown, i: number, a: unknown[]) => unknown) { return [...this].reverse().map(f); }, configurable: true })),
+  // Arrays that shrink, or turn into objects keyed by index.
+  contentPartPop: (m) => void (Array.isArray(m.content) && m.content.pop()),
+  toolCallsClear: (m) => void (Array.isArray(m.tool_calls) && (m.tool_calls.length = 0)),
+  contentPartsAsObject: (m) => void (Array.isArray(m.content) && (m.content = Object.assign({}, m.content) as unknown)),
+  kwargsArrayAsObject: (m) => void (Array.isArray(m.additional_kwargs.tags) && (m.additional_kwargs.tags = Object.assign({}, m.additional_kwargs.tags))),
   token: (m, s) => void (m.additional_kwargs.token = s),
   metadata: (m, s) => void (m.response_metadata.model = s),
   metadataReplace: (m, s) => void (m.response_metadata = { other: s }),
@@ -179,6 +207,7 @@ const edits: Record<string, (m: Message, s: string) => void> = {
   protoAI: (m) => void Object.setPrototypeOf(m, AIMessage.prototype),
   protoHuman: (m) => void Object.setPrototypeOf(m, HumanMessage.prototype),
   protoAliased: (m) => void Object.setPrototypeOf(m, Aliased.prototype),
+  protoOverridesBase: (m) => void Object.setPrototypeOf(m, OverridesBase.prototype),
   protoSecret: (m) => void Object.setPrototypeOf(m, Secret.prototype),
   protoSecretSwitch: (m) => void Object.setPrototypeOf(m, SecretSwitch.prototype),
   protoAttributed: (m) => void Object.setPrototypeOf(m, Attributed.prototype),
@@ -288,7 +317,7 @@ const revivable = fc.oneof(
   fc.record({ content: str, q: str, id }).map((f) => new AIMessage({ id: f.id, content: f.content, tool_calls: [{ id: 'c', name: 't', args: { q: f.q } }] })),
   fc.record({ content: str, id }).map((f) => new ToolMessage({ ...f, tool_call_id: 'c' })),
 );
-const revivableEdits = ['contentString', 'contentSameText', 'contentParts', 'contentPartEdit', 'kwargsDeep', 'kwargsDeepEdit', 'kwargsDelete', 'kwargsClass', 'metadata', 'toolCallArgs', 'id', 'name', 'lcKwargsAdd', 'lcKwargsReplace', 'lcKwargsShadowed', 'shadow', 'instanceGetter', 'getterState', 'protoAI', 'protoHuman', 'flag'];
+const revivableEdits = ['contentString', 'contentSameText', 'contentParts', 'contentPartEdit', 'kwargsDeep', 'kwargsDeepEdit', 'kwargsDelete', 'kwargsClass', 'metadata', 'toolCallArgs', 'id', 'name', 'lcKwargsAdd', 'lcKwargsReplace', 'lcKwargsShadowed', 'shadow', 'instanceGetter', 'getterState', 'protoAI', 'protoHuman', 'flag', 'kwargsRev', 'kwargsTagsReverse', 'contentPartPop', 'toolCallsClear'];
 
 describe.each(list)('messages edited in place, through the saver on $name, against MemorySaver', (backend) => {
   it.skipIf(!backend.available)('every checkpoint of the chain reads back as MemorySaver gives it', async () => {

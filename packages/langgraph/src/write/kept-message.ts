@@ -116,7 +116,9 @@ function sameEscaped(value: unknown, kept: unknown): boolean {
   if (typeof value !== 'object' || value === null) return value === kept;
   if (typeof kept !== 'object' || kept === null) return false;
   if (Array.isArray(value)) {
-    if (!Array.isArray(kept) || value.length !== kept.length) return false;
+    // toJSON copies an array with its `map`, which builds the copy by the array's species: another
+    // map, another constructor or a toJSON (a subclass's, or patched on) could give other JSON.
+    if (!plainArray(value) || !Array.isArray(kept) || value.length !== kept.length) return false;
     for (let i = 0; i < value.length; i++) if (!sameEscapedMember(value[i], kept as unknown as Record<number, unknown>, i)) return false;
     return true;
   }
@@ -129,6 +131,14 @@ function sameEscaped(value: unknown, kept: unknown): boolean {
     if (!sameEscapedMember((value as Record<string, unknown>)[key], kept as Record<string, unknown>, key)) return false;
   }
   return true;
+}
+
+/** `Array.prototype.map` as this module found it (a patched one is not the one toJSON then calls). */
+const arrayMap = Array.prototype.map;
+
+/** An array toJSON's `map` copies item by item into a plain array that JSON shows as its items. */
+function plainArray(value: unknown[]): boolean {
+  return Object.getPrototypeOf(value) === Array.prototype && value.constructor === Array && value.map === arrayMap && (value as { toJSON?: unknown }).toJSON === undefined;
 }
 
 /** A Serializable of ours: its toJSON() shows the JSON name LangChain gives a kwargs key that has no alias. */
