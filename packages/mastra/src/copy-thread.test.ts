@@ -77,11 +77,11 @@ async function copies(memory: MemoryStorage): Promise<unknown[]> {
     out.push({
       options,
       title: copy.thread.title,
-      kept: Object.keys(copy.messageIdMap),
+      kept: Object.keys(copy.messageIdMap ?? {}),
       lastMessageId: (copy.thread.metadata as { clone: { lastMessageId?: string } }).clone.lastMessageId,
       listed: listed.messages.map((m) => (m.content.parts[0] as { text: string }).text),
       resources: listed.messages.map((m) => m.resourceId),
-      mapped: listed.messages.map((m) => m.id).every((id, i) => copy.messageIdMap[listed.messages.map((x) => (x.content.parts[0] as { text: string }).text)[i] ?? ''] === id),
+      mapped: listed.messages.map((m) => m.id).every((id, i) => copy.messageIdMap?.[listed.messages.map((x) => (x.content.parts[0] as { text: string }).text)[i] ?? ''] === id),
     });
   }
   return out;
@@ -130,7 +130,7 @@ describe.skipIf(!RUNTIME_OK)('copyThread where the reference stores disagree (do
       await memory.saveMessages({ messages: [message('a', 't', 1), message('b1', 't', 2), message('b2', 't', 2)] });
       await memory.saveMessages({ messages: [message('b3', 't', 2), message('c', 't', 3)] });
       const copy = await memory.copyThread({ sourceThreadId: 't', newThreadId: 't2', options: { messageLimit: 3 } });
-      return Object.keys(copy.messageIdMap);
+      return Object.keys(copy.messageIdMap ?? {});
     };
     const libsql = new LibSQLStore({ id: 'copies-tied', url: `file:${join(tmp, 'libsql-copies-tied.db')}` });
     const store = new CheckpointStore(new MemoryAdapter());
