@@ -34,6 +34,7 @@ import { ObservationalMemoryRows, OM_PREFIXES } from './observational-memory.js'
 import { KINDS, MASTRA_NAMESPACE } from './rows/namespace.js';
 import { changePrefix, changeRef, messageIdRef, messagePrefix, messageRef, resourceRef, seqOf, sessionOf, threadRef } from './rows/refs.js';
 import { valuesOf } from './rows/values.js';
+import { ParsedValues } from './rows/parsed-values.js';
 import type { ChangePayload, StoredMessage, StoredThread } from './rows/types.js';
 import { deleteExactly, domainStore, inTransaction, lockThreads, LostRace, refAt, rowsByPrefix, threadLockKey } from './store-rows.js';
 import { deleteValueRows, jsonOf, putValue, recordJson, valueRows, writeRows } from './value-writer.js';
@@ -91,6 +92,20 @@ function messageOut(m: StoredMessage): MastraDBMessage {
   return { ...rest, ...(type && type !== 'v2' ? { type } : {}), createdAt: new Date(m.createdAt) } as unknown as MastraDBMessage;
 }
 
+/**
+ * {@link messageOut} for a page's messages, built as one object literal in the order Mastra's own
+ * stores build a read message (`@mastra/pg`: id, content, role, createdAt, threadId, resourceId):
+ * one allocation instead of an object rest and a spread, and a shape `MessageList` sees on every
+ * message of the page (decision 0051). It serves only a stored message of exactly the keys a save
+ * writes, as its canonical JSON lists them (sorted), of type 'v2' (or none); any other (an update
+ * may add keys, a v1 message keeps its type) goes through `messageOut`, so the answer is the same.
+ */
+function pageMessageOut(m: StoredMessage): MastraDBMessage {
+  const k = Object.keys(m);
+  if (k.length !== 7 || k[0] !== 'content' || k[1] !== 'createdAt' || k[2] !== 'id' || k[3] !== 'resourceId' || k[4] !== 'role' || k[5] !== 'threadId' || k[6] !== 'type' || (m.type && m.type !== 'v2')) return messageOut(m);
+  return { id: m.id, content: m.content, role: m.role, createdAt: new Date(m.createdAt), threadId: m.threadId, resourceId: m.resourceId } as unknown as MastraDBMessage;
+}
+
 /** The message count a thread's newest change row records after it; 0 for a thread without one. */
 function countOf(row: Checkpoint | undefined): number {
   return row === undefined ? 0 : (row.payload as unknown as ChangePayload).count;
@@ -141,6 +156,9 @@ export class CheckpointMemoryStorage extends MemoryStorage {
 
   /** Threads whose newest change row this object wrote or read last; undefined when turned off. */
   readonly #changes: Remembered<RememberedChange> | undefined;
+
+  /** The values of message rows this object has read more than once, by payload SHA-256 (a page's parse; rows/parsed-values.ts). */
+  readonly #parsed = new ParsedValues();
 
   constructor(store: CheckpointStore, options: CheckpointMemoryStorageOptions = {}) {
     super();
@@ -220,6 +238,7 @@ export class CheckpointMemoryStorage extends MemoryStorage {
 
   override async dangerouslyClearAll(): Promise<void> {
     this.#changes?.clear();
+    this.#parsed.clear();
     await inTransaction(this.store, async (tx) => {
       for (const prefix of ['t/', 'm/', 'i/', 'c/', 'r/', 'p/t/', 'p/m/', 'p/c/', 'p/r/', ...OM_PREFIXES]) {
         for (;;) {
@@ -395,10 +414,10 @@ export class CheckpointMemoryStorage extends MemoryStorage {
     if (!resourceId && (offset > 0 || wantTotal) && this.store.adapter.listBySourceRefRanges) {
       const page = { namespace: this.namespace, prefix, limit: wantTotal ? perPage : perPage + 1, descending, offset };
       const [rows = [], change = []] = await this.store.listBySourceRefRanges(wantTotal ? [page, { namespace: this.namespace, prefix: changePrefix(threadId), descending: true, limit: 1 }] : [page]);
-      const values = (await valuesOf(this.store, this.namespace, rows.slice(0, perPage))) as StoredMessage[];
+      const values = (await this.#parsed.valuesOf(this.store, this.namespace, rows.slice(0, perPage))) as StoredMessage[];
       const total = wantTotal ? countOf(change[0]) : offset + values.length + (rows.length > perPage ? 1 : 0);
       const more = wantTotal ? offset + values.length < total : rows.length > perPage;
-      return { messages: values.map(messageOut), total, more };
+      return { messages: values.map(pageMessageOut), total, more };
     }
     let from: string | undefined;
     // Skip `offset` messages: only the last one's ref is needed (a filter by resource needs their values).
