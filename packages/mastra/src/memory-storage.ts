@@ -35,6 +35,7 @@ import { KINDS, MASTRA_NAMESPACE } from './rows/namespace.js';
 import { changePrefix, changeRef, messageIdRef, messagePrefix, messageRef, resourceRef, seqOf, sessionOf, threadRef } from './rows/refs.js';
 import { valuesOf } from './rows/values.js';
 import { ParsedValues } from './rows/parsed-values.js';
+import { messageOut, readMessage } from './read-message.js';
 import type { ChangePayload, StoredMessage, StoredThread } from './rows/types.js';
 import { deleteExactly, domainStore, inTransaction, lockThreads, LostRace, refAt, rowsByPrefix, threadLockKey } from './store-rows.js';
 import { deleteValueRows, jsonOf, putValue, recordJson, valueRows, writeRows } from './value-writer.js';
@@ -83,27 +84,6 @@ function metadataMatches(message: StoredMessage, filter: Record<string, unknown>
 /** A stored thread as Mastra's types have it (dates as `Date`). */
 function threadOut(t: StoredThread): StorageThreadType {
   return { ...t, createdAt: new Date(t.createdAt), updatedAt: new Date(t.updatedAt) } as StorageThreadType;
-}
-
-/** A stored message as Mastra's `MastraDBMessage` (date as `Date`). */
-function messageOut(m: StoredMessage): MastraDBMessage {
-  const { type, ...rest } = m;
-  // As @mastra/libsql reads a row: `type` only when it is not the default 'v2'.
-  return { ...rest, ...(type && type !== 'v2' ? { type } : {}), createdAt: new Date(m.createdAt) } as unknown as MastraDBMessage;
-}
-
-/**
- * {@link messageOut} for a page's messages, built as one object literal in the order Mastra's own
- * stores build a read message (`@mastra/pg`: id, content, role, createdAt, threadId, resourceId):
- * one allocation instead of an object rest and a spread, and a shape `MessageList` sees on every
- * message of the page (decision 0051). It serves only a stored message of exactly the keys a save
- * writes, as its canonical JSON lists them (sorted), of type 'v2' (or none); any other (an update
- * may add keys, a v1 message keeps its type) goes through `messageOut`, so the answer is the same.
- */
-function pageMessageOut(m: StoredMessage): MastraDBMessage {
-  const k = Object.keys(m);
-  if (k.length !== 7 || k[0] !== 'content' || k[1] !== 'createdAt' || k[2] !== 'id' || k[3] !== 'resourceId' || k[4] !== 'role' || k[5] !== 'threadId' || k[6] !== 'type' || (m.type && m.type !== 'v2')) return messageOut(m);
-  return { id: m.id, content: m.content, role: m.role, createdAt: new Date(m.createdAt), threadId: m.threadId, resourceId: m.resourceId } as unknown as MastraDBMessage;
 }
 
 /** The message count a thread's newest change row records after it; 0 for a thread without one. */
@@ -364,7 +344,7 @@ export class CheckpointMemoryStorage extends MemoryStorage {
         for (const { message } of await this.#threadMessages(this.store, id)) {
           if (resourceId && message.resourceId !== resourceId) continue;
           if (!metadataMatches(message, metadataFilter)) continue;
-          matching.push(messageOut(message));
+          matching.push(readMessage(message));
         }
       }
       matching = filterByDateRange(matching, (m) => new Date(m.createdAt), filter?.dateRange);
@@ -417,7 +397,7 @@ export class CheckpointMemoryStorage extends MemoryStorage {
       const values = (await this.#parsed.valuesOf(this.store, this.namespace, rows.slice(0, perPage))) as StoredMessage[];
       const total = wantTotal ? countOf(change[0]) : offset + values.length + (rows.length > perPage ? 1 : 0);
       const more = wantTotal ? offset + values.length < total : rows.length > perPage;
-      return { messages: values.map(pageMessageOut), total, more };
+      return { messages: values.map(readMessage), total, more };
     }
     let from: string | undefined;
     // Skip `offset` messages: only the last one's ref is needed (a filter by resource needs their values).
@@ -436,7 +416,7 @@ export class CheckpointMemoryStorage extends MemoryStorage {
       for (const m of values) {
         if (resourceId && m.resourceId !== resourceId) continue;
         if (matched++ < offset) continue;
-        if (found.length < perPage) found.push(messageOut(m));
+        if (found.length < perPage) found.push(readMessage(m));
         else more = true;
       }
       if (more || rows.length < Math.max(want, resourceId ? 100 : want)) break;
@@ -461,7 +441,7 @@ export class CheckpointMemoryStorage extends MemoryStorage {
       for (const m of window.slice(Math.max(0, at - (item.withPreviousMessages ?? 0)), at + (item.withNextMessages ?? 0) + 1)) {
         if (ids.has(m.id)) continue;
         ids.add(m.id);
-        out.push(messageOut(m));
+        out.push(readMessage(m));
       }
     }
     return out;
@@ -475,7 +455,7 @@ export class CheckpointMemoryStorage extends MemoryStorage {
     const perPage = normalizePerPage(perPageInput, 40);
     const { offset, perPage: perPageForResponse } = calculatePagination(page, perPageInput, perPage);
     const rows = await rowsByPrefix(this.store, this.namespace, 'm/', { kind: KINDS.message });
-    let matching = ((await valuesOf(this.store, this.namespace, rows)) as StoredMessage[]).filter((m) => m.resourceId === resourceId && metadataMatches(m, metadataFilter)).map(messageOut);
+    let matching = ((await valuesOf(this.store, this.namespace, rows)) as StoredMessage[]).filter((m) => m.resourceId === resourceId && metadataMatches(m, metadataFilter)).map(readMessage);
     matching = sortMessages(filterByDateRange(matching, (m) => new Date(m.createdAt), filter?.dateRange), direction);
     const pageMessages = matching.slice(offset, offset + perPage);
     const ids = new Set(pageMessages.map((m) => m.id));
@@ -492,7 +472,7 @@ export class CheckpointMemoryStorage extends MemoryStorage {
     // Newest first, as @mastra/libsql answers (ORDER BY createdAt DESC).
     const found = sortMessages([...new Set(messageIds)].flatMap((id) => {
       const m = byId.get(id);
-      return m ? [messageOut(m)] : [];
+      return m ? [readMessage(m)] : [];
     }), 'DESC');
     return { messages: new MessageList().add(found, 'memory').get.all.db() };
   }

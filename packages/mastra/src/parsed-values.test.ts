@@ -2,20 +2,23 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { MastraDBMessage } from '@mastra/core/memory';
 import { CheckpointMemoryStorage } from './index.js';
+import { MessageList } from '@mastra/core/agent/message-list';
 import { copyJson } from './rows/parsed-values.js';
+import { messageOut } from './read-message.js';
+import type { StoredMessage } from './rows/types.js';
 import { backends, RUNTIME_OK } from './test-support/backends.js';
 
 /*
  * Generated differential tests of a page's kept values (rows/parsed-values.ts, decision 0051):
  * where the adapter reads several ranges at once (SQLite, PostgreSQL) a page's messages read
  * before are copies of values kept by payload SHA-256, not parses, and built by
- * `pageMessageOut`. Random threads (random content: text, metadata with nested objects, arrays
+ * `readMessage`. Random threads (random content: text, metadata with nested objects, arrays
  * and a `__proto__` key; types v2 and v1; updates that change a message in its place, under its
  * ref, and add keys of their own), each page read several times, and every answer changed in
  * depth by the caller after it is compared (`toStrictEqual`) with the memory adapter's (no such
- * member: every row parsed, every message through `messageOut`). Handing out the kept value
- * itself, keeping values by ref instead of SHA-256, or dropping `pageMessageOut`'s key check each
- * fail it (checked).
+ * member: every row parsed) and each message with `messageOut` of its stored value (the plain
+ * conversion). Handing out the kept value itself, keeping values by ref instead of SHA-256, or
+ * dropping `readMessage`'s key check each fail it (checked).
  */
 
 const TEXT = fc.string({ maxLength: 12 });
@@ -99,6 +102,10 @@ describe.each(members)('kept page values on $name', (backend) => {
             for (let k = 0; k < step.times; k++) {
               const [ours, theirs] = [await domains[0].listMessages(args), await domains[1].listMessages(args)];
               expect(ours, JSON.stringify(args)).toStrictEqual(theirs);
+              // And each message as the plain conversion gives it from the stored value (every read
+              // builds its messages by readMessage, the memory adapter's too).
+              const stored = new Map((await reference.listBySourceRefPrefix({ namespace: 'mastra', prefix: 'm/', limit: 100 })).map((row) => [(row.payload as { value: StoredMessage }).value.id, (row.payload as { value: StoredMessage }).value]));
+              for (const m of ours.messages) expect(m, m.id).toStrictEqual(new MessageList().add([messageOut(stored.get(m.id) as StoredMessage)], 'memory').get.all.db()[0]);
               for (const m of ours.messages) expect(Object.getPrototypeOf(m.content), m.id).toBe(Object.prototype);
               const key = JSON.stringify(args);
               const n = (reads.get(key) ?? 0) + 1;
