@@ -34,6 +34,8 @@ import { ObservationalMemoryRows, OM_PREFIXES } from './observational-memory.js'
 import { KINDS, MASTRA_NAMESPACE } from './rows/namespace.js';
 import { changePrefix, changeRef, messageIdRef, messagePrefix, messageRef, resourceRef, seqOf, sessionOf, threadRef } from './rows/refs.js';
 import { valuesOf } from './rows/values.js';
+import { ParsedValues } from './rows/parsed-values.js';
+import { messageOut, readMessage } from './read-message.js';
 import type { ChangePayload, StoredMessage, StoredThread } from './rows/types.js';
 import { deleteExactly, domainStore, inTransaction, lockThreads, LostRace, refAt, rowsByPrefix, threadLockKey } from './store-rows.js';
 import { deleteValueRows, jsonOf, putValue, recordJson, valueRows, writeRows } from './value-writer.js';
@@ -82,13 +84,6 @@ function metadataMatches(message: StoredMessage, filter: Record<string, unknown>
 /** A stored thread as Mastra's types have it (dates as `Date`). */
 function threadOut(t: StoredThread): StorageThreadType {
   return { ...t, createdAt: new Date(t.createdAt), updatedAt: new Date(t.updatedAt) } as StorageThreadType;
-}
-
-/** A stored message as Mastra's `MastraDBMessage` (date as `Date`). */
-function messageOut(m: StoredMessage): MastraDBMessage {
-  const { type, ...rest } = m;
-  // As @mastra/libsql reads a row: `type` only when it is not the default 'v2'.
-  return { ...rest, ...(type && type !== 'v2' ? { type } : {}), createdAt: new Date(m.createdAt) } as unknown as MastraDBMessage;
 }
 
 /** The message count a thread's newest change row records after it; 0 for a thread without one. */
@@ -141,6 +136,9 @@ export class CheckpointMemoryStorage extends MemoryStorage {
 
   /** Threads whose newest change row this object wrote or read last; undefined when turned off. */
   readonly #changes: Remembered<RememberedChange> | undefined;
+
+  /** The values of message rows this object has read more than once, by payload SHA-256 (a page's parse; rows/parsed-values.ts). */
+  readonly #parsed = new ParsedValues();
 
   constructor(store: CheckpointStore, options: CheckpointMemoryStorageOptions = {}) {
     super();
@@ -220,6 +218,7 @@ export class CheckpointMemoryStorage extends MemoryStorage {
 
   override async dangerouslyClearAll(): Promise<void> {
     this.#changes?.clear();
+    this.#parsed.clear();
     await inTransaction(this.store, async (tx) => {
       for (const prefix of ['t/', 'm/', 'i/', 'c/', 'r/', 'p/t/', 'p/m/', 'p/c/', 'p/r/', ...OM_PREFIXES]) {
         for (;;) {
@@ -345,7 +344,7 @@ export class CheckpointMemoryStorage extends MemoryStorage {
         for (const { message } of await this.#threadMessages(this.store, id)) {
           if (resourceId && message.resourceId !== resourceId) continue;
           if (!metadataMatches(message, metadataFilter)) continue;
-          matching.push(messageOut(message));
+          matching.push(readMessage(message));
         }
       }
       matching = filterByDateRange(matching, (m) => new Date(m.createdAt), filter?.dateRange);
@@ -395,10 +394,10 @@ export class CheckpointMemoryStorage extends MemoryStorage {
     if (!resourceId && (offset > 0 || wantTotal) && this.store.adapter.listBySourceRefRanges) {
       const page = { namespace: this.namespace, prefix, limit: wantTotal ? perPage : perPage + 1, descending, offset };
       const [rows = [], change = []] = await this.store.listBySourceRefRanges(wantTotal ? [page, { namespace: this.namespace, prefix: changePrefix(threadId), descending: true, limit: 1 }] : [page]);
-      const values = (await valuesOf(this.store, this.namespace, rows.slice(0, perPage))) as StoredMessage[];
+      const values = (await this.#parsed.valuesOf(this.store, this.namespace, rows.slice(0, perPage))) as StoredMessage[];
       const total = wantTotal ? countOf(change[0]) : offset + values.length + (rows.length > perPage ? 1 : 0);
       const more = wantTotal ? offset + values.length < total : rows.length > perPage;
-      return { messages: values.map(messageOut), total, more };
+      return { messages: values.map(readMessage), total, more };
     }
     let from: string | undefined;
     // Skip `offset` messages: only the last one's ref is needed (a filter by resource needs their values).
@@ -417,7 +416,7 @@ export class CheckpointMemoryStorage extends MemoryStorage {
       for (const m of values) {
         if (resourceId && m.resourceId !== resourceId) continue;
         if (matched++ < offset) continue;
-        if (found.length < perPage) found.push(messageOut(m));
+        if (found.length < perPage) found.push(readMessage(m));
         else more = true;
       }
       if (more || rows.length < Math.max(want, resourceId ? 100 : want)) break;
@@ -442,7 +441,7 @@ export class CheckpointMemoryStorage extends MemoryStorage {
       for (const m of window.slice(Math.max(0, at - (item.withPreviousMessages ?? 0)), at + (item.withNextMessages ?? 0) + 1)) {
         if (ids.has(m.id)) continue;
         ids.add(m.id);
-        out.push(messageOut(m));
+        out.push(readMessage(m));
       }
     }
     return out;
@@ -456,7 +455,7 @@ export class CheckpointMemoryStorage extends MemoryStorage {
     const perPage = normalizePerPage(perPageInput, 40);
     const { offset, perPage: perPageForResponse } = calculatePagination(page, perPageInput, perPage);
     const rows = await rowsByPrefix(this.store, this.namespace, 'm/', { kind: KINDS.message });
-    let matching = ((await valuesOf(this.store, this.namespace, rows)) as StoredMessage[]).filter((m) => m.resourceId === resourceId && metadataMatches(m, metadataFilter)).map(messageOut);
+    let matching = ((await valuesOf(this.store, this.namespace, rows)) as StoredMessage[]).filter((m) => m.resourceId === resourceId && metadataMatches(m, metadataFilter)).map(readMessage);
     matching = sortMessages(filterByDateRange(matching, (m) => new Date(m.createdAt), filter?.dateRange), direction);
     const pageMessages = matching.slice(offset, offset + perPage);
     const ids = new Set(pageMessages.map((m) => m.id));
@@ -473,7 +472,7 @@ export class CheckpointMemoryStorage extends MemoryStorage {
     // Newest first, as @mastra/libsql answers (ORDER BY createdAt DESC).
     const found = sortMessages([...new Set(messageIds)].flatMap((id) => {
       const m = byId.get(id);
-      return m ? [messageOut(m)] : [];
+      return m ? [readMessage(m)] : [];
     }), 'DESC');
     return { messages: new MessageList().add(found, 'memory').get.all.db() };
   }

@@ -19,14 +19,13 @@ export interface ValuePayload {
  * @throws CheckpointIntegrityError naming the row when a part is missing or altered.
  */
 export async function valuesOf(store: CheckpointStore, namespace: string, rows: readonly Checkpoint[]): Promise<unknown[]> {
+  // Rows all inline (a page of messages): their values in one pass, with no lookup to build.
+  if (rows.every((row) => (row.payload as ValuePayload).parts === undefined)) return rows.map(inlineValue);
   const refs = rows.flatMap((row) => ((row.payload as ValuePayload).parts ?? []).map((_, k) => partRef(row.sourceRef ?? '', k)));
   const parts = new Map((refs.length === 0 ? [] : await store.findBySourceRefs(namespace, refs)).map((r) => [r.sourceRef, r]));
   return rows.map((row) => {
     const p = row.payload as ValuePayload;
-    if (p.parts === undefined) {
-      if (!('value' in p)) throw new CheckpointIntegrityError(`row ${row.id} (${String(row.sourceRef)}) holds no value`, { failures: [{ id: row.id, reason: 'no value' }] });
-      return p.value;
-    }
+    if (p.parts === undefined) return inlineValue(row);
     let text = '';
     p.parts.forEach((sha, k) => {
       const part = parts.get(partRef(row.sourceRef ?? '', k));
@@ -42,4 +41,11 @@ export async function valuesOf(store: CheckpointStore, namespace: string, rows: 
       throw new CheckpointIntegrityError(`row ${row.id} (${String(row.sourceRef)}): its parts do not join into JSON`, { failures: [{ id: row.id, reason: 'parts are not JSON' }] });
     }
   });
+}
+
+/** The value of a row that holds it inline. */
+function inlineValue(row: Checkpoint): unknown {
+  const p = row.payload as ValuePayload;
+  if (!('value' in p)) throw new CheckpointIntegrityError(`row ${row.id} (${String(row.sourceRef)}) holds no value`, { failures: [{ id: row.id, reason: 'no value' }] });
+  return p.value;
 }
