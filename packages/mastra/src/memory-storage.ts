@@ -386,18 +386,22 @@ export class CheckpointMemoryStorage extends MemoryStorage {
     const prefix = messagePrefix(threadId);
     const descending = direction === 'DESC';
     // One call where there would be two or three, when the adapter reads several ranges from an
-    // offset at once: the page and the newest change row for the total (decision 0048), or without
-    // a total the page and one more message, to tell whether there are more. With the total the
-    // page itself tells it (as @mastra/pg's hasMore: the messages up to the page's end against the
-    // total), so no 41st row is read and verified (decision 0051). A first page without a total is
-    // one range read either way.
+    // offset at once: the page and one more message, to tell whether there are more, and with a
+    // total the newest change row (decision 0048). The ranges are not promised as one snapshot
+    // (SQLite reads them in turn, decision 0051): a message deleted between the page and the
+    // change row would leave a count below what the page saw, and "more" taken from that count
+    // would hide a message that was there all along; so "more" comes from the page's own read
+    // (its 41st message, read raw, neither verified nor parsed), and the total is never below
+    // what the page saw. A first page without a total is one range read either way.
     if (!resourceId && (offset > 0 || wantTotal) && this.store.adapter.listBySourceRefRanges) {
-      const page = { namespace: this.namespace, prefix, limit: wantTotal ? perPage : perPage + 1, descending, offset };
+      const page = { namespace: this.namespace, prefix, limit: perPage + 1, descending, offset };
       const [rows = [], change = []] = await this.store.listBySourceRefRanges(wantTotal ? [page, { namespace: this.namespace, prefix: changePrefix(threadId), descending: true, limit: 1 }] : [page]);
       const values = (await this.#parsed.valuesOf(this.store, this.namespace, rows.slice(0, perPage))) as StoredMessage[];
-      const total = wantTotal ? countOf(change[0]) : offset + values.length + (rows.length > perPage ? 1 : 0);
-      const more = wantTotal ? offset + values.length < total : rows.length > perPage;
-      return { messages: values.map(readMessage), total, more };
+      // Without a total, Mastra's contract: the messages up to the page's end, plus one when there are more.
+      const upTo = offset + values.length + (rows.length > perPage ? 1 : 0);
+      // With it, never fewer than the read saw exist (`offset` passed over only when it found any after them).
+      const total = wantTotal ? Math.max(countOf(change[0]), rows.length === 0 ? 0 : upTo) : upTo;
+      return { messages: values.map(readMessage), total, more: rows.length > perPage || offset + values.length < total };
     }
     let from: string | undefined;
     // Skip `offset` messages: only the last one's ref is needed (a filter by resource needs their values).
