@@ -50,11 +50,13 @@ export const DEFAULT_LIMITS: Readonly<CheckpointLimits> = Object.freeze({
  * ```
  */
 export function resolveLimits(overrides: Partial<CheckpointLimits> = {}): Readonly<CheckpointLimits> {
-  const merged: CheckpointLimits = { ...DEFAULT_LIMITS };
+  // Each key set once on a new object, never written over a copy of DEFAULT_LIMITS: a write over a
+  // copy (same hidden class) makes V8 throw away optimised code that read DEFAULT_LIMITS's fields as
+  // constants (canonicalize, at the first transaction of a store; docs/decisions/0054).
+  const merged = {} as CheckpointLimits;
   for (const key of Object.keys(DEFAULT_LIMITS) as (keyof CheckpointLimits)[]) {
     const value = overrides[key];
-    if (value === undefined) continue;
-    merged[key] = positiveInteger(value, key);
+    merged[key] = value === undefined ? DEFAULT_LIMITS[key] : positiveInteger(value, key);
   }
   return Object.freeze(merged);
 }

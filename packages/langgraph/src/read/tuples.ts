@@ -166,15 +166,26 @@ export class TupleReader {
         const w = writes[i] as CheckpointPendingWrite;
         collected.get(w[1])?.push(w);
       }
-      for (const [ch, rebuilt] of await rebuiltValues(this.store, this.namespace, rowInfo(entry), new Set(remaining), this.memo)) {
-        const value = await loadValueNow(this.serde, rebuilt.stored, !rebuilt.shared, undefined, this.#textOf(rebuilt.shared));
-        if (value === undefined) continue; // as MemorySaver: an undefined value seeds nothing
-        seeds.set(ch, value);
-        remaining.delete(ch);
-      }
+      await this.#seeds(entry, remaining, seeds);
       next = entry.checkpoint.parent_checkpoint_id;
+      if (next === null || remaining.size === 0) break;
     }
     return deltaHistoryOf(channels, collected, seeds);
+  }
+
+  /**
+   * Sets in `seeds` the value `entry` holds of each channel in `remaining`, and takes those
+   * channels out of it. A function of its own, not part of `deltaHistory`'s loop: most ancestors
+   * hold no value, so the first one that does would find the loop's optimised code without type
+   * feedback there and throw it away to compile it again (docs/decisions/0054).
+   */
+  async #seeds(entry: CheckpointEntry, remaining: Set<string>, seeds: Map<string, unknown>): Promise<void> {
+    for (const [ch, rebuilt] of await rebuiltValues(this.store, this.namespace, rowInfo(entry), new Set(remaining), this.memo)) {
+      const value = await loadValueNow(this.serde, rebuilt.stored, !rebuilt.shared, undefined, this.#textOf(rebuilt.shared));
+      if (value === undefined) continue; // as MemorySaver: an undefined value seeds nothing
+      seeds.set(ch, value);
+      remaining.delete(ch);
+    }
   }
 
   /** Every channel value of `entry` as stored, not revived: what a repeated put compares with (write/rows.ts). */
