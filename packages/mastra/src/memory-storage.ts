@@ -391,7 +391,7 @@ export class CheckpointMemoryStorage extends MemoryStorage {
     // (SQLite reads them in turn, decision 0051): a message deleted between the page and the
     // change row would leave a count below what the page saw, and "more" taken from that count
     // would hide a message that was there all along; so "more" comes from the page's own read
-    // (its 41st message, read raw, neither verified nor parsed), and the total is never below
+    // (its 41st message, verified by the store like every row it reads, not parsed), and the total is never below
     // what the page saw. A first page without a total is one range read either way.
     if (!resourceId && (offset > 0 || wantTotal) && this.store.adapter.listBySourceRefRanges) {
       const page = { namespace: this.namespace, prefix, limit: perPage + 1, descending, offset };

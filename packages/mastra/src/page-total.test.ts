@@ -5,8 +5,8 @@ import { backends, RUNTIME_OK } from './test-support/backends.js';
 
 /*
  * A generated differential test of the page with its total (decision 0051): where the adapter
- * reads several ranges at once (SQLite, PostgreSQL), a page with a total verifies only its own
- * messages, reads one more raw to tell whether there are more, and takes its total from the
+ * reads several ranges at once (SQLite, PostgreSQL), a page with a total parses only its own
+ * messages, reads one more to tell whether there are more, and takes its total from the
  * thread's newest change row. Random threads (messages saved in random batches, some saved again), random pages, sizes
  * and orders, with and without the total; every answer compared with the memory adapter's (no
  * such member: the plain path, which reads one more message) and with the model (the thread's

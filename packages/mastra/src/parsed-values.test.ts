@@ -104,8 +104,13 @@ describe.each(members)('kept page values on $name', (backend) => {
               expect(ours, JSON.stringify(args)).toStrictEqual(theirs);
               // And each message as the plain conversion gives it from the stored value (every read
               // builds its messages by readMessage, the memory adapter's too).
-              const stored = new Map((await reference.listBySourceRefPrefix({ namespace: 'mastra', prefix: 'm/', limit: 100 })).map((row) => [(row.payload as { value: StoredMessage }).value.id, (row.payload as { value: StoredMessage }).value]));
-              for (const m of ours.messages) expect(m, m.id).toStrictEqual(new MessageList().add([messageOut(stored.get(m.id) as StoredMessage)], 'memory').get.all.db()[0]);
+              const stored = new Map((await reference.listBySourceRefPrefix({ namespace: 'mastra', prefix: 'm/', limit: 100 })).map((row) => [(row.payload as unknown as { value: StoredMessage }).value.id, (row.payload as unknown as { value: StoredMessage }).value]));
+              for (const m of ours.messages) {
+                const plain = new MessageList().add([messageOut(stored.get(m.id) as StoredMessage)], 'memory').get.all.db()[0];
+                expect(m, m.id).toStrictEqual(plain);
+                // Key order too (JSON.stringify shows it): readMessage's literal and messageOut agree.
+                expect(Object.keys(m), m.id).toEqual(Object.keys(plain ?? {}));
+              }
               for (const m of ours.messages) expect(Object.getPrototypeOf(m.content), m.id).toBe(Object.prototype);
               const key = JSON.stringify(args);
               const n = (reads.get(key) ?? 0) + 1;

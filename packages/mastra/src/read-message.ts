@@ -1,11 +1,24 @@
 import type { MastraDBMessage } from '@mastra/core/memory';
 import type { StoredMessage } from './rows/types.js';
 
-/** A stored message as Mastra's `MastraDBMessage` (date as `Date`): the plain conversion, for any stored message. */
+/** The members of a read message in the order Mastra's SQL stores build them (`@mastra/libsql`'s and `@mastra/pg`'s row parsers). */
+const READ_ORDER = ['id', 'content', 'role', 'createdAt', 'threadId', 'resourceId'] as const;
+
+/**
+ * A stored message as Mastra's `MastraDBMessage` (date as `Date`): the plain conversion, for any
+ * stored message. Its members come in {@link READ_ORDER} (those the message has), then any others
+ * in stored order, then `type` when it is not the default 'v2' (as @mastra/libsql reads a row), so
+ * an answer's messages list their keys alike whichever conversion built them.
+ */
 export function messageOut(m: StoredMessage): MastraDBMessage {
-  const { type, ...rest } = m;
-  // As @mastra/libsql reads a row: `type` only when it is not the default 'v2'.
-  return { ...rest, ...(type && type !== 'v2' ? { type } : {}), createdAt: new Date(m.createdAt) } as unknown as MastraDBMessage;
+  const from = m as unknown as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  // Own data properties, as the object spread this replaces made them (an own "__proto__" key stays a key).
+  const put = (key: string, value: unknown) => void Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+  for (const key of READ_ORDER) if (key === 'createdAt' || Object.hasOwn(from, key)) put(key, key === 'createdAt' ? new Date(m.createdAt) : from[key]);
+  for (const key of Object.keys(from)) if (key !== 'type' && !Object.hasOwn(out, key)) put(key, from[key]);
+  if (m.type && m.type !== 'v2') put('type', m.type);
+  return out as unknown as MastraDBMessage;
 }
 
 /**
@@ -18,7 +31,8 @@ export function messageOut(m: StoredMessage): MastraDBMessage {
  *
  * It serves only a stored message of exactly the keys a save writes, as its canonical JSON lists
  * them (sorted), of type 'v2' or none; any other (an update may add keys of its own, a v1
- * message keeps its type) goes through `messageOut`, so the answer is the same either way.
+ * message keeps its type) goes through `messageOut`, so the answer, its key order included, is
+ * the same either way.
  */
 export function readMessage(m: StoredMessage): MastraDBMessage {
   const k = Object.keys(m);
