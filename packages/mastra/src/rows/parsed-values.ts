@@ -1,4 +1,5 @@
 import type { Checkpoint, CheckpointStore } from '@session-checkpoint/core';
+import { TwoGenerationCache } from '@session-checkpoint/core/toolkit';
 import { valuesOf, type ValuePayload } from './values.js';
 
 /*
@@ -24,7 +25,7 @@ import { valuesOf, type ValuePayload } from './values.js';
 const BUDGET = 4 * 1024 * 1024;
 /** A row longer than this is never kept (a few large ones would push out a page of small ones). */
 const MAX_TEXT = BUDGET / 64;
-/** Hashes noted as read once, per generation. */
+/** Hashes noted as read once, per generation of {@link ParsedValues}'s note of them. */
 const SEEN_GENERATION = 8192;
 
 /**
@@ -56,7 +57,7 @@ export function copyJson(value: unknown): unknown {
 
 /**
  * Values of inline value rows parsed before, by the SHA-256 of their payload, in two generations
- * bounded by the length of their texts (the recently used kept).
+ * bounded by the length of their texts (core's `TwoGenerationCache`: the recently used kept).
  *
  * @example
  * ```ts
@@ -65,18 +66,16 @@ export function copyJson(value: unknown): unknown {
  * ```
  */
 export class ParsedValues {
-  #young = new Map<string, { value: unknown; weight: number }>();
-  #old = new Map<string, { value: unknown; weight: number }>();
-  #youngWeight = 0;
-  #seen = new Set<string>();
-  #seenBefore = new Set<string>();
+  readonly #kept = new TwoGenerationCache<string, { value: unknown; weight: number }>(BUDGET, (entry) => entry.weight);
+  /** Hashes read once, not yet kept (a value is kept from its row's second read on). */
+  readonly #seenOnce = new TwoGenerationCache<string, true>(2 * SEEN_GENERATION);
 
   /** As {@link valuesOf} (the same values, the same errors), parsing only rows whose value is not kept. */
   async valuesOf(store: CheckpointStore, namespace: string, rows: readonly Checkpoint[]): Promise<unknown[]> {
     const out = new Array<unknown>(rows.length);
     let missing: number[] | undefined;
     for (let i = 0; i < rows.length; i++) {
-      const kept = this.#get((rows[i] as Checkpoint).payloadSha256);
+      const kept = this.#kept.get((rows[i] as Checkpoint).payloadSha256);
       if (kept === undefined) (missing ??= []).push(i);
       else out[i] = copyJson(kept.value);
     }
@@ -85,49 +84,16 @@ export class ParsedValues {
     missing.forEach((i, k) => {
       const row = rows[i] as Checkpoint;
       out[i] = parsed[k];
-      if ((row.payload as ValuePayload).parts === undefined && row.payloadJson.length <= MAX_TEXT && this.#readBefore(row.payloadSha256)) this.#keep(row.payloadSha256, copyJson(parsed[k]), row.payloadJson.length);
+      if ((row.payload as ValuePayload).parts !== undefined || row.payloadJson.length > MAX_TEXT) return;
+      if (this.#seenOnce.delete(row.payloadSha256)) this.#kept.set(row.payloadSha256, { value: copyJson(parsed[k]), weight: row.payloadJson.length });
+      else this.#seenOnce.set(row.payloadSha256, true);
     });
     return out;
   }
 
   /** Forgets every kept value (the domain's reset). */
   clear(): void {
-    this.#young.clear();
-    this.#old.clear();
-    this.#youngWeight = 0;
-    this.#seen.clear();
-    this.#seenBefore.clear();
-  }
-
-  #get(sha256: string): { value: unknown; weight: number } | undefined {
-    const young = this.#young.get(sha256);
-    if (young !== undefined) return young;
-    const old = this.#old.get(sha256);
-    if (old !== undefined) {
-      this.#old.delete(sha256);
-      this.#keep(sha256, old.value, old.weight);
-    }
-    return old;
-  }
-
-  /** True when the hash was read once before (it is then kept); notes it otherwise. */
-  #readBefore(sha256: string): boolean {
-    if (this.#seen.delete(sha256) || this.#seenBefore.delete(sha256)) return true;
-    this.#seen.add(sha256);
-    if (this.#seen.size >= SEEN_GENERATION) {
-      this.#seenBefore = this.#seen;
-      this.#seen = new Set();
-    }
-    return false;
-  }
-
-  #keep(sha256: string, value: unknown, weight: number): void {
-    this.#young.set(sha256, { value, weight });
-    this.#youngWeight += weight;
-    if (this.#youngWeight > BUDGET / 2) {
-      this.#old = this.#young;
-      this.#young = new Map();
-      this.#youngWeight = 0;
-    }
+    this.#kept.deleteKeys(() => true);
+    this.#seenOnce.deleteKeys(() => true);
   }
 }
