@@ -14,29 +14,15 @@
 // CPU µs per call, median [min-max] of the rounds, formats interleaved per round; then the pages
 // each call's commit writes to the WAL (40 calls after a checkpoint).
 //   node tools/bench/scripts/mastra-save-row-formats.mjs [callsPerRound=300] [rounds=7]
-import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { statSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { canonicalize } from '@session-checkpoint/core';
-import { openSqliteStore } from '@session-checkpoint/store-kysely';
 import { insertManyIfPresentParameters, insertManyIfPresentSql } from '../../../packages/store-kysely/dist/insert-many-sql.js';
+import { msg, openRowsDb, pad, sha } from './mastra-rows-db.mjs';
 
-const require = createRequire(import.meta.url);
-const Database = require('better-sqlite3');
 const perRound = Number(process.argv[2] ?? 300);
 const rounds = Number(process.argv[3] ?? 7);
-const dir = mkdtempSync(join(tmpdir(), 'mastra-save-row-formats-'));
-const path = join(dir, 'rows.sqlite');
-(await openSqliteStore(path, { durability: 'normal' })).close();
-const db = new Database(path);
-db.pragma('journal_mode = WAL');
-db.pragma('synchronous = NORMAL');
-const sha = (t) => createHash('sha256').update(t).digest('hex');
-const pad = (n) => String(n).padStart(16, '0');
-const text = (i, w) => `${w} ${i}: `.padEnd(560, 'lorem ipsum dolor sit amet ');
-const msg = (i, role) => ({ id: `w-${i}`, threadId: 'w', resourceId: 'user-1', role, type: 'v2', createdAt: new Date(Date.UTC(2026, 0, 1) + i * 1000).toISOString(), content: { format: 2, parts: [{ type: 'text', text: text(i, role) }] } });
+const { db, path, remove } = await openRowsDb('mastra-save-row-formats');
 const row = (kind, payload, ref, tag) => {
   const j = canonicalize(payload);
   return { namespace: 'mastra', sessionId: `t:w${tag}`, kind, name: 'n', payloadJson: j, payloadSha256: sha(j), createdAt: new Date().toISOString(), sourceRef: ref };
@@ -114,8 +100,7 @@ for (const [name, f] of Object.entries(variants)) {
   for (let i = 0; i < calls; i++) f(9_000_000 + i);
   frames[name] = statSync(`${path}-wal`).size / (pageSize + 24) / calls;
 }
-db.close();
-rmSync(dir, { recursive: true, force: true });
+remove();
 console.log(`Node ${process.version}, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}, ${rounds} rounds of ${perRound}; CPU µs per call (rows built and written), median [min-max]`);
 for (const [name, xs] of Object.entries(results)) {
   const s = [...xs].sort((a, b) => a - b);

@@ -7,28 +7,13 @@
 // (autocommit) and inside BEGIN IMMEDIATE ... COMMIT. Each includes building the rows (canonical
 // JSON, SHA-256); "rows built only" is that part alone. CPU µs per call, median of 5 rounds.
 //   node tools/bench/scripts/mastra-save-sqlite-rows.mjs [callsPerRound=300]
-import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { loadavg } from 'node:os';
 import { canonicalize } from '@session-checkpoint/core';
-import { openSqliteStore } from '@session-checkpoint/store-kysely';
 import { insertManySql } from '../../../packages/store-kysely/dist/insert-many-sql.js';
+import { msg, openRowsDb, pad, sha } from './mastra-rows-db.mjs';
 
-const require = createRequire(import.meta.url);
-const Database = require('better-sqlite3');
 const perRound = Number(process.argv[2] ?? 300);
-const dir = mkdtempSync(join(tmpdir(), 'mastra-save-sqlite-rows-'));
-const path = join(dir, 'rows.sqlite');
-(await openSqliteStore(path, { durability: 'normal' })).close();
-const db = new Database(path);
-db.pragma('journal_mode = WAL');
-db.pragma('synchronous = NORMAL');
-const sha = (t) => createHash('sha256').update(t).digest('hex');
-const pad = (n) => String(n).padStart(16, '0');
-const text = (i, w) => `${w} ${i}: `.padEnd(560, 'lorem ipsum dolor sit amet ');
-const msg = (i, role) => ({ id: `w-${i}`, threadId: 'w', resourceId: 'user-1', role, type: 'v2', createdAt: new Date(Date.UTC(2026, 0, 1) + i * 1000).toISOString(), content: { format: 2, parts: [{ type: 'text', text: text(i, role) }] } });
+const { db, remove } = await openRowsDb('mastra-save-sqlite-rows');
 const row = (kind, payload, ref, tag) => { const j = canonicalize(payload); return ['mastra', `t:w${tag}`, kind, 'n', j, sha(j), new Date().toISOString(), ref]; };
 const ours = (i, tag) => {
   const a = msg(2 * i, 'user');
@@ -66,7 +51,6 @@ for (let round = 0; round < 5; round++) {
     (results[name] ??= []).push((cpu() - c0) / perRound);
   }
 }
-db.close();
-rmSync(dir, { recursive: true, force: true });
+remove();
 console.log(`Node ${process.version}, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}, 5 rounds of ${perRound}; CPU µs per call, median [min-max]`);
 for (const [name, xs] of Object.entries(results)) { const s = [...xs].sort((a, b) => a - b); console.log(`${s[2].toFixed(1).padStart(7)} [${s[0].toFixed(0)}-${s[4].toFixed(0)}]  ${name}`); }
