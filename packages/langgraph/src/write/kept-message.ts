@@ -24,7 +24,8 @@ import { SHARED_STRING_MIN, sameAsKept } from './kept-json.js';
  *   the plain path;
  * - `lc_id` last, compared with the kept `id`.
  *
- * A `false` claims nothing: the caller takes the plain path (toJSON() and the comparison). A `true`
+ * A `false` claims nothing: the caller takes the plain path (toJSON() and the comparison); so does
+ * a getter that throws here. A `true`
  * means toJSON() now would have given JSON that `sameAsKept` finds equal to `kept`.
  * kept-message.test.ts holds this against the plain path and MemorySaver with in-place edits of
  * every field above.
@@ -42,48 +43,55 @@ const serializableToJSON: unknown = Serializable.prototype.toJSON;
  * found equal are shared into `kept` as kept-json.ts's `sameMember` does (docs/decisions/0046).
  */
 export function sameMessageAsKept(item: unknown, kept: unknown): boolean {
-  if (typeof item !== 'object' || item === null || typeof kept !== 'object' || kept === null || Array.isArray(kept)) return false;
-  const self = item as Record<string, unknown>;
-  if (self.toJSON !== serializableToJSON) return false;
-  const k = kept as Record<string, unknown>;
-  // toJSON's result has these four keys; the kept JSON is the saver's own, checked when captured.
-  if (k.lc !== 1 || k.type !== 'constructor' || !Array.isArray(k.id) || typeof k.kwargs !== 'object' || k.kwargs === null || Array.isArray(k.kwargs) || countKeys(k) !== 4) return false;
-  const keptKwargs = k.kwargs as Record<string, unknown>;
-  if (!self.lc_serializable) return false;
-  const kwargs = self.lc_kwargs;
-  if (typeof kwargs !== 'object' || kwargs === null || Array.isArray(kwargs) || kwargs instanceof Serializable) return false;
-  const keys = Object.keys(kwargs);
-  // Names are told distinct pairwise below: a message's few fields; more, and the plain path.
-  if (keys.length > KEYS_MAX || keys.length !== countKeys(keptKwargs)) return false;
-  // The values, read as toJSON reads them and before the getters (as toJSON does).
-  const values = new Array<unknown>(keys.length);
-  for (let i = 0; i < keys.length; i++) {
-    const key = keys[i] as string;
-    // A key Object.prototype has would be looked up there by the alias map: the plain path.
-    if (key in Object.prototype) return false;
-    values[i] = key in self ? self[key] : (kwargs as Record<string, unknown>)[key];
+  // A getter of the message (its own, or LangChain's: `text` throws once content is neither a
+  // string nor an array) may throw: that claims nothing either, and the plain path gives toJSON()'s
+  // own answer, its error included, in toJSON's order.
+  try {
+    if (typeof item !== 'object' || item === null || typeof kept !== 'object' || kept === null || Array.isArray(kept)) return false;
+    const self = item as Record<string, unknown>;
+    if (self.toJSON !== serializableToJSON) return false;
+    const k = kept as Record<string, unknown>;
+    // toJSON's result has these four keys; the kept JSON is the saver's own, checked when captured.
+    if (k.lc !== 1 || k.type !== 'constructor' || !Array.isArray(k.id) || typeof k.kwargs !== 'object' || k.kwargs === null || Array.isArray(k.kwargs) || countKeys(k) !== 4) return false;
+    const keptKwargs = k.kwargs as Record<string, unknown>;
+    if (!self.lc_serializable) return false;
+    const kwargs = self.lc_kwargs;
+    if (typeof kwargs !== 'object' || kwargs === null || Array.isArray(kwargs) || kwargs instanceof Serializable) return false;
+    const keys = Object.keys(kwargs);
+    // Names are told distinct pairwise below: a message's few fields; more, and the plain path.
+    if (keys.length > KEYS_MAX || keys.length !== countKeys(keptKwargs)) return false;
+    // The values, read as toJSON reads them and before the getters (as toJSON does).
+    const values = new Array<unknown>(keys.length);
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i] as string;
+      // A key Object.prototype has would be looked up there by the alias map: the plain path.
+      if (key in Object.prototype) return false;
+      values[i] = key in self ? self[key] : (kwargs as Record<string, unknown>)[key];
+    }
+    // The getters along the prototype chain, with the message as receiver, merged as toJSON merges them.
+    const aliases: Record<string, unknown> = {};
+    for (let proto: unknown = Object.getPrototypeOf(self); proto !== null; proto = Object.getPrototypeOf(proto)) {
+      Object.assign(aliases, Reflect.get(proto as object, 'lc_aliases', self));
+      if (Reflect.get(proto as object, 'lc_secrets', self) != null || Reflect.get(proto as object, 'lc_attributes', self) != null) return false;
+    }
+    const names = new Array<string>(keys.length);
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i] as string;
+      const alias = aliases[key];
+      // A truthy alias is the name (one that is not a string, which a property key would convert: the plain path).
+      const name = alias ? (typeof alias === 'string' ? alias : undefined) : jsonKeyOf(key);
+      // (An undefined value, which the JSON leaves out, is told by sameEscaped.)
+      if (name === undefined || name === '__proto__' || !Object.hasOwn(keptKwargs, name)) return false;
+      // Two keys of one name are one key of toJSON's result, so fewer than the kept: the plain path.
+      for (let j = 0; j < i; j++) if (names[j] === name) return false;
+      names[i] = name;
+      if (!sameEscapedMember(values[i], keptKwargs, name)) return false;
+    }
+    // As many distinct names as the kept kwargs has keys, each one of them: the same key set.
+    return sameAsKept(self.lc_id, k.id);
+  } catch {
+    return false;
   }
-  // The getters along the prototype chain, with the message as receiver, merged as toJSON merges them.
-  const aliases: Record<string, unknown> = {};
-  for (let proto: unknown = Object.getPrototypeOf(self); proto !== null; proto = Object.getPrototypeOf(proto)) {
-    Object.assign(aliases, Reflect.get(proto as object, 'lc_aliases', self));
-    if (Reflect.get(proto as object, 'lc_secrets', self) != null || Reflect.get(proto as object, 'lc_attributes', self) != null) return false;
-  }
-  const names = new Array<string>(keys.length);
-  for (let i = 0; i < keys.length; i++) {
-    const key = keys[i] as string;
-    const alias = aliases[key];
-    // A truthy alias is the name (one that is not a string, which a property key would convert: the plain path).
-    const name = alias ? (typeof alias === 'string' ? alias : undefined) : jsonKeyOf(key);
-    // (An undefined value, which the JSON leaves out, is told by sameEscaped.)
-    if (name === undefined || name === '__proto__' || !Object.hasOwn(keptKwargs, name)) return false;
-    // Two keys of one name are one key of toJSON's result, so fewer than the kept: the plain path.
-    for (let j = 0; j < i; j++) if (names[j] === name) return false;
-    names[i] = name;
-    if (!sameEscapedMember(values[i], keptKwargs, name)) return false;
-  }
-  // As many distinct names as the kept kwargs has keys, each one of them: the same key set.
-  return sameAsKept(self.lc_id, k.id);
 }
 
 /** Own enumerable string keys of a saver-owned JSON object (plain prototype, no enumerable inherited keys). */
