@@ -23,7 +23,12 @@ afterAll(async () => {
 describe('compact', () => {
   it('SQLite: VACUUM beside a writer and a reader process gives the freed pages back and loses no write', async () => {
     const path = dir.file('compact.sqlite');
-    const store = await openSqliteStore(path);
+    // Three processes take turns at the write lock; SQLite's busy handler polls, so on a loaded
+    // machine one can wait past the default 5 s (CI saw `database is locked` under doubled load):
+    // every process here waits up to a minute, which still fails a real deadlock.
+    const busyTimeoutMs = 60_000;
+    const childEnv = { ...process.env, SC_TEST_BUSY_TIMEOUT_MS: String(busyTimeoutMs) };
+    const store = await openSqliteStore(path, { busyTimeoutMs });
     for (let i = 0; i < 400; i++) await store.create({ namespace: 'big', sessionId: `s-${i % 20}`, payload: { i, text: 'x'.repeat(16_000 + i) } });
     for (let k = 0; k < 15; k++) await store.deleteSession(`s-${k}`, { namespace: 'big', apply: true });
     const before = await store.storageReport();
@@ -32,8 +37,8 @@ describe('compact', () => {
 
     // The writer's 2,000 small rows take well under 1 MB, whenever they land: the size checks
     // below hold however the VACUUM and the writes interleave.
-    const writer = startChild('write-n.mjs', [`sqlite:${path}`, '2000', 'live']);
-    const reader = startChild('read-loop.mjs', [`sqlite:${path}`, 'big']);
+    const writer = startChild('write-n.mjs', [`sqlite:${path}`, '2000', 'live'], childEnv);
+    const reader = startChild('read-loop.mjs', [`sqlite:${path}`, 'big'], childEnv);
     await reader.waitForLine('ready');
     const dry = await store.compact();
     expect(dry).toMatchObject({ dryRun: true, compacted: false, after: null });
