@@ -13,6 +13,9 @@
 //   memory-plain    LangGraph's MemorySaver with the unchanged graph (stores nothing durable: what
 //                   serialising every message at every put and reviving it at every read costs)
 //   peer-plain      SqliteSaver with the unchanged graph (O(N^2) bytes)
+//   ref-plain, ref-delta   MemorySaver with a serializer that keeps references (no JSON, no copy,
+//                   nothing durable; not faithful): LangGraph's own cost of the graph, the floor
+//                   under any saver of either graph
 //   base-delta, base-plain   ours-delta and ours-plain with the saver built in SC_CHAT_SHAPE_BASE
 //                   (a copy of packages/langgraph/dist from another commit, kept inside the
 //                   checkout so that its imports resolve): a change measured before and after
@@ -141,6 +144,18 @@ async function child(who, file) {
   } else if (who === 'memory-plain') {
     const { MemorySaver } = await import('@langchain/langgraph-checkpoint');
     saver = new MemorySaver();
+    close = async () => undefined;
+    bytesOf = async () => 0;
+  } else if (who.startsWith('ref-')) {
+    const { MemorySaver } = await import('@langchain/langgraph-checkpoint');
+    const kept = [];
+    const encoder = new TextEncoder();
+    const decoder = new TextDecoder();
+    const refs = {
+      dumpsTyped: async (value) => ['ref', encoder.encode(String(kept.push(value) - 1))],
+      loadsTyped: async (_type, bytes) => kept[Number(typeof bytes === 'string' ? bytes : decoder.decode(bytes))],
+    };
+    saver = new MemorySaver(refs);
     close = async () => undefined;
     bytesOf = async () => 0;
   } else if (who.startsWith('peer')) {
