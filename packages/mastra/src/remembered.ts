@@ -17,10 +17,25 @@ export interface RememberedChange {
   sha256: string;
 }
 
+/**
+ * A run's refs and session id, derived once from its workflow name and run id (each derivation
+ * escapes both ids): what a persist of the remembered run would otherwise derive on every call.
+ */
+export interface RunRefs {
+  /** The run record's ref (`runRef`). */
+  run: string;
+  /** The prefix of the run's snapshot refs (`snapshotPrefix`); snapshot `n` is this and `pad(n)`. */
+  snapshots: string;
+  /** The session id of the run's rows (`sessionOf(runId)`). */
+  sessionId: string;
+}
+
 /** What a workflows domain last wrote or read of a run, as the store held it then. */
 export interface RememberedRun {
   /** The run's record. */
   run: StoredRun;
+  /** The refs of `run` (its workflow name and run id). */
+  refs: RunRefs;
   /** The SHA-256 the store recorded for the record's row. */
   recordSha256: string;
   /** The newest snapshot's number. */

@@ -83,10 +83,14 @@ function unclocked(value: unknown): unknown {
   return value;
 }
 
-/** Every row of the domain's namespace: ref, kind and payload (the clock left out), in ref order. */
+/**
+ * Every row of the domain's namespace: ref, session, kind, name and payload (the clock left out),
+ * in ref order. The session and the name too: the shortcut builds its row from the refs and
+ * session id its memo keeps per run (decision record 0056), the transaction derives them anew.
+ */
 async function rows(store: CheckpointStore): Promise<unknown[]> {
   const all = await store.list({ namespace: 'mastra', limit: 1000 });
-  return all.map((r) => ({ ref: r.sourceRef, kind: r.kind, payload: unclocked(r.payload) })).sort((a, b) => String(a.ref).localeCompare(String(b.ref)));
+  return all.map((r) => ({ ref: r.sourceRef, sessionId: r.sessionId, kind: r.kind, name: r.name, payload: unclocked(r.payload) })).sort((a, b) => String(a.ref).localeCompare(String(b.ref)));
 }
 
 /** The store, counting the conditional inserts it took and refused. */

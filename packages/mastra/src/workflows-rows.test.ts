@@ -37,6 +37,37 @@ describe.skipIf(!RUNTIME_OK).each(list)('persistWorkflowSnapshot rows on $name',
       await store.close();
     }
   });
+  it.skipIf(!backend.available)('writes the rows of the run persisted when two runs share a memo key', async () => {
+    // The memo keys a run by its workflow name, a NUL and its run id, so (w + "\u0000b", "c") and
+    // (w, "b\u0000c") share a key; the memo's entry carries the run's refs and session id
+    // (decision record 0056), so the shortcut must check that the entry is of this very run. (A
+    // workflow name is also the run record's name, which takes no control character: here the
+    // NUL is past the 200 characters of it the record keeps.)
+    const { CheckpointWorkflowsStorage } = await import('./index.js');
+    const store = await backend.open(backend.target());
+    try {
+      const workflows = new CheckpointWorkflowsStorage(store);
+      const w = 'w'.repeat(200);
+      const runs = [{ workflowName: `${w}\u0000b`, runId: 'c' }, { workflowName: w, runId: 'b\u0000c' }];
+      for (let i = 0; i < 6; i++) {
+        const run = runs[i % 2] as { workflowName: string; runId: string };
+        await workflows.persistWorkflowSnapshot({ ...run, snapshot: { runId: run.runId, status: 'running', context: { i } } as never });
+      }
+      const snapshots = (await store.list({ namespace: 'mastra', limit: 1000 })).filter((r) => r.kind === KINDS.snapshot);
+      const seen = snapshots.map((r) => {
+        const payload = r.payload as { workflowName: string; runId: string; seq: number; value: { context: { i: number } } };
+        return [payload.workflowName, payload.runId, payload.seq, payload.value.context.i, r.sessionId];
+      });
+      expect(seen.sort((x, y) => (x[3] as number) - (y[3] as number))).toEqual([0, 1, 2, 3, 4, 5].map((i) => {
+        const run = runs[i % 2] as { workflowName: string; runId: string };
+        return [run.workflowName, run.runId, Math.floor(i / 2) + 1, i, (run.runId.includes('\u0000') ? expect.any(String) : run.runId)];
+      }));
+      // Each snapshot under its own run's refs: the rows a reader of either run finds.
+      for (const run of runs) expect((await workflows.loadWorkflowSnapshot(run))?.context).toEqual({ i: run === runs[0] ? 4 : 5 });
+    } finally {
+      await store.close();
+    }
+  });
   it.skipIf(!backend.available)('keeps each snapshot as it was at the call, when the caller changes its object during the await', async () => {
     // The persist of a plain snapshot for a remembered run canonicalises the caller's object
     // without a copy (decision record 0052): before it awaits, and, when the conditional insert is

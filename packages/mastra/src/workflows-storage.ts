@@ -13,13 +13,13 @@ import {
 } from '@mastra/core/storage';
 import type { StepResult, WorkflowRunState } from '@mastra/core/workflows';
 import { KINDS, MASTRA_NAMESPACE } from './rows/namespace.js';
-import { runRef, seqOf, sessionOf, snapshotPrefix, snapshotRef } from './rows/refs.js';
+import { pad, runRef, seqOf, sessionOf, snapshotPrefix, snapshotRef } from './rows/refs.js';
 import { rawRange } from '@session-checkpoint/core/toolkit';
 import type { StoredRun } from './rows/workflow-types.js';
 import { valuesOf } from './rows/values.js';
 import { domainStore, inTransaction, refAt, rowsByPrefix } from './store-rows.js';
 import { deleteValueRows, isPlainJson, jsonOf, putValue, recordJson } from './value-writer.js';
-import { Remembered, type RememberedRun } from './remembered.js';
+import { Remembered, type RememberedRun, type RunRefs } from './remembered.js';
 
 /** Options of {@link CheckpointWorkflowsStorage}. */
 export interface CheckpointWorkflowsStorageOptions {
@@ -39,6 +39,23 @@ const ENVELOPE = 2048;
 /** True when two run records hold the same fields (whatever their key order). */
 function sameRun(a: StoredRun, b: StoredRun): boolean {
   return a.workflowName === b.workflowName && a.runId === b.runId && a.createdAt === b.createdAt && a.resourceId === b.resourceId && a.status === b.status && Object.keys(a).length === Object.keys(b).length;
+}
+
+/**
+ * True when a persist of `snapshot` by `resourceId` leaves the remembered record `run` of that
+ * workflow and run as it is: `sameRun(run, recordOf(run with the persist's owner, snapshot))`,
+ * without building the record.
+ */
+function keepsRecord(run: StoredRun, workflowName: string, runId: string, resourceId: string | undefined, snapshot: unknown): boolean {
+  const status = (snapshot as { status?: unknown } | null)?.status;
+  const owner = resourceId ?? run.resourceId;
+  const hasStatus = typeof status === 'string';
+  return run.workflowName === workflowName && run.runId === runId && run.resourceId === owner && run.status === (hasStatus ? status : undefined) && Object.keys(run).length === 3 + (owner === undefined ? 0 : 1) + (hasStatus ? 1 : 0);
+}
+
+/** The refs and session id of a run's rows. */
+function refsOf(workflowName: string, runId: string): RunRefs {
+  return { run: runRef(workflowName, runId), snapshots: snapshotPrefix(workflowName, runId), sessionId: sessionOf(runId) };
 }
 
 /** A run's record as a persist writes it: the newest snapshot's status, the run's owner. */
@@ -143,27 +160,28 @@ export class CheckpointWorkflowsStorage extends WorkflowsStorage {
    * Returns what the run is after it, for the memo (set once the transaction has committed).
    */
   async #persist(tx: CheckpointStore, previous: { row: Checkpoint; run: StoredRun } | undefined, run: StoredRun, snapshot: unknown, updatedAt: string): Promise<RememberedRun> {
-    const newest = await refAt(tx, this.namespace, snapshotPrefix(run.workflowName, run.runId), 0, true);
+    const refs = refsOf(run.workflowName, run.runId);
+    const newest = await refAt(tx, this.namespace, refs.snapshots, 0, true);
     const seq = newest === undefined ? 1 : seqOf(newest) + 1;
-    const sessionId = sessionOf(run.runId);
+    const { sessionId } = refs;
     const { payloadSha256: snapshotSha256 } = await putValue(tx, { namespace: this.namespace, sessionId, kind: KINDS.snapshot, name: `snapshot ${seq}`, ref: snapshotRef(run.workflowName, run.runId, seq), fields: { workflowName: run.workflowName, runId: run.runId, seq, updatedAt }, value: snapshot });
     const record = recordOf(run, snapshot);
     // Field by field: the stored record comes back with its keys sorted (canonical JSON), so its
     // JSON.stringify never equals the new record's, and every persist rewrote the record.
-    if (previous && sameRun(previous.run, record)) return { run: previous.run, recordSha256: previous.row.payloadSha256, seq, snapshotSha256 };
+    if (previous && sameRun(previous.run, record)) return { run: previous.run, refs, recordSha256: previous.row.payloadSha256, seq, snapshotSha256 };
     if (previous) await deleteValueRows(tx, this.namespace, [previous.row]);
-    const written = await tx.create({ namespace: this.namespace, sessionId, kind: KINDS.run, name: run.workflowName.slice(0, 200) || 'run', payload: record as unknown as object, sourceRef: runRef(run.workflowName, run.runId) });
-    return { run: record, recordSha256: written.payloadSha256, seq, snapshotSha256 };
+    const written = await tx.create({ namespace: this.namespace, sessionId, kind: KINDS.run, name: run.workflowName.slice(0, 200) || 'run', payload: record as unknown as object, sourceRef: refs.run });
+    return { run: record, refs, recordSha256: written.payloadSha256, seq, snapshotSha256 };
   }
 
   /**
    * The snapshot row of persist `seq`, prepared (canonical JSON, SHA-256) when `value` is JSON the
    * canonicaliser takes and the row fits inline; else `undefined`.
    */
-  #snapshotRow(workflowName: string, runId: string, seq: number, updatedAt: string, value: unknown): PreparedCheckpoint | undefined {
+  #snapshotRow(workflowName: string, runId: string, refs: RunRefs, seq: number, updatedAt: string, value: unknown): PreparedCheckpoint | undefined {
     let prepared: PreparedCheckpoint;
     try {
-      prepared = this.store.prepare({ namespace: this.namespace, sessionId: sessionOf(runId), kind: KINDS.snapshot, name: `snapshot ${seq}`, payload: { workflowName, runId, seq, updatedAt, value } as object, sourceRef: snapshotRef(workflowName, runId, seq) });
+      prepared = this.store.prepare({ namespace: this.namespace, sessionId: refs.sessionId, kind: KINDS.snapshot, name: `snapshot ${seq}`, payload: { workflowName, runId, seq, updatedAt, value } as object, sourceRef: refs.snapshots + pad(seq) });
     } catch (error) {
       if (error instanceof CheckpointValidationError) return undefined;
       throw error;
@@ -179,11 +197,8 @@ export class CheckpointWorkflowsStorage extends WorkflowsStorage {
    */
   #rememberedRow(key: string, workflowName: string, runId: string, resourceId: string | undefined, value: unknown, updatedAt: string): { row: PreparedCheckpoint; known: RememberedRun } | undefined {
     const known = this.#memo?.get(key);
-    if (known === undefined) return undefined;
-    const owner = resourceId ?? known.run.resourceId;
-    const record = recordOf({ workflowName, runId, createdAt: known.run.createdAt, ...(owner === undefined ? {} : { resourceId: owner }) }, value);
-    if (!sameRun(known.run, record)) return undefined;
-    const row = this.#snapshotRow(workflowName, runId, known.seq + 1, updatedAt, value);
+    if (known === undefined || !keepsRecord(known.run, workflowName, runId, resourceId, value)) return undefined;
+    const row = this.#snapshotRow(workflowName, runId, known.refs, known.seq + 1, updatedAt, value);
     return row === undefined ? undefined : { row, known };
   }
 
@@ -195,17 +210,18 @@ export class CheckpointWorkflowsStorage extends WorkflowsStorage {
    * next one free means it is the newest. `false` when the store refused it (another writer moved
    * the run on): the run is forgotten and the caller takes the reading transaction.
    */
-  async #insertRemembered(key: string, workflowName: string, runId: string, { row, known }: { row: PreparedCheckpoint; known: RememberedRun }): Promise<boolean> {
+  async #insertRemembered(key: string, { row, known }: { row: PreparedCheckpoint; known: RememberedRun }): Promise<boolean> {
     const memo = this.#memo as Remembered<RememberedRun>;
+    const { refs } = known;
     // The superseded snapshot's text leaves the store's verified-text memo: a snapshot is read
     // back while it is the newest (a load, a resume), and kept texts of the older ones cost the
     // garbage collector (decision record 0052).
-    const inserted = await this.store.insertPreparedIfPresent(row, { present: [{ sourceRef: runRef(workflowName, runId), payloadSha256: known.recordSha256 }, { sourceRef: snapshotRef(workflowName, runId, known.seq) }] }, { forgetText: known.snapshotSha256 });
+    const inserted = await this.store.insertPreparedIfPresent(row, { present: [{ sourceRef: refs.run, payloadSha256: known.recordSha256 }, { sourceRef: refs.snapshots + pad(known.seq) }] }, { forgetText: known.snapshotSha256 });
     if (inserted === undefined) {
       memo.delete(key);
       return false;
     }
-    memo.set(key, { run: known.run, recordSha256: known.recordSha256, seq: known.seq + 1, snapshotSha256: row.payloadSha256 });
+    memo.set(key, { run: known.run, refs, recordSha256: known.recordSha256, seq: known.seq + 1, snapshotSha256: row.payloadSha256 });
     return true;
   }
 
@@ -229,7 +245,7 @@ export class CheckpointWorkflowsStorage extends WorkflowsStorage {
       // The transaction awaits before it writes: a copy of the caller's snapshot as it is now.
       value = plain ? snapshotJson(snapshot, runId) : json;
     } else {
-      if (await this.#insertRemembered(key, workflowName, runId, remembered)) return;
+      if (await this.#insertRemembered(key, remembered)) return;
       // Refused: the snapshot as it was at the call, from the row's canonical text (the caller's
       // object may have changed during the await).
       value = (JSON.parse(remembered.row.payloadJson) as { value: unknown }).value;
