@@ -14,6 +14,7 @@ import type { DeleteResult, PruneResult, SessionSummary, VerifyReport } from './
 import { isIdLimitError } from '../port/id-limit.js';
 import { batchClashError, firstBatchClash } from '../port/batch-clash.js';
 import { integrityError, rowFailure, toCheckpoint, verifyRow, verifyRows } from './verify-row.js';
+import { toCheckpointWithId } from './lazy-checkpoint.js';
 import { DEFAULT_VERIFIED_TEXT_CACHE, VerifiedPayloads } from './verified-payloads.js';
 import { checkRows as checkPlainRows, type CheckedRow } from './checked-rows.js';
 import { isKeyring, type Keyring } from '../seal/keyring.js';
@@ -320,7 +321,7 @@ export class CheckpointStore {
     }
     if (ids.length !== rows.length) throw new CheckpointError(`the adapter's insertMany returned ${ids.length} ids for ${rows.length} rows`);
     for (const one of prepared) this.#written(one);
-    return rows.map((row, k) => toCheckpoint({ ...row, id: ids[k] as number }));
+    return rows.map((row, k) => toCheckpointWithId(row, ids[k] as number));
   }
 
   /**
@@ -353,7 +354,7 @@ export class CheckpointStore {
       throw error;
     }
     this.#written(prepared);
-    return toCheckpoint({ ...row, id });
+    return toCheckpointWithId(row, id);
   }
 
   /**
@@ -379,7 +380,7 @@ export class CheckpointStore {
    * if (row === undefined) await store.transaction(async (tx) => { ... });
    * ```
    */
-  async insertPreparedIfPresent(prepared: PreparedCheckpoint, precondition: InsertPrecondition, options: { forgetText?: string } = {}): Promise<Checkpoint | undefined> {
+  async insertPreparedIfPresent(prepared: PreparedCheckpoint, precondition: InsertPrecondition, options?: { forgetText?: string }): Promise<Checkpoint | undefined> {
     if (this.#seal !== undefined) return this.#sealedInsertIfPresent(prepared, precondition);
     const adapter = this.adapter;
     if (adapter.capabilities.conditionalInserts !== true || !adapter.insertIfPresent) {
@@ -389,8 +390,9 @@ export class CheckpointStore {
     const id = await adapter.insertIfPresent(row, precondition);
     if (id === undefined) return undefined;
     this.#written(prepared);
-    if (options.forgetText !== undefined) this.#verified?.forget(options.forgetText);
-    return toCheckpoint({ ...row, id });
+    const forget = options?.forgetText;
+    if (forget !== undefined) this.#verified?.forget(forget);
+    return toCheckpointWithId(row, id);
   }
 
   /**
@@ -422,7 +424,7 @@ export class CheckpointStore {
     if (ids === undefined) return undefined;
     if (ids.length !== rows.length) throw new CheckpointError(`the adapter's insertManyIfPresent returned ${ids.length} ids for ${rows.length} rows`);
     for (const one of prepared) this.#written(one);
-    return rows.map((row, k) => toCheckpoint({ ...row, id: ids[k] as number }));
+    return rows.map((row, k) => toCheckpointWithId(row, ids[k] as number));
   }
 
   /**

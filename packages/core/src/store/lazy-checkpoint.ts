@@ -41,8 +41,16 @@ const PAYLOAD: PropertyDescriptor = { get: parsedPayload, enumerable: true, conf
  * ```
  */
 export function toCheckpoint(row: CheckpointRow): Checkpoint {
+  return toCheckpointWithId(row, row.id);
+}
+
+/**
+ * {@link toCheckpoint} of a row inserted without its id (a prepared row) and the id the adapter
+ * gave it: the same record, without first spreading the row into a copy that carries the id.
+ */
+export function toCheckpointWithId(row: Omit<CheckpointRow, 'id'>, id: number): Checkpoint {
   // Properties in the order of the `Checkpoint` interface, as the record has always listed them.
-  const record = { id: row.id, namespace: row.namespace, sessionId: row.sessionId, kind: row.kind, name: row.name } as Record<string, unknown>;
+  const record = { id, namespace: row.namespace, sessionId: row.sessionId, kind: row.kind, name: row.name } as Record<string, unknown>;
   Object.defineProperty(record, 'payload', PAYLOAD);
   record.payloadJson = row.payloadJson;
   record.payloadSha256 = row.payloadSha256;
