@@ -97,7 +97,11 @@ export function requiredRowsParameters(out: unknown[], flavor: SqlFlavor, namesp
 
 /** The parameters after the insert's own, in the order {@link conditionalInsertSql} numbers them. */
 export function conditionalInsertParameters(flavor: SqlFlavor, namespace: string, present: InsertPrecondition['present'], lockKeyText: string | undefined): unknown[] {
-  const out: unknown[] = [];
+  return appendConditionalInsertParameters([], flavor, namespace, present, lockKeyText);
+}
+
+/** {@link conditionalInsertParameters} appended to `out` (the insert's own parameters); returns `out`. */
+export function appendConditionalInsertParameters(out: unknown[], flavor: SqlFlavor, namespace: string, present: InsertPrecondition['present'], lockKeyText: string | undefined): unknown[] {
   if (present.length > 0) requiredRowsParameters(out, flavor, namespace, present);
   if (lockKeyText !== undefined) out.push(lockKeyText);
   return out;

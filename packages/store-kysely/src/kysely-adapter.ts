@@ -28,7 +28,7 @@ import {
 import { batchClashError, compareCodePoints, firstBatchClash, isIdLimitError, runInTransaction, sourceRefBounds } from '@session-checkpoint/core/toolkit';
 import type { CompiledQuery, Kysely } from 'kysely';
 import { KyselyConnection, type AdapterConnection, type QueryRunner } from './adapter-connection.js';
-import { conditionalInsertParameters, conditionalInsertShape, conditionalInsertSql } from './conditional-insert-sql.js';
+import { appendConditionalInsertParameters, conditionalInsertShape, conditionalInsertSql } from './conditional-insert-sql.js';
 import { deleteIdsSql, INSERT_MANY_CHUNK, insertManyIfPresentParameters, insertManyIfPresentSql, insertManyParameters, insertManySql, insertTable } from './insert-many-sql.js';
 import { rawQuery } from './raw-query.js';
 import { changeMetaQuery, claimMetaQuery, listMetaQuery, readMetaQuery, swapInsertParameters, swapInsertSql } from './meta-entries.js';
@@ -605,18 +605,22 @@ export class KyselyAdapter extends CheckpointAdapterBase {
     if (row.id !== undefined) throw new CheckpointError('insertIfPresent takes no explicit id');
     return this.#single(async (runner) => {
       const { queries, postgres, flavor } = this.#shared;
-      const base = queries.insert.withValues(insertValues(row));
       const { present } = precondition;
       const lockKey = postgres && precondition.lockKey !== undefined ? postgres.lockKeyText(precondition.lockKey) : undefined;
       const shape = conditionalInsertShape(present, lockKey !== undefined);
       const cache = this.#shared.conditionalInsertTexts;
+      // The insert's parameters bound from the row's own fields (the template picks its columns by
+      // name), and the condition's appended to that one array: no copy of the row, no compiled
+      // query of the plain insert, no spread of two arrays into a third (decision record 0056).
+      const parameters = queries.insert.bind(row);
       let text = cache.get(shape);
       if (text === undefined) {
-        text = conditionalInsertSql(base.sql, flavor, present, lockKey !== undefined, base.parameters.length) ?? null;
+        text = conditionalInsertSql(queries.insert.sql, flavor, present, lockKey !== undefined, parameters.length) ?? null;
         if (cache.size < CONDITIONAL_SHAPES) cache.set(shape, text);
       }
       if (text === null) return undefined;
-      const inserted = first(await runner.rows(rawQuery<IdRow>(text, [...base.parameters, ...conditionalInsertParameters(flavor, row.namespace, present, lockKey)])));
+      appendConditionalInsertParameters(parameters, flavor, row.namespace, present, lockKey);
+      const inserted = first(await runner.rows(rawQuery<IdRow>(text, parameters)));
       return inserted === undefined ? undefined : Number(inserted.id);
     });
   }

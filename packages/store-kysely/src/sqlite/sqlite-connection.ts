@@ -50,6 +50,10 @@ export class ExclusiveQueue {
   #tail: Promise<unknown> = Promise.resolve();
   /** Tasks submitted and not yet settled. */
   #pending = 0;
+  /** Counts a task settled: one function for every task and both outcomes, not two closures per task. */
+  readonly #settled = (): void => {
+    this.#pending--;
+  };
 
   /** Runs `task` after every task queued before it has settled. */
   run<T>(task: () => T | Promise<T>): Promise<T> {
@@ -66,14 +70,7 @@ export class ExclusiveQueue {
       result = this.#tail.then(task);
     }
     this.#pending++;
-    this.#tail = result.then(
-      () => {
-        this.#pending--;
-      },
-      () => {
-        this.#pending--;
-      },
-    );
+    this.#tail = result.then(this.#settled, this.#settled);
     return result;
   }
 }
