@@ -32,7 +32,9 @@ import { SHARED_STRING_MIN, sameAsKept } from './kept-json.js';
  * - each own key of `lc_kwargs`, its value `key in message ? message[key] : lc_kwargs[key]`;
  * - along the prototype chain, the `lc_aliases`, `lc_secrets` and `lc_attributes` getters, called
  *   with the message as receiver (instance-dependent getters are called, not trusted); any secret
- *   or attribute, and the plain path;
+ *   or attribute, and the plain path. On a chain of @langchain/core's own prototypes holding the
+ *   getters they held at load, checked at every message, their answer as found before
+ *   ({@link chainAliases}, docs/decisions/0055);
  * - each key's JSON name: its alias, or LangChain's own snake_case name of it, learnt once per key
  *   from LangChain itself (a Serializable of ours with that one key, see {@link jsonKeyOf});
  * - the values as toJSON's escaping leaves them (an object copied as its own enumerable entries,
