@@ -1,4 +1,21 @@
-import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
+import { Serializable } from '@langchain/core/load/serializable';
+import {
+  AIMessage,
+  AIMessageChunk,
+  BaseMessage,
+  BaseMessageChunk,
+  ChatMessage,
+  ChatMessageChunk,
+  FunctionMessage,
+  FunctionMessageChunk,
+  HumanMessage,
+  HumanMessageChunk,
+  RemoveMessage,
+  SystemMessage,
+  SystemMessageChunk,
+  ToolMessage,
+  ToolMessageChunk,
+} from '@langchain/core/messages';
 import { MemorySaver } from '@langchain/langgraph';
 import { JsonPlusSerializer } from '@langchain/langgraph-checkpoint';
 import { canonicalize, type JsonValue } from '@session-checkpoint/core';
@@ -116,6 +133,60 @@ class OverridesBase extends BaseSwitch {
   }
 }
 
+/*
+ * LangChain's own prototypes patched (docs/decisions/0055): the check keeps the alias answer of a
+ * chain of LangChain's prototypes as loaded, so every way of changing one is an edit here, applied
+ * between rounds and, by a getter of a message (read by the check and by toJSON), during a capture.
+ * `patches` is the whole state; `setPatches` makes the prototypes match it, putting LangChain's own
+ * descriptors back (the same getter functions) where a patch is off.
+ */
+interface Patches {
+  /** AIMessage.prototype's lc_aliases replaced: content named this. */
+  ai?: string;
+  /** BaseMessage.prototype's lc_aliases replaced: content named this. */
+  base?: string;
+  /** An lc_aliases getter added on HumanMessage.prototype (which has none of its own): content named this. */
+  human?: string;
+  /** lc_secrets added on BaseMessage.prototype. */
+  secret?: boolean;
+  /** lc_attributes added on BaseMessage.prototype. */
+  attr?: boolean;
+  /** HumanMessage.prototype's prototype set to an object of ours (with lc_aliases) over BaseMessage.prototype. */
+  humanChain?: boolean;
+  /** AIMessage.prototype's prototype set to another such object. */
+  aiChain?: boolean;
+}
+const patches: Patches = {};
+const aiAliases = Object.getOwnPropertyDescriptor(AIMessage.prototype, 'lc_aliases') as PropertyDescriptor;
+const baseAliases = Object.getOwnPropertyDescriptor(BaseMessage.prototype, 'lc_aliases') as PropertyDescriptor;
+const chainedProto = (content: string) => Object.create(BaseMessage.prototype, { lc_aliases: { get: () => ({ content }), configurable: true } }) as object;
+const humanChained = chainedProto('chained');
+const aiChained = chainedProto('ai_chained');
+function setPatches(next: Patches): void {
+  Object.assign(patches, { ai: undefined, base: undefined, human: undefined, secret: false, attr: false, humanChain: false, aiChain: false }, next);
+  const aliasOver = (original: PropertyDescriptor, content: string | undefined): PropertyDescriptor =>
+    content === undefined
+      ? original
+      : {
+          get(this: unknown) {
+            return { ...(original.get?.call(this) as object), content };
+          },
+          configurable: true,
+        };
+  Object.defineProperty(AIMessage.prototype, 'lc_aliases', aliasOver(aiAliases, patches.ai));
+  Object.defineProperty(BaseMessage.prototype, 'lc_aliases', aliasOver(baseAliases, patches.base));
+  const own = (proto: object, name: string, get: (() => unknown) | undefined) => void (get ? Object.defineProperty(proto, name, { get, configurable: true }) : delete (proto as Record<string, unknown>)[name]);
+  const human = patches.human;
+  own(HumanMessage.prototype, 'lc_aliases', human === undefined ? undefined : () => ({ content: human }));
+  own(BaseMessage.prototype, 'lc_secrets', patches.secret ? () => ({ 'additional_kwargs.token': 'TOKEN' }) : undefined);
+  own(BaseMessage.prototype, 'lc_attributes', patches.attr ? () => ({ extra_attr: 'attr' }) : undefined);
+  Object.setPrototypeOf(HumanMessage.prototype, patches.humanChain ? humanChained : BaseMessage.prototype);
+  Object.setPrototypeOf(AIMessage.prototype, patches.aiChain ? aiChained : BaseMessage.prototype);
+}
+/** The patches a getter of a message makes when read (`s` picks which): the same state at every read. */
+const duringPatch = (s: string): ((now: Patches) => Patches) =>
+  [(now: Patches) => ({ ...now, ai: `during${s}` }), () => ({}), (now: Patches) => ({ ...now, humanChain: true }), (now: Patches) => ({ ...now, secret: true }), (now: Patches) => ({ ...now, base: 'during' })][s.length % 5] as (now: Patches) => Patches;
+
 type Message = Record<string, unknown> & { content: unknown; additional_kwargs: Record<string, unknown>; response_metadata: Record<string, unknown>; lc_kwargs: Record<string, unknown> };
 
 const str = fc.string({ maxLength: 6 });
@@ -146,6 +217,18 @@ const message: fc.Arbitrary<BaseMessage> = fc.oneof(
   str.map((content) => new Named({ content })),
   str.map((content) => new OverridesBase({ content })),
   str.map((t) => new HumanMessage({ content: 'r', additional_kwargs: { tags: Rev.from(['x', t]) } })),
+);
+
+/** Messages of LangChain's own classes only: the chains whose alias answer the check keeps. */
+const stock: fc.Arbitrary<BaseMessage> = fc.oneof(
+  fc.record({ content: str, id }).map((f) => new HumanMessage(f)),
+  fc.record({ content: str, id }).map((f) => new HumanMessage({ ...f, extra: 'kw' } as ConstructorParameters<typeof HumanMessage>[0])),
+  fc.record({ content: str, id }).map((f) => new HumanMessage({ ...f, additional_kwargs: { token: 'sk' } })),
+  fc.record({ content: str, q: str, id }).map((f) => new AIMessage({ id: f.id, content: f.content, tool_calls: [{ id: 'c', name: 't', args: { q: f.q } }] })),
+  fc.record({ content: str, id }).map((f) => new AIMessage({ ...f, extra: 'kw' } as ConstructorParameters<typeof AIMessage>[0])),
+  fc.record({ content: str, id }).map((f) => new AIMessageChunk(f)),
+  fc.record({ content: str, id }).map((f) => new ToolMessage({ ...f, tool_call_id: 'c' })),
+  str.map((content) => new SystemMessage(content)),
 );
 
 /** Edits in place of one message (`s` a generated string), every field toJSON() reads. */
@@ -223,8 +306,28 @@ const edits: Record<string, (m: Message, s: string) => void> = {
   aliasSwitch: () => void (state.aliasOn = !state.aliasOn),
   flag: (m) => void (m.flag = !m.flag),
   lcName: (_m, s) => void (state.name = s || 'Named'),
+  // LangChain's own prototypes patched, put back, their chains changed (see `setPatches`).
+  protoPatchAI: (_m, s) => setPatches({ ...patches, ai: `ai${s}` }),
+  protoPatchBase: (_m, s) => setPatches({ ...patches, base: `base${s}` }),
+  protoAddHuman: (_m, s) => setPatches({ ...patches, human: `human${s}` }),
+  protoAddSecret: () => setPatches({ ...patches, secret: !patches.secret }),
+  protoAddAttribute: () => setPatches({ ...patches, attr: !patches.attr }),
+  protoChainHuman: () => setPatches({ ...patches, humanChain: !patches.humanChain }),
+  protoChainAI: () => setPatches({ ...patches, aiChain: !patches.aiChain }),
+  protoPutBack: () => setPatches({}),
+  protoPatchAIOff: () => setPatches({ ...patches, ai: undefined }),
+  // A getter of this message patches (or puts back) LangChain's prototypes when read: during the capture.
+  protoDuring: (m, s) => {
+    let value = m.content;
+    const next = duringPatch(s);
+    Object.defineProperty(m, 'content', {
+      get: () => (setPatches(next(patches)), value),
+      set: (v: unknown) => void (value = v),
+      configurable: true,
+      enumerable: true,
+    });
+  },
 };
-const edit = fc.record({ at: fc.nat(), kind: fc.constantFrom(...Object.keys(edits)), s: str });
 
 /** The list's items as the serializer writes them (what MemorySaver stores), or the error. */
 async function oracle(list: unknown[]): Promise<string> {
@@ -275,34 +378,127 @@ describe('a message compared without its toJSON()', () => {
     expect(again.json).toBe((await captured(list)).json);
   });
 
+  it('keeps an answer only for LangChain\'s own getters, each returning nothing or a literal of names (and super\'s)', () => {
+    // The check keeps the alias answer of a chain of these getters as found at load: they must
+    // read no instance and no state. A new @langchain/core whose getters do fails here.
+    const classes = [Serializable, AIMessage, AIMessageChunk, BaseMessage, BaseMessageChunk, ChatMessage, ChatMessageChunk, FunctionMessage, FunctionMessageChunk, HumanMessage, HumanMessageChunk, RemoveMessage, SystemMessage, SystemMessageChunk, ToolMessage, ToolMessageChunk];
+    let found = 0;
+    for (const c of classes) {
+      for (const name of ['lc_aliases', 'lc_secrets', 'lc_attributes']) {
+        const get = Object.getOwnPropertyDescriptor(c.prototype, name)?.get;
+        if (get === undefined) continue;
+        found++;
+        const entry = String.raw`\s*(\.\.\.super\.${name}|\w+: "\w+"),?`;
+        expect(Function.prototype.toString.call(get)).toMatch(new RegExp(String.raw`^get ${name}\(\) \{\s*(return \{(${entry})*\s*\};)?\s*\}$`));
+      }
+    }
+    expect(found).toBeGreaterThanOrEqual(7);
+  });
+
+  it('runs a setter on Object.prototype named as an alias, as toJSON()\'s merge of the aliases runs it', async () => {
+    // AIMessage's aliases name usage_metadata, which its lc_kwargs lacks here: toJSON's merge sets
+    // it on a plain object, and the setter flips the aliases of the Switch message after it.
+    const list = [new AIMessage({ id: 'a', content: 'x' }), new Switch({ content: 'y' })];
+    state.aliasOn = false;
+    const kept = (await captured(list)).items;
+    Object.defineProperty(Object.prototype, 'usage_metadata', { set: () => void (state.aliasOn = true), configurable: true });
+    try {
+      const ours = await captured(list, kept);
+      state.aliasOn = false;
+      const plain = await captured(list);
+      expect(ours.json).toBe(plain.json);
+      expect(plain.json).toContain('switched');
+    } finally {
+      delete (Object.prototype as Record<string, unknown>).usage_metadata;
+      state.aliasOn = false;
+    }
+  });
+
+  it('keeps no answer found by calling a getter that put LangChain\'s back', async () => {
+    const list = [new AIMessage({ id: 'a', content: 'x' }), new AIMessage({ id: 'b', content: 'y', extra: 'kw' } as ConstructorParameters<typeof AIMessage>[0])];
+    const original = Object.getOwnPropertyDescriptor(AIMessage.prototype, 'lc_aliases') as PropertyDescriptor;
+    const patched = (once: boolean): PropertyDescriptor => ({
+      get(this: unknown) {
+        if (once) Object.defineProperty(AIMessage.prototype, 'lc_aliases', original);
+        return { ...(original.get?.call(this) as object), extra: 'EXTRA' };
+      },
+      configurable: true,
+    });
+    try {
+      Object.defineProperty(AIMessage.prototype, 'lc_aliases', patched(false));
+      const kept = (await captured(list)).items;
+      expect(text(kept)).toContain('EXTRA');
+      // The first message's check calls the getter, which puts LangChain's back: the second is then
+      // named as loaded, and its kept JSON (named by the patch) is not it.
+      Object.defineProperty(AIMessage.prototype, 'lc_aliases', patched(true));
+      const ours = await captured(list, kept);
+      Object.defineProperty(AIMessage.prototype, 'lc_aliases', patched(true));
+      const plain = await captured(list);
+      expect(ours.json).toBe(plain.json);
+      expect(plain.json).not.toContain('EXTRA');
+    } finally {
+      Object.defineProperty(AIMessage.prototype, 'lc_aliases', original);
+    }
+  });
+
   it('gives the plain path\'s JSON and the serializer\'s, and the same unchanged count, through rounds of in-place edits', async () => {
-    let fast = 0;
-    let checked = 0;
+    const { fast, checked } = await editRounds(message, Object.keys(edits), 1500);
+    // Most items are left unedited: most comparisons must be the check's.
+    expect(fast).toBeGreaterThan(checked / 4);
+  });
+
+  it('gives the plain path\'s JSON through rounds that patch LangChain\'s own prototypes, between the rounds and during a capture', async () => {
+    // LangChain's classes only (the chains whose answer is kept), and edits mostly of prototypes.
+    const kinds = Object.keys(edits).filter((k) => k.startsWith('proto') || ['contentString', 'lcKwargsAdd', 'token', 'id', 'instanceGetter'].includes(k));
+    const { fast, checked } = await editRounds(stock, kinds, 1000);
+    expect(fast).toBeGreaterThan(checked / 4);
+  });
+});
+
+/**
+ * Lists of `messages` put in rounds of `kinds` of edits: each round the capture against the kept
+ * JSON gives what the plain path gives and what the serializer writes, with the same unchanged
+ * count, and leaves every kept list as it was. LangChain's prototypes are as `patches` says at the
+ * start of each of those captures (a getter read in one may patch them), and as loaded after.
+ * Returns how many items the check alone told unchanged, of how many compared.
+ */
+async function editRounds(messages: fc.Arbitrary<BaseMessage>, kinds: string[], numRuns: number): Promise<{ fast: number; checked: number }> {
+  let fast = 0;
+  let checked = 0;
+  const anEdit = fc.record({ at: fc.nat(), kind: fc.constantFrom(...kinds), s: str });
+  try {
     await fc.assert(
-      fc.asyncProperty(fc.array(message, { minLength: 1, maxLength: 5 }), fc.array(fc.tuple(fc.array(edit, { maxLength: 3 }), fc.array(message, { maxLength: 2 })), { minLength: 1, maxLength: 4 }), async (items, rounds) => {
+      fc.asyncProperty(fc.array(messages, { minLength: 1, maxLength: 5 }), fc.array(fc.tuple(fc.array(anEdit, { maxLength: 3 }), fc.array(messages, { maxLength: 2 })), { minLength: 1, maxLength: 4 }), async (items, rounds) => {
         Object.assign(state, { text: 'from a getter', aliasOn: false, name: 'Named' });
+        setPatches({});
         const list: unknown[] = [...items];
         const first = await captured(list);
         if (first.items === undefined) return;
         let kept = first.items;
-        let cycles = false;
+        let serializerApart = false;
         const seen: [unknown[], string][] = [[kept, text(kept)]];
         for (const [roundEdits, appended] of rounds) {
           for (const e of roundEdits) (edits[e.kind] as (m: Message, s: string) => void)(list[e.at % list.length] as Message, e.s);
           list.push(...appended);
           const before = kept.map(text);
+          // Each capture below starts from the prototypes as they are now.
+          const at = { ...patches };
           // How many items the check alone tells unchanged (it shares strings into a copy, not into `kept`).
           const probe = JSON.parse(JSON.stringify(kept)) as unknown[];
           for (let i = 0; i < probe.length && i < list.length; i++) if (sameMessageAsKept(list[i], probe[i])) fast++;
           checked += Math.min(probe.length, list.length);
+          setPatches(at);
           const ours = await captured(list, kept);
+          setPatches(at);
           const plain = await captured(list);
           expect(ours.json).toBe(plain.json);
           // The serializer writes a cycle its own way before any toJSON() (LangChain's escaping
-          // writes it as "not implemented"): the plain path is the reference there.
-          if (roundEdits.some((e) => e.kind === 'kwargsSelf')) cycles = true;
+          // writes it as "not implemented"), and reads every message's fields (getters that patch
+          // prototypes included) before any toJSON(): the plain path is the reference there.
+          if (roundEdits.some((e) => e.kind === 'kwargsSelf' || e.kind === 'protoDuring')) serializerApart = true;
+          setPatches(at);
           const written = await oracle(list);
-          if (!ours.json.startsWith('error') && !cycles) expect(ours.json).toBe(written);
+          if (!ours.json.startsWith('error') && !serializerApart) expect(ours.json).toBe(written);
           if (ours.items === undefined || plain.items === undefined) return;
           let same = 0;
           while (same < before.length && same < plain.items.length && text(plain.items[same]) === before[same]) same++;
@@ -312,12 +508,13 @@ describe('a message compared without its toJSON()', () => {
           seen.push([kept, text(kept)]);
         }
       }),
-      { numRuns: 1500 },
+      { numRuns },
     );
-    // Most items are left unedited: most comparisons must be the check's.
-    expect(fast).toBeGreaterThan(checked / 4);
-  });
-});
+  } finally {
+    setPatches({});
+  }
+  return { fast, checked };
+}
 
 /*
  * The same edits through the saver, on every backend, against MemorySaver (the oracle): a chain of

@@ -1,4 +1,21 @@
 import { Serializable } from '@langchain/core/load/serializable';
+import {
+  AIMessage,
+  AIMessageChunk,
+  BaseMessage,
+  BaseMessageChunk,
+  ChatMessage,
+  ChatMessageChunk,
+  FunctionMessage,
+  FunctionMessageChunk,
+  HumanMessage,
+  HumanMessageChunk,
+  RemoveMessage,
+  SystemMessage,
+  SystemMessageChunk,
+  ToolMessage,
+  ToolMessageChunk,
+} from '@langchain/core/messages';
 import { SHARED_STRING_MIN, sameAsKept } from './kept-json.js';
 
 /*
@@ -15,7 +32,9 @@ import { SHARED_STRING_MIN, sameAsKept } from './kept-json.js';
  * - each own key of `lc_kwargs`, its value `key in message ? message[key] : lc_kwargs[key]`;
  * - along the prototype chain, the `lc_aliases`, `lc_secrets` and `lc_attributes` getters, called
  *   with the message as receiver (instance-dependent getters are called, not trusted); any secret
- *   or attribute, and the plain path;
+ *   or attribute, and the plain path. On a chain of @langchain/core's own prototypes holding the
+ *   getters they held at load, checked at every message, their answer as found before
+ *   ({@link chainAliases}, docs/decisions/0055);
  * - each key's JSON name: its alias, or LangChain's own snake_case name of it, learnt once per key
  *   from LangChain itself (a Serializable of ours with that one key, see {@link jsonKeyOf});
  * - the values as toJSON's escaping leaves them (an object copied as its own enumerable entries,
@@ -68,12 +87,10 @@ export function sameMessageAsKept(item: unknown, kept: unknown): boolean {
       if (key in Object.prototype) return false;
       values[i] = key in self ? self[key] : (kwargs as Record<string, unknown>)[key];
     }
-    // The getters along the prototype chain, with the message as receiver, merged as toJSON merges them.
-    const aliases: Record<string, unknown> = {};
-    for (let proto: unknown = Object.getPrototypeOf(self); proto !== null; proto = Object.getPrototypeOf(proto)) {
-      Object.assign(aliases, Reflect.get(proto as object, 'lc_aliases', self));
-      if (Reflect.get(proto as object, 'lc_secrets', self) != null || Reflect.get(proto as object, 'lc_attributes', self) != null) return false;
-    }
+    // The getters along the prototype chain, with the message as receiver, merged as toJSON merges
+    // them; for a chain of LangChain's own prototypes as loaded, their answer as found before.
+    const aliases = chainAliases(self);
+    if (aliases === undefined) return false;
     const names = new Array<string>(keys.length);
     for (let i = 0; i < keys.length; i++) {
       const key = keys[i] as string;
@@ -92,6 +109,117 @@ export function sameMessageAsKept(item: unknown, kept: unknown): boolean {
   } catch {
     return false;
   }
+}
+
+/** The names toJSON() reads on every prototype of the chain, with the message as receiver. */
+const CHAIN_NAMES = ['lc_aliases', 'lc_secrets', 'lc_attributes'] as const;
+
+/**
+ * @langchain/core's own prototypes (its message classes', Serializable's, Object's), each with what
+ * it held of {@link CHAIN_NAMES} when this module was loaded: per name, the getter of its own
+ * accessor, or `undefined` for no own property of that name (one that held anything else is left out).
+ */
+const asLoaded = new Map<object, readonly unknown[]>();
+for (const proto of [
+  Object.prototype,
+  Serializable.prototype,
+  ...[AIMessage, AIMessageChunk, BaseMessage, BaseMessageChunk, ChatMessage, ChatMessageChunk, FunctionMessage, FunctionMessageChunk, HumanMessage, HumanMessageChunk, RemoveMessage, SystemMessage, SystemMessageChunk, ToolMessage, ToolMessageChunk].map((c) => c.prototype as object),
+]) {
+  const getters = CHAIN_NAMES.map((name) => Object.getOwnPropertyDescriptor(proto, name)).map((d) => (d === undefined ? undefined : typeof d.get === 'function' ? d.get : null));
+  if (!getters.includes(null)) asLoaded.set(proto, getters);
+}
+
+/** The answer of a chain of prototypes as loaded (see {@link chainAliases}). */
+interface ChainAnswer {
+  /** The prototypes, from the message's first one to the last, */
+  chain: readonly object[];
+  /** what each of them held of each of {@link CHAIN_NAMES} (as in {@link asLoaded}; three a prototype), */
+  getters: readonly unknown[];
+  /** the aliases their getters gave, merged as toJSON merges them (never written: shared by the chain's messages), */
+  aliases: Record<string, unknown>;
+  /** and their keys, which that merge sets on a new plain object. */
+  keys: readonly string[];
+}
+
+/** Per first prototype (one of {@link asLoaded}'s), the answer of its chain. */
+const answers = new Map<object, ChainAnswer>();
+
+/**
+ * The aliases toJSON() would merge from the `lc_aliases` getters along `self`'s prototype chain now,
+ * or `undefined` when a getter gives a secret or an attribute (the plain path).
+ *
+ * The getters are called with the message as receiver, as toJSON calls them, except on a chain
+ * made only of @langchain/core's own prototypes each holding exactly the getters it held when this
+ * module was loaded: LangChain's own getters of these names read no instance and no state (1.4.0:
+ * literals, and `super`'s, which is the next prototype of the same chain), so their answer is the
+ * chain's, kept in {@link answers} from the first call. That is checked here for every message, at
+ * the point where toJSON would call the getters: the same prototypes in the same order, the same
+ * own getter or none of each name on each (a getter patched, added, removed or put back, a prototype
+ * changed, at any time before, by the message's own getters included, is seen), and no property on
+ * Object.prototype by the name of an alias (the merge sets each on a plain object, which would run a
+ * setter there). The check reads own properties of LangChain's prototypes only, never a proxy (a
+ * prototype not among them ends the check first): it runs no code of anyone's.
+ */
+function chainAliases(self: object): Record<string, unknown> | undefined {
+  const first = Object.getPrototypeOf(self) as object | null;
+  const known = first === null ? undefined : answers.get(first);
+  if (known !== undefined && holds(known)) return known.aliases;
+  // Found before any getter is called: on a chain as loaded they are all LangChain's, and their
+  // answer is merged where no setter can run (no prototype), then kept if no alias is on
+  // Object.prototype (else merged again below, as toJSON merges: onto a plain object).
+  const stock = first === null ? undefined : stockChain(first);
+  if (stock !== undefined) {
+    const aliases = mergeAliases(first, self, Object.create(null) as Record<string, unknown>);
+    if (aliases === undefined) return undefined;
+    const answer = { ...stock, aliases, keys: Object.keys(aliases) };
+    if (holds(answer)) {
+      answers.set(first as object, answer);
+      return aliases;
+    }
+  }
+  return mergeAliases(first, self, {});
+}
+
+/** The `lc_aliases` along the chain from `first` merged into `aliases`, as toJSON merges them; `undefined` on a secret or an attribute. */
+function mergeAliases(first: object | null, self: object, aliases: Record<string, unknown>): Record<string, unknown> | undefined {
+  for (let proto = first; proto !== null; proto = Object.getPrototypeOf(proto) as object | null) {
+    Object.assign(aliases, Reflect.get(proto, 'lc_aliases', self));
+    if (Reflect.get(proto, 'lc_secrets', self) != null || Reflect.get(proto, 'lc_attributes', self) != null) return undefined;
+  }
+  return aliases;
+}
+
+/** The chain from `first` when every prototype on it is one of {@link asLoaded}'s and holds what it held then. */
+function stockChain(first: object): { chain: object[]; getters: unknown[] } | undefined {
+  const chain: object[] = [];
+  const getters: unknown[] = [];
+  for (let proto: object | null = first; proto !== null; proto = Object.getPrototypeOf(proto) as object | null) {
+    const loaded = asLoaded.get(proto);
+    if (loaded === undefined) return undefined;
+    chain.push(proto);
+    getters.push(...loaded);
+  }
+  return holds({ chain, getters, aliases: {}, keys: [] }) ? { chain, getters } : undefined;
+}
+
+/** True when `answer` still stands: its chain unchanged, each getter as it was, no alias on Object.prototype. */
+function holds(answer: ChainAnswer): boolean {
+  const { chain, getters, keys } = answer;
+  let proto: object | null = chain[0] as object;
+  for (let i = 0; i < chain.length; i++) {
+    if (proto !== chain[i]) return false;
+    for (let j = 0; j < CHAIN_NAMES.length; j++) if (!ownGetterIs(proto, CHAIN_NAMES[j] as string, getters[i * CHAIN_NAMES.length + j])) return false;
+    proto = Object.getPrototypeOf(proto) as object | null;
+  }
+  if (proto !== null) return false;
+  for (const key of keys) if (Object.hasOwn(Object.prototype, key)) return false;
+  return true;
+}
+
+/** True when `proto`'s own property `name` is an accessor with `getter`, or (`getter` undefined) absent. */
+function ownGetterIs(proto: object, name: string, getter: unknown): boolean {
+  if (getter === undefined) return !Object.hasOwn(proto, name);
+  return Object.getOwnPropertyDescriptor(proto, name)?.get === getter;
 }
 
 /** Own enumerable string keys of a saver-owned JSON object (plain prototype, no enumerable inherited keys). */
