@@ -13,6 +13,9 @@
 //   memory-plain    LangGraph's MemorySaver with the unchanged graph (stores nothing durable: what
 //                   serialising every message at every put and reviving it at every read costs)
 //   peer-plain      SqliteSaver with the unchanged graph (O(N^2) bytes)
+//   bare-plain, bare-delta   ours-plain and ours-delta on a file whose two secondary indexes (the
+//                   Python tool's namespace index and our session index) are dropped after the open:
+//                   what those indexes' pages cost (not a mode: the store refuses such a file)
 //   ref-plain, ref-delta   MemorySaver with a serializer that keeps references (no JSON, no copy,
 //                   nothing durable; not faithful): LangGraph's own cost of the graph, the floor
 //                   under any saver of either graph
@@ -172,6 +175,14 @@ async function child(who, file) {
     if (who.startsWith('base-') && !base) throw new Error(`${who}: set SC_CHAT_SHAPE_BASE to a built copy of packages/langgraph/dist`);
     const { SessionCheckpointSaver } = await import(base ? pathToFileURL(join(resolve(base), 'index.js')).href : '@session-checkpoint/langgraph');
     const store = await openSqliteStore(file, { durability: 'normal' });
+    if (who.startsWith('bare-')) {
+      // The v1 layout's two secondary indexes dropped behind the open store's back (a file the
+      // store refuses at open: a measurement, not a mode); the saver reads by the unique index.
+      const { default: Database } = await import('better-sqlite3');
+      const raw = new Database(file);
+      raw.exec('drop index idx_checkpoints_namespace_created; drop index idx_checkpoints_session_created');
+      raw.close();
+    }
     saver = new SessionCheckpointSaver(store, saverOptions);
     close = () => store.close();
   }
