@@ -365,17 +365,57 @@ describe('a message compared without its toJSON()', () => {
     (list[2] as ToolMessage).content = 'edited';
     expect(sameMessageAsKept(list[2], first.items?.[2])).toBe(false);
     expect(sameMessageAsKept(list[0], first.items?.[1])).toBe(false);
-    // A getter that throws (LangChain's `text` once content is an object) claims nothing: the plain
-    // path then gives toJSON()'s error, as without kept JSON (found by a generated run in CI).
+    // A getter that throws (LangChain's `text` once content is an object) throws out of the check
+    // as out of toJSON(): the put fails as without kept JSON (found by a generated run in CI).
     const odd = list[0] as HumanMessage;
     odd.lc_kwargs.text = odd.text;
     const withText = await captured(list);
     expect(sameMessageAsKept(odd, withText.items?.[0])).toBe(true);
     (odd as { content: unknown }).content = { 0: 'x' };
-    expect(sameMessageAsKept(odd, withText.items?.[0])).toBe(false);
+    expect(() => sameMessageAsKept(odd, withText.items?.[0])).toThrow();
     const again = await captured(list, withText.items);
     expect(again.json).toMatch(/^error: /);
     expect(again.json).toBe((await captured(list)).json);
+  });
+
+  it('fails the put as toJSON() does when a getter throws on its first read only (found in review)', async () => {
+    const m = new HumanMessage({ id: 'h', content: 'a' });
+    const kept = (await captured([m])).items;
+    const arm = () => {
+      let reads = 0;
+      Object.defineProperty(m, 'content', {
+        get: () => {
+          if (reads++ === 0) throw new Error('first read fails');
+          return 'a';
+        },
+        configurable: true,
+        enumerable: true,
+      });
+    };
+    arm();
+    const ours = await captured([m], kept);
+    arm();
+    expect(ours.json).toBe('error: first read fails');
+    expect((await captured([m])).json).toBe(ours.json);
+  });
+
+  it('takes the plain path for a JSON name or a nested key that Object.prototype has (a setter there swallows it; found in review)', async () => {
+    const list = [new HumanMessage({ id: 'h', content: 'a', fooBar: 1, additional_kwargs: { xy: 1 } } as never)];
+    const kept = (await captured(list)).items as unknown[];
+    expect(text(kept)).toContain('"foo_bar":1');
+    // The key's JSON name learnt (any earlier put of such a message does it), and the check's own answer.
+    expect(sameMessageAsKept(list[0], JSON.parse(JSON.stringify(kept[0])))).toBe(true);
+    for (const name of ['foo_bar', 'xy']) {
+      Object.defineProperty(Object.prototype, name, { set() {}, configurable: true });
+      try {
+        expect(sameMessageAsKept(list[0], JSON.parse(JSON.stringify(kept[0])))).toBe(false);
+        const ours = await captured(list, kept);
+        expect(ours.json).not.toContain(`"${name}":1`);
+        expect(ours.json).toBe((await captured(list)).json);
+      } finally {
+        delete (Object.prototype as Record<string, unknown>)[name];
+      }
+    }
   });
 
   it('keeps an answer only for LangChain\'s own getters, each returning nothing or a literal of names (and super\'s)', () => {
@@ -485,7 +525,13 @@ async function editRounds(messages: fc.Arbitrary<BaseMessage>, kinds: string[], 
           const at = { ...patches };
           // How many items the check alone tells unchanged (it shares strings into a copy, not into `kept`).
           const probe = JSON.parse(JSON.stringify(kept)) as unknown[];
-          for (let i = 0; i < probe.length && i < list.length; i++) if (sameMessageAsKept(list[i], probe[i])) fast++;
+          for (let i = 0; i < probe.length && i < list.length; i++) {
+            try {
+              if (sameMessageAsKept(list[i], probe[i])) fast++;
+            } catch {
+              // A getter that throws: toJSON() throws it too (compared through the capture below).
+            }
+          }
           checked += Math.min(probe.length, list.length);
           setPatches(at);
           const ours = await captured(list, kept);

@@ -43,9 +43,10 @@ import { SHARED_STRING_MIN, sameAsKept } from './kept-json.js';
  *   the plain path;
  * - `lc_id` last, compared with the kept `id`.
  *
- * A `false` claims nothing: the caller takes the plain path (toJSON() and the comparison); so does
- * a getter that throws here. A `true`
- * means toJSON() now would have given JSON that `sameAsKept` finds equal to `kept`.
+ * A `false` claims nothing: the caller takes the plain path (toJSON() and the comparison). A
+ * getter that throws here throws out of the put, as it would out of toJSON() (the reads are
+ * toJSON's own; catching it would store what a second read gives). A `true` means toJSON() now
+ * would have given JSON that `sameAsKept` finds equal to `kept`.
  * kept-message.test.ts holds this against the plain path and MemorySaver with in-place edits of
  * every field above.
  */
@@ -62,53 +63,48 @@ const serializableToJSON: unknown = Serializable.prototype.toJSON;
  * found equal are shared into `kept` as kept-json.ts's `sameMember` does (docs/decisions/0046).
  */
 export function sameMessageAsKept(item: unknown, kept: unknown): boolean {
-  // A getter of the message (its own, or LangChain's: `text` throws once content is neither a
-  // string nor an array) may throw: that claims nothing either, and the plain path gives toJSON()'s
-  // own answer, its error included, in toJSON's order.
-  try {
-    if (typeof item !== 'object' || item === null || typeof kept !== 'object' || kept === null || Array.isArray(kept)) return false;
-    const self = item as Record<string, unknown>;
-    if (self.toJSON !== serializableToJSON) return false;
-    const k = kept as Record<string, unknown>;
-    // toJSON's result has these four keys; the kept JSON is the saver's own, checked when captured.
-    if (k.lc !== 1 || k.type !== 'constructor' || !Array.isArray(k.id) || typeof k.kwargs !== 'object' || k.kwargs === null || Array.isArray(k.kwargs) || countKeys(k) !== 4) return false;
-    const keptKwargs = k.kwargs as Record<string, unknown>;
-    if (!self.lc_serializable) return false;
-    const kwargs = self.lc_kwargs;
-    if (typeof kwargs !== 'object' || kwargs === null || Array.isArray(kwargs) || kwargs instanceof Serializable) return false;
-    const keys = Object.keys(kwargs);
-    // Names are told distinct pairwise below: a message's few fields; more, and the plain path.
-    if (keys.length > KEYS_MAX || keys.length !== countKeys(keptKwargs)) return false;
-    // The values, read as toJSON reads them and before the getters (as toJSON does).
-    const values = new Array<unknown>(keys.length);
-    for (let i = 0; i < keys.length; i++) {
-      const key = keys[i] as string;
-      // A key Object.prototype has would be looked up there by the alias map: the plain path.
-      if (key in Object.prototype) return false;
-      values[i] = key in self ? self[key] : (kwargs as Record<string, unknown>)[key];
-    }
-    // The getters along the prototype chain, with the message as receiver, merged as toJSON merges
-    // them; for a chain of LangChain's own prototypes as loaded, their answer as found before.
-    const aliases = chainAliases(self);
-    if (aliases === undefined) return false;
-    const names = new Array<string>(keys.length);
-    for (let i = 0; i < keys.length; i++) {
-      const key = keys[i] as string;
-      const alias = aliases[key];
-      // A truthy alias is the name (one that is not a string, which a property key would convert: the plain path).
-      const name = alias ? (typeof alias === 'string' ? alias : undefined) : jsonKeyOf(key);
-      // (An undefined value, which the JSON leaves out, is told by sameEscaped.)
-      if (name === undefined || name === '__proto__' || !Object.hasOwn(keptKwargs, name)) return false;
-      // Two keys of one name are one key of toJSON's result, so fewer than the kept: the plain path.
-      for (let j = 0; j < i; j++) if (names[j] === name) return false;
-      names[i] = name;
-      if (!sameEscapedMember(values[i], keptKwargs, name)) return false;
-    }
-    // As many distinct names as the kept kwargs has keys, each one of them: the same key set.
-    return sameAsKept(self.lc_id, k.id);
-  } catch {
-    return false;
+  if (typeof item !== 'object' || item === null || typeof kept !== 'object' || kept === null || Array.isArray(kept)) return false;
+  const self = item as Record<string, unknown>;
+  if (self.toJSON !== serializableToJSON) return false;
+  const k = kept as Record<string, unknown>;
+  // toJSON's result has these four keys; the kept JSON is the saver's own, checked when captured.
+  if (k.lc !== 1 || k.type !== 'constructor' || !Array.isArray(k.id) || typeof k.kwargs !== 'object' || k.kwargs === null || Array.isArray(k.kwargs) || countKeys(k) !== 4) return false;
+  const keptKwargs = k.kwargs as Record<string, unknown>;
+  if (!self.lc_serializable) return false;
+  const kwargs = self.lc_kwargs;
+  if (typeof kwargs !== 'object' || kwargs === null || Array.isArray(kwargs) || kwargs instanceof Serializable) return false;
+  const keys = Object.keys(kwargs);
+  // Names are told distinct pairwise below: a message's few fields; more, and the plain path.
+  if (keys.length > KEYS_MAX || keys.length !== countKeys(keptKwargs)) return false;
+  // The values, read as toJSON reads them and before the getters (as toJSON does).
+  const values = new Array<unknown>(keys.length);
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i] as string;
+    // A key Object.prototype has would be looked up there by the alias map: the plain path.
+    if (key in Object.prototype) return false;
+    values[i] = key in self ? self[key] : (kwargs as Record<string, unknown>)[key];
   }
+  // The getters along the prototype chain, with the message as receiver, merged as toJSON merges
+  // them; for a chain of LangChain's own prototypes as loaded, their answer as found before.
+  const aliases = chainAliases(self);
+  if (aliases === undefined) return false;
+  const names = new Array<string>(keys.length);
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i] as string;
+    const alias = aliases[key];
+    // A truthy alias is the name (one that is not a string, which a property key would convert: the plain path).
+    const name = alias ? (typeof alias === 'string' ? alias : undefined) : jsonKeyOf(key);
+    // (An undefined value, which the JSON leaves out, is told by sameEscaped.)
+    // toJSON assigns each name onto a plain object: a name Object.prototype has (`__proto__`, or a
+    // setter or read-only property put there) might not land as a key: the plain path.
+    if (name === undefined || name in Object.prototype || !Object.hasOwn(keptKwargs, name)) return false;
+    // Two keys of one name are one key of toJSON's result, so fewer than the kept: the plain path.
+    for (let j = 0; j < i; j++) if (names[j] === name) return false;
+    names[i] = name;
+    if (!sameEscapedMember(values[i], keptKwargs, name)) return false;
+  }
+  // As many distinct names as the kept kwargs has keys, each one of them: the same key set.
+  return sameAsKept(self.lc_id, k.id);
 }
 
 /** The names toJSON() reads on every prototype of the chain, with the message as receiver. */
@@ -125,8 +121,22 @@ for (const proto of [
   Serializable.prototype,
   ...[AIMessage, AIMessageChunk, BaseMessage, BaseMessageChunk, ChatMessage, ChatMessageChunk, FunctionMessage, FunctionMessageChunk, HumanMessage, HumanMessageChunk, RemoveMessage, SystemMessage, SystemMessageChunk, ToolMessage, ToolMessageChunk].map((c) => c.prototype as object),
 ]) {
-  const getters = CHAIN_NAMES.map((name) => Object.getOwnPropertyDescriptor(proto, name)).map((d) => (d === undefined ? undefined : typeof d.get === 'function' ? d.get : null));
+  const getters = CHAIN_NAMES.map((name) => {
+    const d = Object.getOwnPropertyDescriptor(proto, name);
+    return d === undefined ? undefined : typeof d.get === 'function' && returnsNamesOnly(d.get, name) ? d.get : null;
+  });
   if (!getters.includes(null)) asLoaded.set(proto, getters);
+}
+
+/**
+ * True when `get` is a getter of `name` whose source returns nothing or an object literal of names
+ * (and `super`'s answer), as @langchain/core's are: it reads no instance and no state, so its
+ * answer is a constant of the chain. A getter patched in before this module loaded, or one of a
+ * later @langchain/core that reads the instance, is not kept (its chain takes the walk).
+ */
+function returnsNamesOnly(get: (...args: never[]) => unknown, name: string): boolean {
+  const entry = String.raw`\s*(\.\.\.super\.${name}|\w+: "\w+"),?`;
+  return new RegExp(String.raw`^get ${name}\(\) \{\s*(return \{(${entry})*\s*\};)?\s*\}$`).test(Function.prototype.toString.call(get));
 }
 
 /** The answer of a chain of prototypes as loaded (see {@link chainAliases}). */
@@ -244,7 +254,7 @@ function sameEscapedMember(value: unknown, kept: Record<string | number, unknown
  * True when `value`, escaped as toJSON escapes a kwargs value (a plain copy of an object's own
  * enumerable entries, whatever its prototype; an array item by item), is JSON equal to `kept` by
  * {@link sameAsKept}'s rules. What escaping wraps or keeps as it is (an object with an `lc` key,
- * one whose only key is `__lc_escaped__`, a Serializable) and an own `__proto__` key: `false`.
+ * one whose only key is `__lc_escaped__`, a Serializable) and a key Object.prototype has: `false`.
  */
 function sameEscaped(value: unknown, kept: unknown): boolean {
   // Undefined, a function, a symbol: never equal to kept JSON (every caller has found `kept` an own
@@ -263,7 +273,8 @@ function sameEscaped(value: unknown, kept: unknown): boolean {
   const keys = Object.keys(value);
   if (keys.length !== countKeys(kept) || (keys.length === 1 && '__lc_escaped__' in value)) return false;
   for (const key of keys) {
-    if (key === '__proto__' || !Object.hasOwn(kept, key)) return false;
+    // Escaping assigns each key onto a plain object, as toJSON assigns the names (above).
+    if (key in Object.prototype || !Object.hasOwn(kept, key)) return false;
     if (!sameEscapedMember((value as Record<string, unknown>)[key], kept as Record<string, unknown>, key)) return false;
   }
   return true;
