@@ -39,7 +39,8 @@
  *
  * Rounds run the contenders in a shuffled order; with `node --expose-gc` each round starts on a
  * collected heap (otherwise a contender pays for its predecessor's garbage). SC_LAYERS_ROUNDS=1
- * prints every round's figure.
+ * prints every round's figure; SC_LAYERS_ONLY=<regular expression> runs only the contenders whose
+ * names match.
  *
  * Usage (after npm run build, Node 22.13+ for the Mastra packages):
  *   SC_PG_URL=postgres://postgres@127.0.0.1:5432/test node --expose-gc tools/bench/scripts/mastra-persist-layers-pg.mjs [rounds=7] [statementCallsPerRound=400]
@@ -216,6 +217,10 @@ try {
     await levels['sk-pool'].persistWorkflowSnapshot(a);
     await callback(peerSql, p);
   }, (i) => [argsOf(i), conditionalOf('c5')(i)], { stub: 'connect' });
+  add('interplay: ours persist, store stubbed, then the conditional insert', async ([a, p]) => {
+    await levels.domain.persistWorkflowSnapshot(a);
+    await callback(peerSql, p);
+  }, (i) => [argsOf(i), conditionalOf('c7')(i)]);
   add('interplay: core canonicalize + SHA-256, then the conditional insert', async ([payload, p]) => {
     sha256Hex(canonicalize(payload));
     await callback(peerSql, p);
@@ -225,7 +230,9 @@ try {
     return callback(upsertSql, p);
   }, (i) => [snapshot('run', i), upsertOf(i)]);
 
-  const names = [...contenders.keys()];
+  // SC_LAYERS_ONLY=<regular expression>: only the contenders whose names match (more rounds for a few).
+  const only = process.env.SC_LAYERS_ONLY === undefined ? undefined : new RegExp(process.env.SC_LAYERS_ONLY, 'u');
+  const names = [...contenders.keys()].filter((name) => only === undefined || only.test(name));
   // The main thread's collections (pauses), summed per round by their start time.
   const collections = [];
   const observer = new PerformanceObserver((list) => collections.push(...list.getEntries().map((e) => [e.startTime, e.duration])));
@@ -252,8 +259,12 @@ try {
       const n = perRound * c.scale;
       const inputs = new Array(n);
       for (let j = 0; j < n; j++) inputs[j] = c.setup(c.next + j);
-      // With --expose-gc, every round starts on a collected heap: none pays for an earlier round's garbage.
-      collect?.();
+      // With --expose-gc, every round starts on a collected heap: none pays for an earlier round's
+      // garbage. Then a pause, so V8's helper threads finish sweeping outside the timing.
+      if (collect) {
+        collect();
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
       stubQuery = c.stub === 'query';
       stubConnect = c.stub === 'connect';
       const w0 = performance.now();
@@ -286,13 +297,15 @@ try {
     if (process.env.SC_LAYERS_ROUNDS) console.log(`    rounds: ${xs.map((x) => x.toFixed(0)).join(' ')}  gc: ${gc.map((x) => x.toFixed(0)).join(' ')}`);
   }
   const levelNames = names.filter((n) => n.startsWith('ours:'));
-  console.log('layers by subtraction (median of each level minus the level below):');
-  let below = med['loop: await of an async no-op'];
-  for (const name of levelNames) {
-    console.log(`  ${name.padEnd(68)}${(med[name] - below).toFixed(1).padStart(7)}`);
-    below = med[name];
+  if (levelNames.length === LEVELS.length && med['loop: await of an async no-op'] !== undefined) {
+    console.log('layers by subtraction (median of each level minus the level below):');
+    let below = med['loop: await of an async no-op'];
+    for (const name of levelNames) {
+      console.log(`  ${name.padEnd(68)}${(med[name] - below).toFixed(1).padStart(7)}`);
+      below = med[name];
+    }
   }
-  console.log(`  ours whole / theirs whole: ${(med['ours: whole persist'] / med['theirs: @mastra/pg whole persist']).toFixed(2)}x CPU`);
+  if (med['ours: whole persist'] !== undefined && med['theirs: @mastra/pg whole persist'] !== undefined) console.log(`  ours whole / theirs whole: ${(med['ours: whole persist'] / med['theirs: @mastra/pg whole persist']).toFixed(2)}x CPU`);
 } finally {
   for (const close of closers.reverse()) await Promise.resolve().then(close).catch(() => undefined);
   for (const s of Object.values(schemas)) await admin.query(`drop schema if exists "${s}" cascade`);
