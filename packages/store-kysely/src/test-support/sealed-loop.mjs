@@ -1,8 +1,9 @@
 // A child of sealed-processes.test.ts on a sealed store (`sqlite:<path>` or `pg:<schema>`), with
 // the keys of a key file. `write <namespace> <tag>`: creates and thread puts (retention in the
 // same transaction) until killed, printing each id once its write resolved (committed).
-// `rekey <batch>`: rotates the store to the key file's active key, printing `batch <n>` per batch
-// and `done` at the end.
+// `rekey <batch> [pauseAfter]`: rotates the store to the key file's active key, printing `batch <n>`
+// per batch and `done` at the end; with pauseAfter, once that many rows are done it prints `paused`
+// and blocks until killed (a kill that surely falls mid-rotation, however fast the machine).
 import { Checkpointer, loadKeyFile } from '@session-checkpoint/core';
 import { fail, openTarget } from './open-target.mjs';
 
@@ -11,7 +12,16 @@ try {
   const store = await openTarget(spec, { keys: await loadKeyFile(keyFile) });
   process.stdout.write('ready\n');
   if (mode === 'rekey') {
-    await store.rekey({ apply: true, batchSize: Number(arg), onProgress: (p) => process.stdout.write(`batch ${p.done}\n`) });
+    const pauseAfter = tag === undefined ? undefined : Number(tag);
+    const onProgress = (p) => {
+      process.stdout.write(`batch ${p.done}\n`);
+      if (pauseAfter !== undefined && p.done >= pauseAfter) {
+        // Writes to a pipe are synchronous on Linux: the parent reads `paused` before this blocks.
+        process.stdout.write('paused\n');
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);
+      }
+    };
+    await store.rekey({ apply: true, batchSize: Number(arg), onProgress });
     await store.close();
     process.stdout.write('done\n');
   } else {
