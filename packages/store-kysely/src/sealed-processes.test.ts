@@ -107,7 +107,7 @@ for (const [backend, available, target] of targets) {
         // points, inside a batch's transaction included.
         const pauseAfter = kill < 2 ? [String(5 * (1 + Math.floor(Math.random() * 20)))] : [];
         const rotation = startChild('sealed-loop.mjs', [spec, rotatingFile, 'rekey', '5', ...pauseAfter]);
-        await rotation.waitForLine('ready');
+        await Promise.race([rotation.waitForLine('ready'), rotation.done]);
         if (pauseAfter.length > 0) {
           await Promise.race([rotation.waitForLine('paused'), rotation.done]);
         } else {

@@ -16,9 +16,15 @@ try {
     const onProgress = (p) => {
       process.stdout.write(`batch ${p.done}\n`);
       if (pauseAfter !== undefined && p.done >= pauseAfter) {
-        // Writes to a pipe are synchronous on Linux: the parent reads `paused` before this blocks.
+        // libuv writes to a pipe at once when nothing is queued: block only when `paused` has left
+        // this process (else the parent could wait for it forever), and not past two minutes.
         process.stdout.write('paused\n');
-        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);
+        if (process.stdout.writableLength > 0) {
+          process.stderr.write('paused: stdout still queued\n');
+          process.exit(3);
+        }
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 120_000);
+        process.exit(3);
       }
     };
     await store.rekey({ apply: true, batchSize: Number(arg), onProgress });
