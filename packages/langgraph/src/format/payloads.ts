@@ -212,46 +212,6 @@ function malformed(row: StoredRow, what: string): never {
   });
 }
 
-/*
- * The checks below are a pure function of a row's kind, source ref, session and payload content.
- * A payload that never changes (read/parsed-payloads.ts keeps one for rows read again, and it
- * serves every later read of an equal verified text) is checked once per (kind, ref, session): a
- * later row holding the same payload object passes when its kind, source ref and session are the
- * same strings as the ones it passed with; any other row (a copy of the text under another ref)
- * is checked in full. Failures are never remembered. Held by format/checked-payloads.test.ts.
- */
-
-/** The row fields a kept payload passed its check with, and which check. */
-interface Passed {
-  as: string;
-  kind: string;
-  sourceRef: string | null;
-  sessionId: string;
-}
-
-/** Payloads that never change (see {@link keepChecks}), with the check each passed last; `null`: none yet. */
-const passed = new WeakMap<object, Passed | null>();
-
-/**
- * Marks `payload` as never changing again, so that the checks of rows that hold it are remembered
- * (see the comment above). Only for payloads nobody edits: read/parsed-payloads.ts's kept ones.
- */
-export function keepChecks(payload: object): void {
-  if (!passed.has(payload)) passed.set(payload, null);
-}
-
-/** True when `row`'s payload is a kept one that passed check `as` with `row`'s kind, source ref and session. */
-function passedBefore(row: StoredRow, as: string): boolean {
-  const p = passed.get(row.payload);
-  return p != null && p.as === as && p.kind === row.kind && p.sourceRef === row.sourceRef && p.sessionId === row.sessionId;
-}
-
-/** Notes that `row` passed check `as`, when its payload is a kept one. */
-function notePassed(row: StoredRow, as: string): void {
-  const payload = row.payload;
-  if (passed.has(payload)) passed.set(payload, { as, kind: row.kind, sourceRef: row.sourceRef, sessionId: row.sessionId });
-}
-
 /** A row is what its kind and source ref say: a payload claiming anything else (a row copied under another ref) fails closed. */
 function requireIdentity(row: StoredRow, what: readonly ParsedRef['what'][], claimed: ClaimedIdentity, label: string): void {
   const ref = parseSourceRef(row.sourceRef);
@@ -278,12 +238,10 @@ function isListPiece(v: unknown): boolean {
 
 /** The part payload of a verified row, shape-checked, its identity checked against its ref. */
 export function partPayload(row: StoredRow): PartPayload {
-  if (passedBefore(row, 'part')) return row.payload as unknown as PartPayload;
   const p = row.payload as Record<string, unknown>;
   const slice = (p.langgraph === 2 && typeof p.text === 'string' && p.items === undefined) || (p.langgraph === 3 && Array.isArray(p.items) && p.text === undefined);
   if (row.kind !== PART_KIND || !slice || typeof p.checkpoint_id !== 'string' || typeof p.channel !== 'string' || !Number.isSafeInteger(p.k)) return malformed(row, 'part');
   requireIdentity(row, ['part', 'write-part'], { thread_id: p.thread_id, checkpoint_ns: p.checkpoint_ns, checkpoint_id: p.checkpoint_id, k: p.k }, 'part');
-  notePassed(row, 'part');
   return p as unknown as PartPayload;
 }
 
@@ -294,23 +252,19 @@ export function isCheckpointRow(row: StoredRow): boolean {
 
 /** The checkpoint payload of a verified row, shape-checked, its identity checked against its ref. */
 export function checkpointPayload(row: StoredRow): CheckpointPayload {
-  if (passedBefore(row, 'checkpoint')) return row.payload as unknown as CheckpointPayload;
   const p = row.payload as Record<string, unknown>;
   const shaped = (p.langgraph === 1 || p.langgraph === 2 || p.langgraph === 3 || p.langgraph === 4) && hasIds(p) && (p.parent_checkpoint_id === null || typeof p.parent_checkpoint_id === 'string');
   const lists = p.lists === undefined || (isObject(p.lists) && Object.values(p.lists).every(isListPiece));
   if (row.kind !== CHECKPOINT_KIND || !shaped || !lists || !isStored(p.checkpoint) || !isStored(p.metadata) || !isObject(p.values) || !isObject(p.carried)) return malformed(row, 'checkpoint');
   requireIdentity(row, ['checkpoint'], p as unknown as CheckpointPayload, 'checkpoint');
-  notePassed(row, 'checkpoint');
   return p as unknown as CheckpointPayload;
 }
 
 /** The write payload of a verified row, shape-checked, its identity checked against its ref. */
 export function writePayload(row: StoredRow): WritePayload {
-  if (passedBefore(row, 'write')) return row.payload as unknown as WritePayload;
   const p = row.payload as Record<string, unknown>;
   const writes = Array.isArray(p.writes) && p.writes.every((w: unknown) => isObject(w) && typeof w.idx === 'number' && typeof w.channel === 'string' && isStored(w.value));
   if (row.kind !== WRITE_KIND || p.langgraph !== 1 || !hasIds(p) || typeof p.task_id !== 'string' || typeof p.task_path !== 'string' || !writes) return malformed(row, 'write');
   requireIdentity(row, ['writes'], p as unknown as WritePayload, 'write');
-  notePassed(row, 'write');
   return p as unknown as WritePayload;
 }

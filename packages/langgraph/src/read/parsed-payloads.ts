@@ -1,6 +1,5 @@
 import type { Checkpoint as StoredRow, CheckpointStore, JsonObject } from '@session-checkpoint/core';
 import { TwoGenerationCache } from '@session-checkpoint/core/toolkit';
-import { keepChecks } from '../format/payloads.js';
 
 /*
  * An agent loop reads the same rows at every step: DeltaChannel's history (the writes of every
@@ -76,7 +75,6 @@ export class ParsedPayloads {
     // Read again: parse it now and keep it; from here on it is shared (so is this read's).
     const payload = row.payload;
     this.#shared.add(payload);
-    keepChecks(payload);
     this.#kept.set(sha, { text: row.payloadJson, payload });
     return row;
   }

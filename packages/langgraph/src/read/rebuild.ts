@@ -95,9 +95,8 @@ export class ChannelRebuilder {
 
   #put(info: RowInfo): void {
     const { p } = info;
-    const key = groupKey(p);
-    let group = this.#groups.get(key);
-    if (!group) this.#groups.set(key, (group = new Map()));
+    let group = this.#groups.get(groupKey(p));
+    if (!group) this.#groups.set(groupKey(p), (group = new Map()));
     // A row read again (an entry, then the range of its chain) is the same verified row: keep the first.
     if (group.has(p.checkpoint_id)) return;
     this.#count++;
