@@ -110,28 +110,42 @@ export async function captureValue(serde: SerializerProtocol, value: unknown, wh
   let later: Promise<void>[] | undefined;
   for (let i = 0; i < value.length; i++) {
     // Compared now, before any await: the caller's objects are read at the call only. A LangChain
-    // message is compared first without its toJSON() (docs/decisions/0050), then, if that cannot tell, with it.
+    // message is compared first without its toJSON() (docs/decisions/0050); anything else, in captureItem.
     const old = previous !== undefined && i < previous.length ? previous[i] : undefined;
-    if (old !== undefined && (sameMessageAsKept(value[i], old) || sameAsKept(shownJson(value[i], i), old))) {
-      items[i] = old as JsonValue;
-      continue;
-    }
-    // Not the kept item: walked (refusing what the serializer would mangle) and copied.
-    const plain = plainJsonOf(value[i], `${where}[${i}]`, String(i));
-    if (plain !== undefined) {
-      items[i] = cloneJson(plain.json) as JsonValue;
-      continue;
-    }
-    // The serializer's own form (a Map, a Uint8Array, undefined...): dumpsTyped serialises before
-    // its first await, so this too is read now.
-    (later ??= []).push(
-      serde.dumpsTyped([value[i]]).then(([, bytes]) => {
-        items[i] = (parseSerialized(bytes, where) as JsonValue[])[0] as JsonValue;
-      }),
-    );
+    if (old !== undefined && sameMessageAsKept(value[i], old)) items[i] = old as JsonValue;
+    else later = captureItem(serde, value[i], old, where, i, items, later);
   }
   if (later !== undefined) await Promise.all(later);
   return listOf('json', items, previous);
+}
+
+/**
+ * Item `i` of a list that {@link sameMessageAsKept} did not find equal to `old` (its kept item, if
+ * any): compared with its toJSON(), else walked and copied into `items[i]`, else serialised (the
+ * promise added to `later`, which is returned). A function of its own so that captureValue, run
+ * once per list with this path taken by a few items, stays small: on Node 24 V8 then leaves it to
+ * Maglev instead of compiling it, with all this inlined, by TurboFan (docs/decisions/0059).
+ */
+function captureItem(serde: SerializerProtocol, item: unknown, old: unknown, where: string, i: number, items: JsonValue[], later: Promise<void>[] | undefined): Promise<void>[] | undefined {
+  // If the message check cannot tell, compared with its toJSON().
+  if (old !== undefined && sameAsKept(shownJson(item, i), old)) {
+    items[i] = old as JsonValue;
+    return later;
+  }
+  // Not the kept item: walked (refusing what the serializer would mangle) and copied.
+  const plain = plainJsonOf(item, `${where}[${i}]`, String(i));
+  if (plain !== undefined) {
+    items[i] = cloneJson(plain.json) as JsonValue;
+    return later;
+  }
+  // The serializer's own form (a Map, a Uint8Array, undefined...): dumpsTyped serialises before
+  // its first await, so this too is read now.
+  (later ??= []).push(
+    serde.dumpsTyped([item]).then(([, bytes]) => {
+      items[i] = (parseSerialized(bytes, where) as JsonValue[])[0] as JsonValue;
+    }),
+  );
+  return later;
 }
 
 /** What JSON serialisation writes for a list item at the top: its `toJSON(key)` (a message's), or the item; a Date is not shown (its check is the walk's). */

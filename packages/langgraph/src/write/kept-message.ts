@@ -261,14 +261,20 @@ function sameEscaped(value: unknown, kept: unknown): boolean {
   // member of kept JSON, so it is not undefined either).
   if (typeof value !== 'object' || value === null) return value === kept;
   if (typeof kept !== 'object' || kept === null) return false;
-  if (Array.isArray(value)) {
-    // toJSON copies an array with its `map`, which builds the copy by the array's species: another
-    // map, another constructor or a toJSON (a subclass's, or patched on) could give other JSON.
-    if (!plainArray(value) || !Array.isArray(kept) || value.length !== kept.length) return false;
-    for (let i = 0; i < value.length; i++) if (!sameEscapedMember(value[i], kept as unknown as Record<number, unknown>, i)) return false;
-    return true;
-  }
-  if (Array.isArray(kept)) return false;
+  return Array.isArray(value) ? sameEscapedArray(value, kept) : !Array.isArray(kept) && sameEscapedObject(value, kept);
+}
+
+/** {@link sameEscaped} of an array. */
+function sameEscapedArray(value: unknown[], kept: object): boolean {
+  // toJSON copies an array with its `map`, which builds the copy by the array's species: another
+  // map, another constructor or a toJSON (a subclass's, or patched on) could give other JSON.
+  if (!plainArray(value) || !Array.isArray(kept) || value.length !== kept.length) return false;
+  for (let i = 0; i < value.length; i++) if (!sameEscapedMember(value[i], kept as unknown as Record<number, unknown>, i)) return false;
+  return true;
+}
+
+/** {@link sameEscaped} of an object that is not an array, `kept` not an array either. */
+function sameEscapedObject(value: object, kept: object): boolean {
   if (('lc_serializable' in value && typeof (value as { toJSON?: unknown }).toJSON === 'function') || 'lc' in value) return false;
   const keys = Object.keys(value);
   if (keys.length !== countKeys(kept) || (keys.length === 1 && '__lc_escaped__' in value)) return false;
