@@ -399,6 +399,149 @@ describe('a message compared without its toJSON()', () => {
     expect((await captured([m])).json).toBe(ours.json);
   });
 
+  describe('reads as toJSON() reads (found in the second review)', () => {
+    /** Ours against `kept` and the plain path, after `edit`, with `undo` run whatever happens. */
+    async function samePaths(list: unknown[], edit: () => void, undo: () => void = () => undefined): Promise<string> {
+      const kept = (await captured(list)).items;
+      try {
+        edit();
+        const ours = await captured(list, kept);
+        expect(ours.json).toBe((await captured(list)).json);
+        return ours.json;
+      } finally {
+        undo();
+      }
+    }
+
+    it("an array's own toJSON, a getter that throws: the copy toJSON() makes does not carry it", async () => {
+      const arr = [1, 2];
+      const list = [new HumanMessage({ id: 'h', content: 'a', additional_kwargs: { arr } })];
+      const json = await samePaths(list, () =>
+        Object.defineProperty(arr, 'toJSON', {
+          get() {
+            throw new Error('never read by toJSON()');
+          },
+          configurable: true,
+        }),
+      );
+      expect(json).toContain('"arr":[1,2]');
+    });
+
+    it("Array[Symbol.species] patched: map's copy is of another class", async () => {
+      class Odd extends Array {
+        toJSON(): string {
+          return 'ODD';
+        }
+      }
+      const species = Object.getOwnPropertyDescriptor(Array, Symbol.species) as PropertyDescriptor;
+      const list = [new HumanMessage({ id: 'h', content: 'a', additional_kwargs: { arr: [1, 2] } })];
+      await samePaths(
+        list,
+        () => Object.defineProperty(Array, Symbol.species, { get: () => Odd, configurable: true }),
+        () => Object.defineProperty(Array, Symbol.species, species),
+      );
+    });
+
+    it('a setter put on Object.prototype by a getter read after its key was tested', async () => {
+      const m = new HumanMessage({ id: 'h', content: 'a', fooBar: 1, additional_kwargs: { xy: 1, deep: { z: 1 } } } as never);
+      const list = [m];
+      for (const name of ['fooBar', 'foo_bar', 'xy']) {
+        await samePaths(
+          list,
+          () => {
+            let once = false;
+            // Read by toJSON (an own field of the message), and by the check, after the keys before it.
+            const kwargs = m.additional_kwargs;
+            Object.defineProperty(m, 'additional_kwargs', {
+              get() {
+                if (!once) Object.defineProperty(Object.prototype, name, { set() {}, configurable: true });
+                once = true;
+                return kwargs;
+              },
+              configurable: true,
+              enumerable: true,
+            });
+          },
+          () => {
+            delete (Object.prototype as Record<string, unknown>)[name];
+            delete (m as unknown as Record<string, unknown>).additional_kwargs;
+            m.additional_kwargs = { xy: 1, deep: { z: 1 } };
+          },
+        );
+      }
+    });
+
+    it('a setter put on Object.prototype by a getter deeper down, for the key or name it is the value of', async () => {
+      // toJSON escapes a value before it assigns it to its key (`result[key] = escapeIfNeeded(v)`):
+      // a getter inside the value that puts a setter of that key on Object.prototype swallows it.
+      for (const [outerKey, name] of [
+        ['deep', 'additional_kwargs'],
+        ['k', 'k'],
+      ] as const) {
+        let armed = false;
+        const inner = {};
+        Object.defineProperty(inner, 'z', {
+          get() {
+            if (armed) Object.defineProperty(Object.prototype, name, { set() {}, configurable: true });
+            armed = false;
+            return 1;
+          },
+          enumerable: true,
+          configurable: true,
+        });
+        const list = [new HumanMessage({ id: 'h', content: 'a', additional_kwargs: { [outerKey]: inner } })];
+        const json = await samePaths(
+          list,
+          () => (armed = true),
+          () => delete (Object.prototype as Record<string, unknown>)[name],
+        );
+        expect(json).not.toContain(`"${name}":`);
+      }
+    });
+
+    it('lc_kwargs replaced by a getter: toJSON() reads this.lc_kwargs again for every key', async () => {
+      const m = new HumanMessage({ id: 'h', content: 'a', extra: 'E' } as never);
+      expect('extra' in m).toBe(false);
+      const list = [m];
+      const json = await samePaths(list, () => {
+        const content = m.content;
+        Object.defineProperty(m, 'content', {
+          get() {
+            m.lc_kwargs = { ...m.lc_kwargs, extra: 'F' };
+            return content;
+          },
+          configurable: true,
+          enumerable: true,
+        });
+      });
+      expect(json).toContain('"extra":"F"');
+    });
+
+    it("an object's entries are all read before any is escaped: the first getter to throw is toJSON()'s", async () => {
+      const inner = {};
+      Object.defineProperty(inner, 'z', { get: () => 1, enumerable: true, configurable: true });
+      const outer: Record<string, unknown> = { a: inner, b: 2 };
+      const list = [new HumanMessage({ id: 'h', content: 'a', additional_kwargs: outer })];
+      const json = await samePaths(list, () => {
+        Object.defineProperty(inner, 'z', {
+          get() {
+            throw new Error('inner z');
+          },
+          enumerable: true,
+          configurable: true,
+        });
+        Object.defineProperty(outer, 'b', {
+          get() {
+            throw new Error('outer b');
+          },
+          enumerable: true,
+          configurable: true,
+        });
+      });
+      expect(json).toBe('error: outer b');
+    });
+  });
+
   it('takes the plain path for a JSON name or a nested key that Object.prototype has (a setter there swallows it; found in review)', async () => {
     const list = [new HumanMessage({ id: 'h', content: 'a', fooBar: 1, additional_kwargs: { xy: 1 } } as never)];
     const kept = (await captured(list)).items as unknown[];

@@ -82,7 +82,8 @@ export function sameMessageAsKept(item: unknown, kept: unknown): boolean {
     const key = keys[i] as string;
     // A key Object.prototype has would be looked up there by the alias map: the plain path.
     if (key in Object.prototype) return false;
-    values[i] = key in self ? self[key] : (kwargs as Record<string, unknown>)[key];
+    // toJSON reads `this.lc_kwargs` again for every key (a getter before may have replaced it).
+    values[i] = key in self ? self[key] : (self.lc_kwargs as Record<string, unknown>)[key];
   }
   // The getters along the prototype chain, with the message as receiver, merged as toJSON merges
   // them; for a chain of LangChain's own prototypes as loaded, their answer as found before.
@@ -103,6 +104,9 @@ export function sameMessageAsKept(item: unknown, kept: unknown): boolean {
     names[i] = name;
     if (!sameEscapedMember(values[i], keptKwargs, name)) return false;
   }
+  // A getter read above may have put a setter of a key or a name on Object.prototype since it was
+  // tested: toJSON's later assignment would run it. Tested again, once every value is read.
+  for (let i = 0; i < keys.length; i++) if ((keys[i] as string) in Object.prototype || (names[i] as string) in Object.prototype) return false;
   // As many distinct names as the kept kwargs has keys, each one of them: the same key set.
   return sameAsKept(self.lc_id, k.id);
 }
@@ -267,7 +271,7 @@ function sameEscaped(value: unknown, kept: unknown): boolean {
 /** {@link sameEscaped} of an array. */
 function sameEscapedArray(value: unknown[], kept: object): boolean {
   // toJSON copies an array with its `map`, which builds the copy by the array's species: another
-  // map, another constructor or a toJSON (a subclass's, or patched on) could give other JSON.
+  // map, another constructor or species, or a toJSON the copy inherits could give other JSON.
   if (!plainArray(value) || !Array.isArray(kept) || value.length !== kept.length) return false;
   for (let i = 0; i < value.length; i++) if (!sameEscapedMember(value[i], kept as unknown as Record<number, unknown>, i)) return false;
   return true;
@@ -278,20 +282,38 @@ function sameEscapedObject(value: object, kept: object): boolean {
   if (('lc_serializable' in value && typeof (value as { toJSON?: unknown }).toJSON === 'function') || 'lc' in value) return false;
   const keys = Object.keys(value);
   if (keys.length !== countKeys(kept) || (keys.length === 1 && '__lc_escaped__' in value)) return false;
-  for (const key of keys) {
+  // Escaping reads every entry (`Object.entries`) before it escapes any: the values first here too,
+  // so a getter deeper down that changes a sibling changes it after it was read, as for toJSON.
+  const values = new Array<unknown>(keys.length);
+  for (let i = 0; i < keys.length; i++) values[i] = (value as Record<string, unknown>)[keys[i] as string];
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i] as string;
     // Escaping assigns each key onto a plain object, as toJSON assigns the names (above).
     if (key in Object.prototype || !Object.hasOwn(kept, key)) return false;
-    if (!sameEscapedMember((value as Record<string, unknown>)[key], kept as Record<string, unknown>, key)) return false;
+    if (!sameEscapedMember(values[i], kept as Record<string, unknown>, key)) return false;
   }
+  // And again once every getter below has run (a setter put on Object.prototype meanwhile).
+  for (const key of keys) if (key in Object.prototype) return false;
   return true;
 }
 
 /** `Array.prototype.map` as this module found it (a patched one is not the one toJSON then calls). */
 const arrayMap = Array.prototype.map;
 
-/** An array toJSON's `map` copies item by item into a plain array that JSON shows as its items. */
+/**
+ * An array toJSON's `map` copies item by item into a plain array that JSON shows as its items: read
+ * as `map` reads it (`map`, then the `constructor` and `Array[Symbol.species]` that choose the
+ * copy's class), and no `toJSON` the copy would inherit. The array's own `toJSON` is not read: the
+ * copy does not carry it (reading it would run a getter toJSON never runs).
+ */
 function plainArray(value: unknown[]): boolean {
-  return Object.getPrototypeOf(value) === Array.prototype && value.constructor === Array && value.map === arrayMap && (value as { toJSON?: unknown }).toJSON === undefined;
+  return (
+    Object.getPrototypeOf(value) === Array.prototype &&
+    value.map === arrayMap &&
+    value.constructor === Array &&
+    Array[Symbol.species] === Array &&
+    !('toJSON' in Array.prototype)
+  );
 }
 
 /** A Serializable of ours: its toJSON() shows the JSON name LangChain gives a kwargs key that has no alias. */
@@ -323,6 +345,25 @@ function jsonKeyOf(key: string): string | undefined {
   const shown = probe.toJSON() as { kwargs?: unknown };
   const names = typeof shown.kwargs === 'object' && shown.kwargs !== null ? Object.keys(shown.kwargs) : [];
   const name = names.length === 1 ? names[0] : undefined;
+  // Learnt for good only from a sound toJSON(): a setter or a property put on Object.prototype
+  // meanwhile can swallow or rename the probe's key (the name would then stay wrong), so then
+  // nothing is learnt and the message takes the plain path.
+  if (name === undefined || !objectPrototypeAsLoaded()) return undefined;
   jsonKeys.set(key, name);
   return name;
+}
+
+/** Object.prototype's own properties when this module was loaded. */
+const objectPrototypeAtLoad = new Map(Reflect.ownKeys(Object.prototype).map((k) => [k, Object.getOwnPropertyDescriptor(Object.prototype, k)]));
+
+/** Whether Object.prototype holds exactly what it held at load (the same values, getters and setters). */
+function objectPrototypeAsLoaded(): boolean {
+  const keys = Reflect.ownKeys(Object.prototype);
+  if (keys.length !== objectPrototypeAtLoad.size) return false;
+  for (const k of keys) {
+    const now = Object.getOwnPropertyDescriptor(Object.prototype, k);
+    const then = objectPrototypeAtLoad.get(k);
+    if (now === undefined || then === undefined || now.value !== then.value || now.get !== then.get || now.set !== then.set) return false;
+  }
+  return true;
 }
