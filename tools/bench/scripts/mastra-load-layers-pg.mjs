@@ -39,6 +39,7 @@ import { loadavg } from 'node:os';
 import { checkStoredPayload, DEFAULT_LIMITS } from '@session-checkpoint/core';
 import { openPostgresStore } from '@session-checkpoint/store-kysely';
 import { CheckpointWorkflowsStorage } from '@session-checkpoint/mastra';
+import { argsOf, stubPg } from './pg-workflow-bench.mjs';
 
 const require = createRequire(import.meta.url);
 const pg = require('pg');
@@ -47,42 +48,19 @@ if (!url) throw new Error('set SC_PG_URL');
 const rounds = Number(process.argv[2] ?? 7);
 const perRound = Number(process.argv[3] ?? 400);
 
-// Stubs go in before any store opens. While `capturing`, each snapshot range read's text, values
-// and answered rows are kept.
+// While `capturing`, each snapshot range read's text, values and answered rows are kept.
 let capturing = false;
 const captured = [];
-let stubQuery = false;
-let stubConnect = false;
 const pending = [];
-const answer = () => ({ rows: [pending.shift()], command: 'SELECT', rowCount: 1, fields: [] });
-const clientQuery = pg.Client.prototype.query;
-pg.Client.prototype.query = function (config, values, callback) {
-  if (capturing && typeof values === 'function' === false && typeof callback === 'function') {
-    const text = typeof config === 'string' ? config : config?.text;
-    if (typeof text === 'string' && text.includes('source_ref') && text.toLowerCase().includes('desc')) {
-      return clientQuery.call(this, config, values, (e, r) => {
-        if (!e) captured.push({ text, values: [...values], rows: r.rows });
-        callback(e, r);
-      });
-    }
-  }
-  if (!stubQuery) return clientQuery.apply(this, arguments);
-  const cb = typeof values === 'function' ? values : callback;
-  if (typeof cb === 'function') return void cb(null, answer());
-  return Promise.resolve(answer());
-};
-const poolConnect = pg.Pool.prototype.connect;
-const fakeClient = { query: (text, values, cb) => void cb(null, answer()), on: () => fakeClient, release: () => undefined };
-pg.Pool.prototype.connect = function (cb) {
-  if (!stubConnect) return poolConnect.apply(this, arguments);
-  fakeClient.release = () => undefined;
-  if (typeof cb === 'function') return void cb(undefined, fakeClient, fakeClient.release);
-  return Promise.resolve(fakeClient);
-};
-
-// mastra-storage.mjs's 4 KB snapshot over 20 runs.
-const snapshot = (runId, i) => ({ runId, status: 'running', value: {}, activePaths: [0], serializedStepGraph: [], suspendedPaths: {}, waitingPaths: {}, resumeLabels: {}, timestamp: i, context: { input: { amount: i }, step1: { status: 'success', output: { text: 'x'.repeat(3500), i } } } });
-const argsOf = (i) => ({ workflowName: 'bench', runId: `run-${i % 20}`, snapshot: snapshot(`run-${i % 20}`, i) });
+const stubs = stubPg(pg, () => ({ rows: [pending.shift()], command: 'SELECT', rowCount: 1, fields: [] }), (config, values, callback) => {
+  if (!capturing || typeof values === 'function' || typeof callback !== 'function') return undefined;
+  const text = typeof config === 'string' ? config : config?.text;
+  if (typeof text !== 'string' || !text.includes('source_ref') || !text.toLowerCase().includes('desc')) return undefined;
+  return (e, r) => {
+    if (!e) captured.push({ text, values: [...values], rows: r.rows });
+    callback(e, r);
+  };
+});
 const loadOf = (i) => ({ workflowName: 'bench', runId: `run-${i % 20}` });
 const fresh = (s) => Buffer.from(s, 'utf8').toString('utf8');
 
@@ -191,14 +169,14 @@ try {
         collect();
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
-      stubQuery = c.stub === 'query';
-      stubConnect = c.stub === 'connect';
+      stubs.query = c.stub === 'query';
+      stubs.connect = c.stub === 'connect';
       const w0 = performance.now();
       const c0 = process.cpuUsage();
       for (let j = 0; j < n; j++) await c.op(inputs[j]);
       const u = process.cpuUsage(c0);
       const wall = (performance.now() - w0) * 1000;
-      stubQuery = stubConnect = false;
+      stubs.query = stubs.connect = false;
       if (pending.length !== 0) throw new Error(`${name}: ${pending.length} stub rows left`);
       c.next += n;
       if (r > 0) {

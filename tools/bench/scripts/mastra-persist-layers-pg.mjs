@@ -52,6 +52,7 @@ import { PerformanceObserver } from 'node:perf_hooks';
 import { canonicalize, sha256Hex } from '@session-checkpoint/core';
 import { openPostgresStore } from '@session-checkpoint/store-kysely';
 import { CheckpointWorkflowsStorage } from '@session-checkpoint/mastra';
+import { argsOf, COLUMNS, pad, payloadOf, snapshot, stubPg } from './pg-workflow-bench.mjs';
 
 const require = createRequire(import.meta.url);
 const pg = require('pg');
@@ -60,45 +61,19 @@ if (!url) throw new Error('set SC_PG_URL');
 const rounds = Number(process.argv[2] ?? 7);
 const perRound = Number(process.argv[3] ?? 400);
 
-// The stubs go in before any store opens: the store's pool binds each client's `query` at its first checkout.
 // While `capturing`, the first conditional insert's text and its parameters after the row's 8 are kept.
 let capturing = true;
 let conditionalSql;
 let conditionalTail;
-let stubQuery = false;
-let stubConnect = false;
 let fakeId = 1e9;
-const answer = () => ({ rows: [{ id: String(++fakeId) }], command: 'INSERT', rowCount: 1, fields: [] });
-const clientQuery = pg.Client.prototype.query;
-pg.Client.prototype.query = function (config, values, callback) {
-  if (capturing) {
-    const text = typeof config === 'string' ? config : config?.text;
-    if (conditionalSql === undefined && typeof text === 'string' && text.startsWith('insert into') && text.includes('for share')) {
-      conditionalSql = text;
-      conditionalTail = (Array.isArray(values) ? values : config.values).slice(8);
-    }
+const stubs = stubPg(pg, () => ({ rows: [{ id: String(++fakeId) }], command: 'INSERT', rowCount: 1, fields: [] }), (config, values) => {
+  const text = typeof config === 'string' ? config : config?.text;
+  if (capturing && conditionalSql === undefined && typeof text === 'string' && text.startsWith('insert into') && text.includes('for share')) {
+    conditionalSql = text;
+    conditionalTail = (Array.isArray(values) ? values : config.values).slice(8);
   }
-  if (!stubQuery) return clientQuery.apply(this, arguments);
-  const cb = typeof values === 'function' ? values : callback;
-  if (typeof cb === 'function') return void cb(null, answer());
-  return Promise.resolve(answer());
-};
-const poolConnect = pg.Pool.prototype.connect;
-const fakeClient = { query: (text, values, cb) => void cb(null, answer()), on: () => fakeClient, release: () => undefined };
-pg.Pool.prototype.connect = function (cb) {
-  if (!stubConnect) return poolConnect.apply(this, arguments);
-  // pg gives a client a new `release` at each checkout (the store wraps that checkout's).
-  fakeClient.release = () => undefined;
-  if (typeof cb === 'function') return void cb(undefined, fakeClient, fakeClient.release);
-  return Promise.resolve(fakeClient);
-};
-
-// mastra-storage.mjs's 4 KB snapshot over 20 runs, and the payload a persist's row holds.
-const snapshot = (runId, i) => ({ runId, status: 'running', value: {}, activePaths: [0], serializedStepGraph: [], suspendedPaths: {}, waitingPaths: {}, resumeLabels: {}, timestamp: i, context: { input: { amount: i }, step1: { status: 'success', output: { text: 'x'.repeat(3500), i } } } });
-const argsOf = (i) => ({ workflowName: 'bench', runId: `run-${i % 20}`, snapshot: snapshot(`run-${i % 20}`, i) });
-const pad = (n) => String(n).padStart(16, '0');
-const payloadOf = (i) => ({ workflowName: 'bench', runId: `run-${i % 20}`, seq: i, updatedAt: new Date().toISOString(), value: snapshot(`run-${i % 20}`, i) });
-const COLUMNS = '(namespace, session_id, kind, name, payload_json, payload_sha256, created_at, source_ref)';
+  return undefined;
+});
 
 const tag = `persist_layers_${process.pid}`;
 const LEVELS = ['domain', 'core', 'sk-pool', 'sk', 'full'];
@@ -265,14 +240,14 @@ try {
         collect();
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
-      stubQuery = c.stub === 'query';
-      stubConnect = c.stub === 'connect';
+      stubs.query = c.stub === 'query';
+      stubs.connect = c.stub === 'connect';
       const w0 = performance.now();
       const c0 = process.cpuUsage();
       for (let j = 0; j < n; j++) await c.op(inputs[j]);
       const u = process.cpuUsage(c0);
       const wall = (performance.now() - w0) * 1000;
-      stubQuery = stubConnect = false;
+      stubs.query = stubs.connect = false;
       c.next += n;
       const gc = await gcIn(w0, w0 + wall / 1000);
       // Round 0 warms up.

@@ -27,6 +27,7 @@ import { loadavg } from 'node:os';
 import { canonicalize, sha256Hex } from '@session-checkpoint/core';
 import { openPostgresStore } from '@session-checkpoint/store-kysely';
 import { CheckpointWorkflowsStorage } from '@session-checkpoint/mastra';
+import { argsOf, COLUMNS, pad, payloadOf, snapshot } from './pg-workflow-bench.mjs';
 
 const require = createRequire(import.meta.url);
 const pg = require('pg');
@@ -35,11 +36,6 @@ if (!url) throw new Error('set SC_PG_URL');
 const rounds = Number(process.argv[2] ?? 7);
 const perRound = Number(process.argv[3] ?? 300);
 
-// mastra-storage.mjs's snapshot over 20 runs, and the payload a persist's row holds.
-const snapshot = (runId, i) => ({ runId, status: 'running', value: {}, activePaths: [0], serializedStepGraph: [], suspendedPaths: {}, waitingPaths: {}, resumeLabels: {}, timestamp: i, context: { input: { amount: i }, step1: { status: 'success', output: { text: 'x'.repeat(3500), i } } } });
-const pad = (n) => String(n).padStart(16, '0');
-const payloadOf = (i) => ({ workflowName: 'bench', runId: `run-${i % 20}`, seq: i, updatedAt: new Date().toISOString(), value: snapshot(`run-${i % 20}`, i) });
-const COLUMNS = '(namespace, session_id, kind, name, payload_json, payload_sha256, created_at, source_ref)';
 
 const tag = `persist_account_${process.pid}`;
 const schemas = { floor: tag, ours: `${tag}_ours`, named: `${tag}_named`, mastra: `${tag}_mastra` };
@@ -70,7 +66,7 @@ try {
   const named = await openPostgresStore(url, { schema: schemas.named, preparedStatements: true });
   const oursW = new CheckpointWorkflowsStorage(ours);
   const namedW = new CheckpointWorkflowsStorage(named);
-  const persistWith = (w) => (i) => w.persistWorkflowSnapshot({ workflowName: 'bench', runId: `run-${i % 20}`, snapshot: snapshot(`run-${i % 20}`, i) });
+  const persistWith = (w) => (i) => w.persistWorkflowSnapshot(argsOf(i));
   for (let i = 0; i < 40; i++) {
     await persistWith(oursW)(i);
     await persistWith(namedW)(i);
