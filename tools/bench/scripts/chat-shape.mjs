@@ -85,6 +85,19 @@ if (process.env.SC_CHAT_SHAPE_CHILD) {
     const cells = [median(rs.map((r) => r.wallMs)).toFixed(0), median(rs.map((r) => r.cpuMs)).toFixed(0), (median(rs.map((r) => r.bytes)) / 1024).toFixed(0)];
     console.log(`| ${who} | ${cells.join(' | ')} | ${['wallMs', 'cpuMs', 'cpuFirst10', 'cpuRest', 'bytes'].map(ratio).join(' | ')} |`);
   }
+  // A median of a set moves between sets on a shared machine (docs/decisions/0061): the spread of
+  // the per-run ratios tells how far a bar near the median can be trusted.
+  console.log('\nPer-run wall ratios to the anchor: quartiles, min-max, and how many runs were above 1.0 and 1.1');
+  console.log('| contender | lower quartile | median | upper quartile | min-max | runs above 1.0 | runs above 1.1 |');
+  console.log('|---|---|---|---|---|---|---|');
+  for (const [who, rs] of results) {
+    const anchor = results.get(anchorOf(who));
+    if (!anchor || who === anchorOf(who)) continue;
+    const xs = rs.map((r, i) => r.wallMs / anchor[i].wallMs).sort((a, b) => a - b);
+    const at = (p) => xs[Math.round(p * (xs.length - 1))].toFixed(2);
+    const above = (bar) => `${xs.filter((x) => x > bar).length} of ${xs.length}`;
+    console.log(`| ${who} | ${at(0.25)} | ${median(xs).toFixed(2)} | ${at(0.75)} | ${at(0)}-${at(1)} | ${above(1)} | ${above(1.1)} |`);
+  }
   if ([...results.values()].every((rs) => rs.every((r) => r.threads))) {
     console.log('\nCPU ms of the turns by thread, medians: main thread and V8 helper threads, first 10 turns and all');
     console.log('| contender | main, first 10 | helpers, first 10 | main | helpers |');
