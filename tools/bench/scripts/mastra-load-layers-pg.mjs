@@ -34,19 +34,12 @@
  *   SC_PG_URL=postgres://postgres@127.0.0.1:5432/test node --expose-gc tools/bench/scripts/mastra-load-layers-pg.mjs [rounds=7] [statementCallsPerRound=400]
  * (JavaScript-only and stubbed contenders run 10x as many calls per round.)
  */
-import { createRequire } from 'node:module';
-import { loadavg } from 'node:os';
 import { checkStoredPayload, DEFAULT_LIMITS } from '@session-checkpoint/core';
 import { openPostgresStore } from '@session-checkpoint/store-kysely';
 import { CheckpointWorkflowsStorage } from '@session-checkpoint/mastra';
-import { argsOf, stubPg } from './pg-workflow-bench.mjs';
+import { argsOf, layerArgs, runLayerRounds, stubPg } from './pg-workflow-bench.mjs';
 
-const require = createRequire(import.meta.url);
-const pg = require('pg');
-const url = process.env.SC_PG_URL;
-if (!url) throw new Error('set SC_PG_URL');
-const rounds = Number(process.argv[2] ?? 7);
-const perRound = Number(process.argv[3] ?? 400);
+const { pg, url, rounds, perRound } = layerArgs();
 
 // While `capturing`, each snapshot range read's text, values and answered rows are kept.
 let capturing = false;
@@ -120,7 +113,7 @@ try {
   };
 
   const contenders = new Map();
-  const add = (name, op, setup, { scale = 1, stub } = {}) => contenders.set(name, { op, setup, scale, stub, cpu: [], wall: [], next: 1 });
+  const add = (name, op, setup, { scale = 1, stub } = {}) => contenders.set(name, { op, setup, scale, stub });
   add('loop: await of an async no-op', async () => undefined, () => undefined, { scale: 10 });
   add('JS: JSON.parse of our payload text', (t) => JSON.parse(t), (i) => rowOf(i).payloadJson, { scale: 10 });
   add('JS: JSON.parse of their snapshot jsonb text (done by pg)', (t) => JSON.parse(t), () => fresh(theirText), { scale: 10 });
@@ -149,62 +142,9 @@ try {
     await callback(ourSql, v);
   }, (i) => [loadOf(i), adapterRowOf(i), ourValues(i)]);
 
-  const only = process.env.SC_LAYERS_ONLY === undefined ? undefined : new RegExp(process.env.SC_LAYERS_ONLY, 'u');
-  const names = [...contenders.keys()].filter((name) => only === undefined || only.test(name));
-  let seed = 58;
-  const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
-  const collect = typeof globalThis.gc === 'function' ? globalThis.gc : undefined;
-  for (let r = 0; r <= rounds; r++) {
-    const order = [...names];
-    for (let k = order.length - 1; k > 0; k--) {
-      const j = Math.floor(random() * (k + 1));
-      [order[k], order[j]] = [order[j], order[k]];
-    }
-    for (const name of order) {
-      const c = contenders.get(name);
-      const n = perRound * c.scale;
-      const inputs = new Array(n);
-      for (let j = 0; j < n; j++) inputs[j] = c.setup(c.next + j);
-      if (collect) {
-        collect();
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-      stubs.query = c.stub === 'query';
-      stubs.connect = c.stub === 'connect';
-      const w0 = performance.now();
-      const c0 = process.cpuUsage();
-      for (let j = 0; j < n; j++) await c.op(inputs[j]);
-      const u = process.cpuUsage(c0);
-      const wall = (performance.now() - w0) * 1000;
-      stubs.query = stubs.connect = false;
-      if (pending.length !== 0) throw new Error(`${name}: ${pending.length} stub rows left`);
-      c.next += n;
-      if (r > 0) {
-        c.cpu.push((u.user + u.system) / n);
-        c.wall.push(wall / n);
-      }
-    }
-  }
-  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
-  console.log(`Node ${process.version}, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}, ${rounds} rounds of ${perRound} statement calls (x10 for JS and stubbed contenders) after a warm-up round, ${collect ? 'a full collection and 50 ms before each round' : 'no collection between rounds (run with --expose-gc for one)'}`);
-  console.log(`${'CPU µs per call: median [min-max] of rounds'.padEnd(70)}    CPU [min-max]   (wall)`);
-  const med = {};
-  for (const name of names) {
-    const { cpu, wall } = contenders.get(name);
-    med[name] = median(cpu);
-    console.log(`${name.padEnd(70)}${median(cpu).toFixed(1).padStart(7)} [${Math.min(...cpu).toFixed(1)}-${Math.max(...cpu).toFixed(1)}]  (${median(wall).toFixed(1)})`);
-    if (process.env.SC_LAYERS_ROUNDS) console.log(`    rounds: ${cpu.map((x) => x.toFixed(0)).join(' ')}`);
-  }
-  const levelNames = names.filter((n) => n.startsWith('ours:'));
-  if (levelNames.length === LEVELS.length && med['loop: await of an async no-op'] !== undefined) {
-    console.log('layers by subtraction (median of each level minus the level below):');
-    let below = med['loop: await of an async no-op'];
-    for (const name of levelNames) {
-      console.log(`  ${name.padEnd(68)}${(med[name] - below).toFixed(1).padStart(7)}`);
-      below = med[name];
-    }
-  }
-  if (med['ours: whole load'] !== undefined && med['theirs: @mastra/pg whole load'] !== undefined) console.log(`  ours whole / theirs whole: ${(med['ours: whole load'] / med['theirs: @mastra/pg whole load']).toFixed(2)}x CPU (theirs/ours throughput ${(med['theirs: @mastra/pg whole load'] / med['ours: whole load']).toFixed(2)}x)`);
+  await runLayerRounds(contenders, { rounds, perRound, stubs, seed: 58, levels: LEVELS.length, whole: ['ours: whole load', 'theirs: @mastra/pg whole load'], afterEach: (name) => {
+    if (pending.length !== 0) throw new Error(`${name}: ${pending.length} stub rows left`);
+  } });
 } finally {
   for (const close of closers.reverse()) await Promise.resolve().then(close).catch(() => undefined);
   for (const s of Object.values(schemas)) await admin.query(`drop schema if exists "${s}" cascade`);

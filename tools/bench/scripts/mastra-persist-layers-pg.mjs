@@ -46,20 +46,12 @@
  *   SC_PG_URL=postgres://postgres@127.0.0.1:5432/test node --expose-gc tools/bench/scripts/mastra-persist-layers-pg.mjs [rounds=7] [statementCallsPerRound=400]
  * (JavaScript-only and stubbed contenders run 10x as many calls per round.)
  */
-import { createRequire } from 'node:module';
-import { loadavg } from 'node:os';
-import { PerformanceObserver } from 'node:perf_hooks';
 import { canonicalize, sha256Hex } from '@session-checkpoint/core';
 import { openPostgresStore } from '@session-checkpoint/store-kysely';
 import { CheckpointWorkflowsStorage } from '@session-checkpoint/mastra';
-import { argsOf, COLUMNS, pad, payloadOf, snapshot, stubPg } from './pg-workflow-bench.mjs';
+import { argsOf, COLUMNS, layerArgs, pad, payloadOf, runLayerRounds, snapshot, stubPg } from './pg-workflow-bench.mjs';
 
-const require = createRequire(import.meta.url);
-const pg = require('pg');
-const url = process.env.SC_PG_URL;
-if (!url) throw new Error('set SC_PG_URL');
-const rounds = Number(process.argv[2] ?? 7);
-const perRound = Number(process.argv[3] ?? 400);
+const { pg, url, rounds, perRound } = layerArgs();
 
 // While `capturing`, the first conditional insert's text and its parameters after the row's 8 are kept.
 let capturing = true;
@@ -150,7 +142,7 @@ try {
 
   // Each contender: setup(i) builds the input outside the timing, op(input) is timed.
   const contenders = new Map();
-  const add = (name, op, setup, { scale = 1, stub } = {}) => contenders.set(name, { op, setup, scale, stub, cpu: [], sys: [], wall: [], gc: [], next: 1 });
+  const add = (name, op, setup, { scale = 1, stub } = {}) => contenders.set(name, { op, setup, scale, stub });
   const noop = async () => undefined;
   add('loop: await of an async no-op', noop, () => undefined, { scale: 10 });
   add('JS: core canonicalize + SHA-256 of the payload', (p) => sha256Hex(canonicalize(p)), payloadOf, { scale: 10 });
@@ -205,82 +197,7 @@ try {
     return callback(upsertSql, p);
   }, (i) => [snapshot('run', i), upsertOf(i)]);
 
-  // SC_LAYERS_ONLY=<regular expression>: only the contenders whose names match (more rounds for a few).
-  const only = process.env.SC_LAYERS_ONLY === undefined ? undefined : new RegExp(process.env.SC_LAYERS_ONLY, 'u');
-  const names = [...contenders.keys()].filter((name) => only === undefined || only.test(name));
-  // The main thread's collections (pauses), summed per round by their start time.
-  const collections = [];
-  const observer = new PerformanceObserver((list) => collections.push(...list.getEntries().map((e) => [e.startTime, e.duration])));
-  observer.observe({ entryTypes: ['gc'] });
-  const gcIn = async (from, to) => {
-    await new Promise((resolve) => setImmediate(resolve));
-    let ms = 0;
-    for (const [at, duration] of collections) if (at >= from && at < to) ms += duration;
-    return ms;
-  };
-  // Each round in its own order (a seeded shuffle): a contender that follows the same neighbour
-  // every round pays that neighbour's collections every round.
-  let seed = 57;
-  const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
-  const collect = typeof globalThis.gc === 'function' ? globalThis.gc : undefined;
-  for (let r = 0; r <= rounds; r++) {
-    const order = [...names];
-    for (let k = order.length - 1; k > 0; k--) {
-      const j = Math.floor(random() * (k + 1));
-      [order[k], order[j]] = [order[j], order[k]];
-    }
-    for (const name of order) {
-      const c = contenders.get(name);
-      const n = perRound * c.scale;
-      const inputs = new Array(n);
-      for (let j = 0; j < n; j++) inputs[j] = c.setup(c.next + j);
-      // With --expose-gc, every round starts on a collected heap: none pays for an earlier round's
-      // garbage. Then a pause, so V8's helper threads finish sweeping outside the timing.
-      if (collect) {
-        collect();
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-      stubs.query = c.stub === 'query';
-      stubs.connect = c.stub === 'connect';
-      const w0 = performance.now();
-      const c0 = process.cpuUsage();
-      for (let j = 0; j < n; j++) await c.op(inputs[j]);
-      const u = process.cpuUsage(c0);
-      const wall = (performance.now() - w0) * 1000;
-      stubs.query = stubs.connect = false;
-      c.next += n;
-      const gc = await gcIn(w0, w0 + wall / 1000);
-      // Round 0 warms up.
-      if (r > 0) {
-        c.cpu.push((u.user + u.system) / n);
-        c.sys.push(u.system / n);
-        c.wall.push(wall / n);
-        c.gc.push((gc * 1000) / n);
-      }
-    }
-  }
-  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
-  console.log(`Node ${process.version}, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}, ${rounds} rounds of ${perRound} statement calls (x10 for JS and stubbed contenders) after a warm-up round, ${collect ? 'a full collection before each round' : 'no collection between rounds (run with --expose-gc for one)'}`);
-  observer.disconnect();
-  console.log(`${'CPU µs per call: median [min-max] of rounds'.padEnd(70)}    CPU [min-max]   (system, wall, main-thread GC pauses)`);
-  const med = {};
-  for (const name of names) {
-    const xs = contenders.get(name).cpu;
-    med[name] = median(xs);
-    const { sys, wall, gc } = contenders.get(name);
-    console.log(`${name.padEnd(70)}${median(xs).toFixed(1).padStart(7)} [${Math.min(...xs).toFixed(1)}-${Math.max(...xs).toFixed(1)}]  (${median(sys).toFixed(1)}, ${median(wall).toFixed(1)}, ${median(gc).toFixed(1)})`);
-    if (process.env.SC_LAYERS_ROUNDS) console.log(`    rounds: ${xs.map((x) => x.toFixed(0)).join(' ')}  gc: ${gc.map((x) => x.toFixed(0)).join(' ')}`);
-  }
-  const levelNames = names.filter((n) => n.startsWith('ours:'));
-  if (levelNames.length === LEVELS.length && med['loop: await of an async no-op'] !== undefined) {
-    console.log('layers by subtraction (median of each level minus the level below):');
-    let below = med['loop: await of an async no-op'];
-    for (const name of levelNames) {
-      console.log(`  ${name.padEnd(68)}${(med[name] - below).toFixed(1).padStart(7)}`);
-      below = med[name];
-    }
-  }
-  if (med['ours: whole persist'] !== undefined && med['theirs: @mastra/pg whole persist'] !== undefined) console.log(`  ours whole / theirs whole: ${(med['ours: whole persist'] / med['theirs: @mastra/pg whole persist']).toFixed(2)}x CPU`);
+  await runLayerRounds(contenders, { rounds, perRound, stubs, seed: 57, levels: LEVELS.length, whole: ['ours: whole persist', 'theirs: @mastra/pg whole persist'] });
 } finally {
   for (const close of closers.reverse()) await Promise.resolve().then(close).catch(() => undefined);
   for (const s of Object.values(schemas)) await admin.query(`drop schema if exists "${s}" cascade`);
