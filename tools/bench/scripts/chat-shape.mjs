@@ -28,10 +28,14 @@
 // Prints one JSON line per run and a table of medians: total time (ms, wall) and CPU time of the
 // turns (this process; a PostgreSQL server's CPU is not in it), bytes stored, and the ratios of
 // each contender to its anchor (pg-* to pg-peer-delta, the others to peer-delta), medians of
-// per-run ratios. This is the measure of record for issue 39's chat bars (docs/decisions/0023).
+// per-run ratios; then the spread of each contender's per-run wall ratios (quartiles, min-max,
+// runs above 1.0 and 1.1). This is the measure of record for issue 39's chat bars (docs/decisions/0023).
 // SC_CHAT_SHAPE_DETAIL=1 adds to each run the CPU ms of every turn (`cpuTurns`) and, where Linux's
 // /proc/self/task is, the turns' CPU split between the main thread and V8's helper threads
 // (optimising compilers, concurrent GC), which process CPU counts too (docs/decisions/0045).
+// SC_CHAT_SHAPE_READS=1 adds to each run of our saver what its store handed back over the timed
+// turns (`reads`: store read calls, rows, and UTF-16 code units of payload text), counted on the
+// store's three read methods that the saver calls.
 // SC_CHAT_SHAPE_WARM=N first runs an untimed chat of N turns on another thread of the same saver, so
 // the timed chat is a new thread in a process whose code is warm (docs/decisions/0047); the bytes
 // stored then include the warm-up thread's.
@@ -131,6 +135,8 @@ async function child(who, file) {
   const channel = who.endsWith('delta') ? 'delta' : 'plain';
   let saver;
   let close;
+  /** What our store's reads handed back, with SC_CHAT_SHAPE_READS (see countReads). */
+  let reads;
   let bytesOf = async () => ['', '-wal', '-shm'].map((s) => file + s).filter(existsSync).reduce((n, p) => n + statSync(p).size, 0);
   if (who.startsWith('pg-')) {
     const pg = (await import('pg')).default;
@@ -149,6 +155,7 @@ async function child(who, file) {
       const store = await openPostgresStore(pgUrl, { schema, poolSize: 2 });
       saver = new SessionCheckpointSaver(store, saverOptions);
       close = () => store.close();
+      reads = countReads(store);
     }
     bytesOf = async () => {
       const { rows } = await admin.query(`select coalesce(sum(pg_total_relation_size(c.oid)), 0)::text as b from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname = $1 and c.relkind = 'r'`, [schema]);
@@ -198,6 +205,7 @@ async function child(who, file) {
     }
     saver = new SessionCheckpointSaver(store, saverOptions);
     close = () => store.close();
+    reads = countReads(store);
   }
   // A turn: the user's question, the agent's call of `calls` tools, their results, the answer.
   // `perTurn` = 3 + calls messages; about 20 KB in all, most of it in the tool results.
@@ -234,6 +242,8 @@ async function child(who, file) {
     await graph.invoke({ messages: [new HumanMessage({ id: `t${turn}-user`, content: `Question ${turn}: ${text(1e6 + turn, 160)}` })] }, { configurable: { thread_id: 'warm-up' } });
   }
   const config = { configurable: { thread_id: 'chat' } };
+  // Only the timed turns' reads (the warm-up's are left out).
+  if (reads) reads.calls = reads.rows = reads.chars = 0;
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   let state;
@@ -255,11 +265,43 @@ async function child(who, file) {
   const threadsEnd = threads0 && threadCpu();
   const wallMs = performance.now() - t0;
   const cpu = process.cpuUsage(cpu0);
+  const readsOfTurns = reads && { ...reads };
   const messages = state.messages.length;
   if (messages !== turns * (3 + calls)) throw new Error(`${who}: ${messages} messages, expected ${turns * (3 + calls)}`);
   await close();
   const bytes = await bytesOf();
   const since = (a, b) => a && b && { main: Math.round(a.main - b.main), helpers: Math.round(a.helpers - b.helpers) };
   const threads = threads0 && { first10: since(threads10 ?? threadsEnd, threads0), all: since(threadsEnd, threads0) };
-  console.log(JSON.stringify({ who, wallMs, cpuMs: (cpu.user + cpu.system) / 1000, cpuFirst10, bytes, messages, ...(detail && { cpuTurns, threads }) }));
+  console.log(JSON.stringify({ who, wallMs, cpuMs: (cpu.user + cpu.system) / 1000, cpuFirst10, bytes, messages, ...(detail && { cpuTurns, threads }), ...(readsOfTurns && { reads: readsOfTurns }) }));
+}
+
+/**
+ * With SC_CHAT_SHAPE_READS, wraps the store's read methods that the saver calls and returns what
+ * they hand back, counted as they go: read calls, rows, UTF-16 code units of payload text.
+ */
+function countReads(store) {
+  if (!process.env.SC_CHAT_SHAPE_READS) return undefined;
+  const reads = { calls: 0, rows: 0, chars: 0 };
+  const count = (rows) => {
+    reads.calls++;
+    for (const row of rows) {
+      reads.rows++;
+      reads.chars += row.payloadJson.length;
+    }
+  };
+  for (const name of ['listBySourceRefPrefix', 'findBySourceRefs']) {
+    const read = store[name].bind(store);
+    store[name] = async (...args) => {
+      const rows = await read(...args);
+      count(rows);
+      return rows;
+    };
+  }
+  const one = store.findBySourceRef.bind(store);
+  store.findBySourceRef = async (...args) => {
+    const row = await one(...args);
+    count(row === undefined ? [] : [row]);
+    return row;
+  };
+  return reads;
 }
